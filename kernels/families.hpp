@@ -1,0 +1,14 @@
+// SPDX-License-Identifier: MIT
+// Each kernel family contributes one table: per algorithm, best variant first, the portable reference
+// last among ours, then that algorithm's peers (sources under kernels/peers/, built by the family).
+#pragma once
+
+#include "kernel.hpp"
+
+namespace fputune {
+
+std::span<const Kernel> sha_kernels() noexcept;   // kernels/sha: sha1, sha224, sha256, sha384, sha512, sm3
+std::span<const Kernel> crc_kernels() noexcept;   // kernels/crc: crc32c, crc32, crct10dif, crc64
+std::span<const Kernel> mac_kernels() noexcept;   // kernels/mac: poly1305, ghash, polyval, nh, nhpoly1305, blake2s
+
+}  // namespace fputune

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+// The interface every kernel implements: plain data and function pointers, nothing that allocates.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+namespace fputune {
+
+// CPU features a kernel may require. Each is "CPUID says so AND the OS enabled the register state
+// (XCR0)"; lib/cpu decides which are usable and applies --disable masks.
+enum class Feature : unsigned {
+    sse2, ssse3, sse41, sse42, pclmul, aesni, avx, avx2, bmi1, bmi2, adx, fma,
+    avx512f, avx512vl, avx512bw, avx512dq, avx512ifma, avx512vbmi, sha, vaes, vpclmulqdq, gfni,
+    count
+};
+using FeatureSet = std::uint32_t;
+static_assert(static_cast<unsigned>(Feature::count) <= 32);
+
+constexpr FeatureSet feature_bit(Feature f) noexcept { return FeatureSet{1} << static_cast<unsigned>(f); }
+template <typename... F>
+constexpr FeatureSet features(F... f) noexcept { return (FeatureSet{0} | ... | feature_bit(f)); }
+
+// The largest context any kernel may use; callers provide it, 64-byte aligned.
+inline constexpr std::size_t kMaxCtxBytes = 4096;
+inline constexpr std::size_t kCtxAlign = 64;
+
+struct Kernel {
+    const char* name;       // Linux driver style: "sha256-avx2", "crc32c-pclmul", peers "sha256-openssl"
+    const char* algorithm;  // "sha256"
+    const char* isa;        // "generic", "scalar", "ssse3", "avx2", "shani", "pclmul", "vpclmul-avx512", ...
+    const char* provider;   // "fputune" for ours; "openssl", "isal", "sodium" for peers
+    FeatureSet required;    // every one must be usable, or the kernel is unavailable
+    std::uint32_t block_bytes;  // sections hold whole blocks of this size
+    std::uint32_t ctx_bytes;    // <= kMaxCtxBytes
+    std::uint32_t key_bytes;    // 0 for unkeyed hashes and CRCs
+    std::uint32_t out_bytes;    // digest / tag / CRC size (CRCs: little-endian value)
+    bool needs_fpu;             // false for the crc32 instruction, scalar code and generic C++
+
+    // init: start a request (a key, if any, is copied into ctx; SIMD key setup may be deferred to
+    //       the first blocks() call, as the kernel does, so that its cost is measured honestly).
+    // blocks: the bulk entry, what runs inside one FPU section: nblocks whole blocks.
+    // final: any number of remaining bytes (whole blocks and a tail), then the output.
+    void (*init)(void* ctx, const std::uint8_t* key) noexcept;
+    void (*blocks)(void* ctx, const std::uint8_t* data, std::size_t nblocks) noexcept;
+    void (*final)(void* ctx, const std::uint8_t* data, std::size_t len, std::uint8_t* out) noexcept;
+};
+
+// One-shot digest/MAC of len bytes: init + final on a context on the stack.
+void kernel_digest(const Kernel& k, const std::uint8_t* key, const std::uint8_t* data, std::size_t len,
+                   std::uint8_t* out) noexcept;
+
+// Short names as used on the command line (--disable avx512f, lists in `fputune cpu`).
+std::string_view feature_name(Feature f) noexcept;
+
+}  // namespace fputune
