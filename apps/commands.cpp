@@ -1,0 +1,14 @@
+// SPDX-License-Identifier: MIT
+// The subcommand table: a command exists here only once it is built.
+#include "cli.hpp"
+
+namespace fputune::cli {
+
+const std::vector<Command>& commands() {
+    static const std::vector<Command> table = {
+        {"list", "kernels with algorithm, ISA, provider, block size, FPU use, availability", run_list},
+    };
+    return table;
+}
+
+}  // namespace fputune::cli
