@@ -41,5 +41,8 @@ std::string& current_command();
 // Subcommands (one file each).
 int run_cpu(const Args& args);
 int run_list(const Args& args);
+int run_fit(const Args& args);
+int run_recommend(const Args& args);
+int run_check(const Args& args);
 
 }  // namespace fputune::cli

@@ -7,6 +7,9 @@ namespace fputune::cli {
 const std::vector<Command>& commands() {
     static const std::vector<Command> table = {
         {"list", "kernels with algorithm, ISA, provider, block size, FPU use, availability", run_list},
+        {"fit", "fit ticks = A + B*bytes per kernel and cache state to a sweep (fputune.model/1)", run_fit},
+        {"recommend", "largest FPU section per kernel for a time budget at a minimum frequency; --header writes #defines", run_recommend},
+        {"check", "does each constant of a header meet the budget? exit 1 when one does not", run_check},
     };
     return table;
 }
