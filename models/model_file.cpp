@@ -78,9 +78,11 @@ void filter_kernels(ModelFile& m, const std::vector<std::string>& globs) {
                                                  m.source, g, names.empty() ? "none" : names, g));
         }
     }
-    std::erase_if(m.models, [&](const CacheModel& cm) {
-        return std::none_of(globs.begin(), globs.end(), [&](const std::string& g) { return glob_match(g, cm.kernel); });
-    });
+    auto unwanted = [&](const std::string& kernel) {
+        return std::none_of(globs.begin(), globs.end(), [&](const std::string& g) { return glob_match(g, kernel); });
+    };
+    std::erase_if(m.models, [&](const CacheModel& cm) { return unwanted(cm.kernel); });
+    std::erase_if(m.thresholds, [&](const SimdThreshold& t) { return unwanted(t.kernel); });
 }
 
 }  // namespace
@@ -235,14 +237,15 @@ ModelFile fit_sweep(const SweepFile& sweep, const std::string& source, const std
         }
         const bool has_points = groups.count({k.name, "hot"}) || groups.count({k.name, "cold"});
         if (k.needs_fpu && !has_points && kernel_globs.empty()) {
-            if (!sweep.partial)
+            // Ours must be there in a complete sweep; a peer may have been listed for thresholds only.
+            if (!sweep.partial && !is_peer(k))
                 throw std::runtime_error(fmt::format("{}: no section points for kernel '{}', which the sweep lists; the file is "
                                                      "incomplete: sweep again, or choose kernels with -k", source, k.name));
-            m.notes.push_back(fmt::format("{}: no section points (the sweep was interrupted); skipped", k.name));
+            m.notes.push_back(fmt::format("{}: no section points{}; skipped", k.name, sweep.partial ? " (the sweep was interrupted)" : ""));
         }
     }
-    filter_kernels(m, kernel_globs);
     m.thresholds = compute_thresholds(sweep);
+    filter_kernels(m, kernel_globs);
     if (sweep.partial) m.notes.push_back("the sweep is partial (interrupted): some points are missing");
     if (sweep.core_per_tsc_end > 0 && std::abs(sweep.core_per_tsc_end / sweep.core_per_tsc - 1) > 0.02)
         m.notes.push_back(fmt::format("core/TSC ratio moved during the sweep: {:.3f} -> {:.3f}; the start value is used",

@@ -67,7 +67,8 @@ std::string machine_name(const nlohmann::json& cpu);
 
 // Fits every kernel x cache state of the sweep and computes the thresholds. `kernel_globs` (fnmatch
 // patterns) limit the kernels; a pattern that matches no kernel with section points is an error, as is
-// a complete (not partial) sweep in which an FPU kernel has no section points.
+// a complete (not partial) sweep in which one of our FPU kernels has no section points (a peer without
+// points, or any kernel of a partial sweep, gets a note).
 ModelFile fit_sweep(const SweepFile& sweep, const std::string& source, const std::vector<std::string>& kernel_globs = {});
 
 // Thresholds from the threshold points (see SimdThreshold).

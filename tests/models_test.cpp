@@ -75,13 +75,19 @@ RecommendOptions options(double budget_s, double f_hz = 1e9) {
     return o;
 }
 
+// One scratch folder per test process, removed at exit.
+struct TempDir {
+    fs::path path;
+    TempDir() : path(fs::temp_directory_path() / ("fputune_models_test_" + std::to_string(getpid()))) { fs::create_directories(path); }
+    ~TempDir() {
+        std::error_code ec;
+        fs::remove_all(path, ec);
+    }
+};
+
 fs::path temp_dir() {
-    static const fs::path dir = [] {
-        fs::path d = fs::temp_directory_path() / ("fputune_models_test_" + std::to_string(getpid()));
-        fs::create_directories(d);
-        return d;
-    }();
-    return dir;
+    static const TempDir dir;
+    return dir.path;
 }
 
 std::string write_temp(const std::string& name, const std::string& text) {
@@ -384,6 +390,9 @@ TEST_CASE("bad inputs to the models: one clear message each", "[models]") {
     CHECK_THROWS_WITH(fit_sweep(missing, "s.json"), Catch::Contains("no section points for kernel 'other-avx2'"));
     missing.partial = true;
     CHECK(fit_sweep(missing, "s.json").notes.size() >= 1);
+    missing.partial = false;
+    missing.kernels.back().provider = "openssl";  // a peer listed for thresholds only: a note
+    CHECK_THAT(fit_sweep(missing, "s.json").notes.front(), Catch::Contains("other-avx2: no section points"));
     SweepFile empty = f;
     empty.sections.clear();
     CHECK_THROWS_WITH(fit_sweep(empty, "s.json"), Catch::Contains("no section points"));
