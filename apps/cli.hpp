@@ -41,5 +41,6 @@ std::string& current_command();
 // Subcommands (one file each).
 int run_cpu(const Args& args);
 int run_list(const Args& args);
+int run_bench(const Args& args);
 
 }  // namespace fputune::cli

@@ -46,8 +46,8 @@ int run_cpu(const Args& args) {
     std::cout << fmt::format("  empty section  {:.0f} ticks (lfence;rdtsc .. rdtscp;lfence, median of 2001; subtracted)\n", t["overhead_ticks"].get<double>());
     std::cout << fmt::format("  granularity    {:.0f} ticks (smallest step between two reads)\n", t["granularity_ticks"].get<double>());
     const auto& r = j["core_per_tsc"];
-    std::cout << fmt::format("\ncore/TSC ratio   {:.3f} core cycles per tick (min {:.3f}, max {:.3f}, spread {:.1f}% over {} repeats; {})\n",
-                             r["median"].get<double>(), r["min"].get<double>(), r["max"].get<double>(), 100 * r["spread"].get<double>(),
+    std::cout << fmt::format("\ncore/TSC ratio   {:.3f} core cycles per tick (median {:.3f}, min {:.3f}, spread {:.1f}% over {} repeats; {})\n",
+                             r["value"].get<double>(), r["median"].get<double>(), r["min"].get<double>(), 100 * r["spread"].get<double>(),
                              r["repeats"].get<int>(), r["method"].get<std::string>());
     const auto& x = j["xsave"];
     std::cout << fmt::format("\nXSAVE (emulated kernel_fpu_begin user-state save: {} + xrstor; XCR0 {:#x})\n",

@@ -37,11 +37,12 @@ const TscInfo& tsc_info();
 
 // Core cycles per TSC tick, from a chain of dependent adds (one core cycle each).
 struct CoreRatio {
+    double best = 0;  // the estimate: the fastest repeat (noise only adds time)
     double median = 0, min = 0, max = 0;
     int repeats = 0;
-    double spread() const noexcept { return median > 0 ? (max - min) / median : 0; }
+    double spread() const noexcept { return best > 0 ? (best - median) / best : 0; }  // best vs typical
 };
-CoreRatio measure_core_per_tsc(int repeats = 9);
+CoreRatio measure_core_per_tsc(int repeats = 31);
 
 // Spins for about `cycles` core cycles (a dependent add chain): the emulated per-section overhead.
 void spin_core_cycles(std::uint64_t cycles) noexcept;

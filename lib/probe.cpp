@@ -48,8 +48,8 @@ nlohmann::json probe_cpu() {
     j["tsc"] = {{"hz", t.hz}, {"source", t.source}, {"calibrated_hz", t.calibrated_hz}, {"invariant", t.invariant},
                 {"overhead_ticks", t.overhead_ticks}, {"granularity_ticks", t.granularity_ticks}};
     CoreRatio r = measure_core_per_tsc();
-    j["core_per_tsc"] = {{"median", r.median}, {"min", r.min}, {"max", r.max}, {"repeats", r.repeats},
-                         {"spread", r.spread()}, {"method", "dependent add chain, 10 M adds per repeat"}};
+    j["core_per_tsc"] = {{"value", r.best}, {"median", r.median}, {"min", r.min}, {"max", r.max}, {"repeats", r.repeats},
+                         {"spread", r.spread()}, {"method", "dependent add chain, 1 M adds per repeat; value = fastest repeat, spread = (value - median) / value"}};
     const XsaveLayout& l = xsave_layout();
     json comps = json::array();
     for (const auto& c : l.components)
