@@ -118,6 +118,8 @@ std::span<const Kernel> sha_kernels() noexcept {
     // Function-local so that the peers (constant-initialised in another file) are copied after they exist.
     static const Kernel table[] = {
         sha1<sha1_blocks_shani>("sha1-shani", "shani", kShani),
+        sha1<sha1_blocks_avx2>("sha1-avx2", "avx2", kAvx2),
+        sha1<sha1_blocks_ssse3>("sha1-ssse3", "ssse3", kSsse3),
         sha1<sha1_blocks_generic>("sha1-generic", "generic", 0),
         kSha1OpenSsl,
 
@@ -135,9 +137,15 @@ std::span<const Kernel> sha_kernels() noexcept {
         sha256<sha256_blocks_generic>("sha256-generic", "generic", 0),
         kSha256OpenSsl,
 
+        sha384<sha512_blocks_avx2>("sha384-avx2", "avx2", kAvx2),
+        sha384<sha512_blocks_avx>("sha384-avx", "avx", kAvx),
+        sha384<sha512_blocks_ssse3>("sha384-ssse3", "ssse3", kSsse3),
         sha384<sha512_blocks_generic>("sha384-generic", "generic", 0),
         kSha384OpenSsl,
 
+        sha512<sha512_blocks_avx2>("sha512-avx2", "avx2", kAvx2),
+        sha512<sha512_blocks_avx>("sha512-avx", "avx", kAvx),
+        sha512<sha512_blocks_ssse3>("sha512-ssse3", "ssse3", kSsse3),
         sha512<sha512_blocks_generic>("sha512-generic", "generic", 0),
         kSha512OpenSsl,
 
