@@ -108,6 +108,7 @@ using F = Feature;
 constexpr FeatureSet kShani = features(F::sha, F::ssse3, F::sse41);
 constexpr FeatureSet kAvx2 = features(F::avx, F::avx2, F::bmi2);
 constexpr FeatureSet kAvx = features(F::avx);
+constexpr FeatureSet kAvxBmi2 = features(F::avx, F::bmi2);
 constexpr FeatureSet kSsse3 = features(F::ssse3);
 
 }  // namespace
@@ -149,6 +150,7 @@ std::span<const Kernel> sha_kernels() noexcept {
         sha512<sha512_blocks_generic>("sha512-generic", "generic", 0),
         kSha512OpenSsl,
 
+        sm3<sm3_blocks_avx>("sm3-avx", "avx", kAvxBmi2),
         sm3<sm3_blocks_generic>("sm3-generic", "generic", 0),
         kSm3OpenSsl,
     };
