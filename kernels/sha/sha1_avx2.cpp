@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // SHA-1 block function, two blocks at a time: both blocks' message schedules in one ymm register
-// (one per 128-bit lane), rounds in scalar registers with rorx. Requires AVX2 and BMI2.
+// (one per 128-bit lane), rounds in scalar registers with rorx. Requires AVX2, BMI1 (andn) and BMI2.
 #include <immintrin.h>
 
 #include "sha_blocks.hpp"
@@ -34,8 +34,8 @@ inline __m256i rol_epi32(__m256i x, int n) { return _mm256_or_si256(_mm256_slli_
     } while (0)
 
 // W+K of round i: group i/4 holds block 1's four words, then block 2's.
-#define FPUTUNE_WK(i) wk[8 * ((i) / 4) + (i) % 4]
-#define FPUTUNE_WK2(i) wk[8 * ((i) / 4) + (i) % 4 + 4]
+#define FPUTUNE_WK(i) wkr[8 * ((i) / 4) + (i) % 4]
+#define FPUTUNE_WK2(i) wkr[8 * ((i) / 4) + (i) % 4 + 4]
 // Twenty rounds with one function, the five schedule groups for later rounds threaded between.
 #define FPUTUNE_SHA1_CHUNK(F, c)                                                        \
     FPUTUNE_SHA1_SCHED(5 * (c) + 4);                                                    \
@@ -54,6 +54,10 @@ void sha1_blocks_avx2(std::uint32_t state[5], const std::uint8_t* data, std::siz
     const __m256i bswap = _mm256_set_epi64x(0x0c0d0e0f08090a0bULL, 0x0405060700010203ULL,
                                             0x0c0d0e0f08090a0bULL, 0x0405060700010203ULL);
     alignas(32) std::uint32_t wk[160];
+    // Rounds read W+K through a pointer the compiler cannot see through: otherwise it forwards the
+    // vector stores to the rounds with vpextrd (slow, and it runs out of registers doing so).
+    const std::uint32_t* wkr = wk;
+    asm("" : "+r"(wkr));
     std::uint32_t a = state[0], b = state[1], c = state[2], d = state[3], e = state[4];
     while (nblocks) {
         // With one block left, its data fills both lanes and only the first is used.

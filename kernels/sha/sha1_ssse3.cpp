@@ -33,7 +33,7 @@ inline __m128i rol_epi32(__m128i x, int n) { return _mm_or_si128(_mm_slli_epi32(
         }                                                                                                   \
     } while (0)
 
-#define FPUTUNE_WK(i) wk[i]
+#define FPUTUNE_WK(i) wkr[i]
 // Twenty rounds with one function, the five schedule groups for later rounds threaded between.
 #define FPUTUNE_SHA1_CHUNK(F, c)                                                        \
     FPUTUNE_SHA1_SCHED(5 * (c) + 4);                                                    \
@@ -51,6 +51,10 @@ inline __m128i rol_epi32(__m128i x, int n) { return _mm_or_si128(_mm_slli_epi32(
 void sha1_blocks_ssse3(std::uint32_t state[5], const std::uint8_t* data, std::size_t nblocks) noexcept {
     const __m128i bswap = _mm_set_epi64x(0x0c0d0e0f08090a0bULL, 0x0405060700010203ULL);
     alignas(16) std::uint32_t wk[80];
+    // Rounds read W+K through a pointer the compiler cannot see through: otherwise it forwards the
+    // vector stores to the rounds with vpextrd (slow, and it runs out of registers doing so).
+    const std::uint32_t* wkr = wk;
+    asm("" : "+r"(wkr));
     std::uint32_t a = state[0], b = state[1], c = state[2], d = state[3], e = state[4];
     for (; nblocks; --nblocks, data += 64) {
         __m128i w[24];

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // SHA-224/256 block function, two blocks at a time: both blocks' message schedules in one ymm register
-// (one per 128-bit lane), rounds in scalar registers with rorx. Requires AVX2 and BMI2.
+// (one per 128-bit lane), rounds in scalar registers with rorx. Requires AVX2, BMI1 (andn) and BMI2.
 #include <immintrin.h>
 
 #include "sha_blocks.hpp"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // SHA-384/512 block function, two blocks at a time: both blocks' message schedules in ymm registers
-// (two words of one block per 128-bit lane), rounds in scalar registers with rorx. Requires AVX2, BMI2.
+// (two words of one block per 128-bit lane), rounds in scalar registers with rorx. Requires AVX2, BMI1 (andn), BMI2.
 #include <immintrin.h>
 
 #include "sha_blocks.hpp"

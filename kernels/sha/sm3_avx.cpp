@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // SM3 block function with the message expansion (W and W') in xmm registers, 4 words at a time, and
-// the compression rounds in scalar registers with rorx. Requires AVX and BMI2 (as Linux's sm3-avx).
+// the compression rounds in scalar registers with rorx. Requires AVX, BMI1 and BMI2 (as Linux's sm3-avx).
 #include <immintrin.h>
 
 #include "sha_blocks.hpp"
@@ -37,8 +37,8 @@ inline __m128i p1_epi32(__m128i x) { return _mm_xor_si128(x, _mm_xor_si128(rol_e
         const std::uint32_t a12 = rol32(a, 12);                                \
         const std::uint32_t ss1 = rol32(a12 + e + kSm3Tj[j], 7);               \
         const std::uint32_t ss2 = ss1 ^ a12;                                   \
-        d += FF(a, b, c) + ss2 + wp[j];                                        \
-        h += GG(e, f, g) + ss1 + w[j];                                         \
+        d += FF(a, b, c) + ss2 + wr[68 + (j)];                                        \
+        h += GG(e, f, g) + ss1 + wr[j];                                         \
         h = h ^ rol32(h, 9) ^ rol32(h, 17);                                    \
         b = rol32(b, 9);                                                       \
         f = rol32(f, 19);                                                      \
@@ -59,8 +59,13 @@ inline __m128i p1_epi32(__m128i x) { return _mm_xor_si128(x, _mm_xor_si128(rol_e
 
 void sm3_blocks_avx(std::uint32_t state[8], const std::uint8_t* data, std::size_t nblocks) noexcept {
     const __m128i bswap = _mm_set_epi64x(0x0c0d0e0f08090a0bULL, 0x0405060700010203ULL);
-    alignas(16) std::uint32_t w[68];
-    alignas(16) std::uint32_t wp[64];  // W'[j] = W[j] ^ W[j+4]
+    // W[0..67], then W'[j] = W[j] ^ W[j+4] at [68 + j].
+    alignas(16) std::uint32_t w[68 + 64];
+    std::uint32_t* const wp = w + 68;
+    // Rounds read W and W' through a pointer the compiler cannot see through: otherwise it forwards the
+    // vector stores to the rounds with vpextrd (slow, and it runs out of registers doing so).
+    const std::uint32_t* wr = w;
+    asm("" : "+r"(wr));
     std::uint32_t a = state[0], b = state[1], c = state[2], d = state[3];
     std::uint32_t e = state[4], f = state[5], g = state[6], h = state[7];
     for (; nblocks; --nblocks, data += 64) {

@@ -106,9 +106,9 @@ constexpr Kernel sm3(const char* name, const char* isa, FeatureSet req) {
 using F = Feature;
 // What each ISA file is compiled with (kernels/sha/CMakeLists.txt) is what it requires.
 constexpr FeatureSet kShani = features(F::sha, F::ssse3, F::sse41);
-constexpr FeatureSet kAvx2 = features(F::avx, F::avx2, F::bmi2);
+constexpr FeatureSet kAvx2 = features(F::avx, F::avx2, F::bmi1, F::bmi2);
 constexpr FeatureSet kAvx = features(F::avx);
-constexpr FeatureSet kAvxBmi2 = features(F::avx, F::bmi2);
+constexpr FeatureSet kAvxBmi2 = features(F::avx, F::bmi1, F::bmi2);
 constexpr FeatureSet kSsse3 = features(F::ssse3);
 
 }  // namespace
