@@ -74,10 +74,12 @@ TEST_CASE("crc: the family registers its variants in order", "[crc]") {
     for (const Kernel* k : all_kernels())
         if (is_crc(*k)) names.emplace_back(k->name);
     CHECK(names == std::vector<std::string>{
-                       "crc32c-sse42", "crc32c-generic", "crc32c-isal",
-                       "crc32-generic", "crc32-isal",
+                       "crc32c-vpclmul-avx512", "crc32c-vpclmul-avx2", "crc32c-pclmul", "crc32c-sse42",
+                       "crc32c-generic", "crc32c-isal",
+                       "crc32-vpclmul-avx512", "crc32-vpclmul-avx2", "crc32-pclmul", "crc32-generic", "crc32-isal",
+                       "crct10dif-vpclmul-avx512", "crct10dif-vpclmul-avx2", "crct10dif-pclmul",
                        "crct10dif-generic", "crct10dif-isal",
-                       "crc64-generic"});
+                       "crc64-vpclmul-avx512", "crc64-vpclmul-avx2", "crc64-pclmul", "crc64-generic"});
     for (const char* a : kCrcAlgorithms) {
         const Kernel* ref = reference_kernel(a);
         REQUIRE(ref != nullptr);
@@ -171,6 +173,18 @@ TEST_CASE("crc: the update entry points continue across a split at any byte", "[
     // Only those the CPU can run: the kernel of the same name must be usable.
     const Entry entries[] = {
         {"crc32c-sse42", crc::crc32c_update_sse42, crc::crc32c_update_generic},
+        {"crc32c-pclmul", crc::crc32c_update_pclmul, crc::crc32c_update_generic},
+        {"crc32c-vpclmul-avx2", crc::crc32c_update_vpclmul_avx2, crc::crc32c_update_generic},
+        {"crc32c-vpclmul-avx512", crc::crc32c_update_vpclmul_avx512, crc::crc32c_update_generic},
+        {"crc32-pclmul", crc::crc32_update_pclmul, crc::crc32_update_generic},
+        {"crc32-vpclmul-avx2", crc::crc32_update_vpclmul_avx2, crc::crc32_update_generic},
+        {"crc32-vpclmul-avx512", crc::crc32_update_vpclmul_avx512, crc::crc32_update_generic},
+        {"crct10dif-pclmul", crc::crct10dif_update_pclmul, crc::crct10dif_update_generic},
+        {"crct10dif-vpclmul-avx2", crc::crct10dif_update_vpclmul_avx2, crc::crct10dif_update_generic},
+        {"crct10dif-vpclmul-avx512", crc::crct10dif_update_vpclmul_avx512, crc::crct10dif_update_generic},
+        {"crc64-pclmul", crc::crc64_update_pclmul, crc::crc64_update_generic},
+        {"crc64-vpclmul-avx2", crc::crc64_update_vpclmul_avx2, crc::crc64_update_generic},
+        {"crc64-vpclmul-avx512", crc::crc64_update_vpclmul_avx512, crc::crc64_update_generic},
         {"crc32c-isal", crc::crc32c_update_isal, crc::crc32c_update_generic},
         {"crc32-isal", crc::crc32_update_isal, crc::crc32_update_generic},
         {"crct10dif-isal", crc::crct10dif_update_isal, crc::crct10dif_update_generic},

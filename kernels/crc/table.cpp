@@ -54,17 +54,36 @@ constexpr Kernel make(const char* name, const char* isa, const char* provider, F
 
 using F = Feature;
 
+// What each ISA needs: the pclmul files also use pshufb and pextrq; the crc32c folding variants
+// hand inputs under 16 bytes to the crc32 instruction.
+constexpr FeatureSet kPclmul = features(F::pclmul, F::ssse3, F::sse41);
+constexpr FeatureSet kVpclmulAvx2 = features(F::avx, F::avx2, F::pclmul, F::vpclmulqdq);
+constexpr FeatureSet kVpclmulAvx512 = features(F::avx512f, F::avx512vl, F::avx512bw, F::pclmul, F::vpclmulqdq);
+constexpr FeatureSet kSse42 = features(F::sse42);
+
 const Kernel kKernels[] = {
-    make<kCrc32c, crc::crc32c_update_sse42, 8>("crc32c-sse42", "sse42", "fputune", features(F::sse42), false),
+    make<kCrc32c, crc::crc32c_update_vpclmul_avx512, 64>("crc32c-vpclmul-avx512", "vpclmul-avx512", "fputune", kVpclmulAvx512 | kSse42, true),
+    make<kCrc32c, crc::crc32c_update_vpclmul_avx2, 32>("crc32c-vpclmul-avx2", "vpclmul-avx2", "fputune", kVpclmulAvx2 | kSse42, true),
+    make<kCrc32c, crc::crc32c_update_pclmul, 16>("crc32c-pclmul", "pclmul", "fputune", kPclmul | kSse42, true),
+    make<kCrc32c, crc::crc32c_update_sse42, 8>("crc32c-sse42", "sse42", "fputune", kSse42, false),
     make<kCrc32c, crc::crc32c_update_generic, 8>("crc32c-generic", "generic", "fputune", 0, false),
     make<kCrc32c, crc::crc32c_update_isal, 16>("crc32c-isal", "auto", "isal", 0, true),
 
+    make<kCrc32, crc::crc32_update_vpclmul_avx512, 64>("crc32-vpclmul-avx512", "vpclmul-avx512", "fputune", kVpclmulAvx512, true),
+    make<kCrc32, crc::crc32_update_vpclmul_avx2, 32>("crc32-vpclmul-avx2", "vpclmul-avx2", "fputune", kVpclmulAvx2, true),
+    make<kCrc32, crc::crc32_update_pclmul, 16>("crc32-pclmul", "pclmul", "fputune", kPclmul, true),
     make<kCrc32, crc::crc32_update_generic, 8>("crc32-generic", "generic", "fputune", 0, false),
     make<kCrc32, crc::crc32_update_isal, 16>("crc32-isal", "auto", "isal", 0, true),
 
+    make<kCrcT10dif, crc::crct10dif_update_vpclmul_avx512, 64>("crct10dif-vpclmul-avx512", "vpclmul-avx512", "fputune", kVpclmulAvx512, true),
+    make<kCrcT10dif, crc::crct10dif_update_vpclmul_avx2, 32>("crct10dif-vpclmul-avx2", "vpclmul-avx2", "fputune", kVpclmulAvx2, true),
+    make<kCrcT10dif, crc::crct10dif_update_pclmul, 16>("crct10dif-pclmul", "pclmul", "fputune", kPclmul, true),
     make<kCrcT10dif, crc::crct10dif_update_generic, 8>("crct10dif-generic", "generic", "fputune", 0, false),
     make<kCrcT10dif, crc::crct10dif_update_isal, 16>("crct10dif-isal", "auto", "isal", 0, true),
 
+    make<kCrc64, crc::crc64_update_vpclmul_avx512, 64>("crc64-vpclmul-avx512", "vpclmul-avx512", "fputune", kVpclmulAvx512, true),
+    make<kCrc64, crc::crc64_update_vpclmul_avx2, 32>("crc64-vpclmul-avx2", "vpclmul-avx2", "fputune", kVpclmulAvx2, true),
+    make<kCrc64, crc::crc64_update_pclmul, 16>("crc64-pclmul", "pclmul", "fputune", kPclmul, true),
     make<kCrc64, crc::crc64_update_generic, 8>("crc64-generic", "generic", "fputune", 0, false),
 };
 
