@@ -13,13 +13,15 @@ namespace fputune::crc {
 namespace {
 
 // crc32q has a latency of 3 cycles and a throughput of 1 per cycle, so one dependent chain runs at a
-// third of the possible speed. We run three chains over three adjacent stretches of `len` bytes and
-// join them: crc(A B C) = crc(A) * x^(16 len) + crc(B) * x^(8 len) + crc(C) (mod G, registers of B and
-// C started at 0), the multiplication by x^(8 len) being a linear map applied by four table lookups.
-// Two stretch lengths: a long one for the bulk, a short one so that the single-chain remainder stays
-// below 3 * kShortBytes.
-constexpr std::size_t kLongBytes = 2048;
-constexpr std::size_t kShortBytes = 128;
+// third of the possible speed. We run three chains over three adjacent stretches of S bytes, each
+// from 0, and join them to the running register c: with shift(v) = v * x^(8 S) mod G (appending S
+// zero bytes, a linear map applied by four table lookups),
+//   crc(c; A B C) = shift(shift(shift(c) ^ crc(0; A)) ^ crc(0; B)) ^ crc(0; C).
+// Starting every chain from 0 keeps the joining off the chains' critical path: the next stretches'
+// chains start at once while the tables are read. Two stretch lengths: a long one for the bulk, a
+// short one so that the single-chain remainder stays below 3 * kShortBytes.
+constexpr std::size_t kLongBytes = 1024;
+constexpr std::size_t kShortBytes = 64;
 constexpr ShiftTables32 kShiftLong = shift_tables32(kCrc32c, kLongBytes);
 constexpr ShiftTables32 kShiftShort = shift_tables32(kCrc32c, kShortBytes);
 
@@ -34,8 +36,8 @@ inline u64 load64(const u8* p) noexcept {
 }
 
 template <std::size_t Stretch>
-inline u64 three_way(u64 c0, const u8* p, const ShiftTables32& t) noexcept {
-    u64 c1 = 0, c2 = 0;
+inline u64 three_way(u64 c, const u8* p, const ShiftTables32& t) noexcept {
+    u64 c0 = 0, c1 = 0, c2 = 0;
     const u8* p1 = p + Stretch;
     const u8* p2 = p + 2 * Stretch;
 #pragma GCC unroll 8
@@ -44,7 +46,7 @@ inline u64 three_way(u64 c0, const u8* p, const ShiftTables32& t) noexcept {
         c1 = _mm_crc32_u64(c1, load64(p1 + i));
         c2 = _mm_crc32_u64(c2, load64(p2 + i));
     }
-    return shift(t, shift(t, c0) ^ c1) ^ c2;
+    return shift(t, shift(t, shift(t, c) ^ c0) ^ c1) ^ c2;
 }
 
 }  // namespace
