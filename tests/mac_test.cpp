@@ -142,3 +142,65 @@ TEST_CASE("poly1305: OpenSSL and libsodium agree on random keys and lengths", "[
         CHECK(digest_hex(*k, key, ones.data(), ones.size()) == expect);
     }
 }
+
+TEST_CASE("ghash: GCM spec test cases 2, 3 and 4 (McGrew-Viega), with the length block as data", "[mac][ghash]") {
+    // GHASH(H, A, C) of the spec = our ghash over A || pad || C || pad || [len(A)]64 || [len(C)]64.
+    const std::string c3 =
+        "42831ec2217774244b7221b784d0d49ce3aa212f2c02a4e035c17e2329aca12e21d514b25466931c7d8f6a5aac84aa05"
+        "1ba30b396a0aac973d58e091473f5985";
+    const std::string c4 = c3.substr(0, 120) + "00000000";  // 60 bytes, padded
+    const std::string a4 = "feedfacedeadbeeffeedfacedeadbeefabaddad2000000000000000000000000";  // 20 bytes, padded
+    const std::vector<Vector> vectors = {
+        {"66e94bd4ef8a2c3b884cfa59ca342b2e",
+         from_hex("0388dace60b6a392f328c2b971b2fe78" "00000000000000000000000000000080"),
+         "f38cbb1ad69223dcc3457ae5b6b0f885"},
+        {"b83b533708bf535d0aa6e52980d53b78", from_hex(c3 + "0000000000000000" "0000000000000200"),
+         "7f1b32b81b820d02614f8895ac1d4eac"},
+        {"b83b533708bf535d0aa6e52980d53b78", from_hex(a4 + c4 + "00000000000000a0" "00000000000001e0"),
+         "698e57f70e6ecc7fd9463b7260a9ae5f"},
+        {"66e94bd4ef8a2c3b884cfa59ca342b2e", {}, "00000000000000000000000000000000"},
+    };
+    check_vectors("ghash", vectors, true);
+}
+
+TEST_CASE("ghash: OpenSSL's GHASH agrees on random keys and lengths", "[mac][ghash]") {
+    check_random_against_reference("ghash", true, 100, 3000, 0x6a5);
+}
+
+TEST_CASE("polyval: RFC 8452 Appendix A, and POLYVAL = GHASH byte-reversed with H' = mulX(H)", "[mac][polyval]") {
+    check_vectors("polyval",
+                  {{"25629347589242761d31f826ba4b757b",
+                    from_hex("4f4f95668c83dfb6401762bb2d01a262" "d1a24ddd2721d006bbe45f20d3c9f362"),
+                    "f7a3b47b846119fae5b7866cf5e5b77e"}},
+                  false);
+    // RFC 8452 Appendix A: POLYVAL(H, X_1..X_n) = ByteReverse(GHASH(mulX_GHASH(ByteReverse(H)), ByteReverse(X_i)..)).
+    const Kernel* ghash = reference_kernel("ghash");
+    REQUIRE(ghash != nullptr);
+    std::mt19937_64 rng(0x9e1);
+    for (int t = 0; t < 20; ++t) {
+        auto h = random_bytes(16, rng());
+        const std::size_t nblocks = rng() % 40;
+        auto x = random_bytes(16 * nblocks, rng());
+        std::vector<std::uint8_t> hr(h.rbegin(), h.rend()), xr(x.size());
+        for (std::size_t i = 0; i < x.size(); ++i) xr[i] = x[i / 16 * 16 + 15 - i % 16];
+        // mulX_GHASH: a right shift in GCM's bit order, folding with 0xe1 || 0^120.
+        std::vector<std::uint8_t> hx(16);
+        const bool carry = hr[15] & 1;
+        for (int i = 15; i >= 0; --i) hx[i] = static_cast<std::uint8_t>((hr[i] >> 1) | (i ? hr[i - 1] << 7 : 0));
+        if (carry) hx[0] ^= 0xe1;
+        auto g = from_hex(digest_hex(*ghash, hx, xr.data(), xr.size()));
+        const std::string expect = to_hex(std::vector<std::uint8_t>(g.rbegin(), g.rend()));
+        for (const Kernel* k : runnable("polyval", false)) {
+            INFO(k->name << " blocks " << nblocks);
+            CHECK(digest_hex(*k, h, x.data(), x.size()) == expect);
+        }
+    }
+}
+
+TEST_CASE("blake2s: RFC 7693 \"abc\", the empty message, and OpenSSL on random lengths", "[mac][blake2s]") {
+    check_vectors("blake2s",
+                  {{"", bytes_of("abc"), "508c5e8c327c14e2e1a72ba34eeb452f37458b209ed63a294d999b4c86675982"},
+                   {"", {}, "69217a3079908094e11121d042354a7c1f55b6482ca1a51e1b250dfd1ed0eef9"}},
+                  true);
+    check_random_against_reference("blake2s", true, 100, 3000, 0xb2);
+}

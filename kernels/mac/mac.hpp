@@ -111,6 +111,10 @@ using Blake2sCompressFn = void (*)(Blake2sState* st, const std::uint8_t* m, std:
 void blake2s_compress_generic(Blake2sState* st, const std::uint8_t* m, std::size_t nblocks, std::uint32_t inc, std::uint32_t f0) noexcept;
 void blake2s_compress_ssse3(Blake2sState* st, const std::uint8_t* m, std::size_t nblocks, std::uint32_t inc, std::uint32_t f0) noexcept;
 void blake2s_compress_avx512(Blake2sState* st, const std::uint8_t* m, std::size_t nblocks, std::uint32_t inc, std::uint32_t f0) noexcept;
+FPUTUNE_MAC_DECL(blake2s, generic)
+FPUTUNE_MAC_DECL(blake2s, ssse3)
+FPUTUNE_MAC_DECL(blake2s, avx512)
+inline constexpr std::size_t kBlake2sCtxBytes = sizeof(Blake2sState);
 // The glue (baseline flags, blake2s_generic.cpp): buffering of the last block, padding, output.
 void blake2s_glue_init(void* ctx, const std::uint8_t* key) noexcept;
 void blake2s_glue_blocks(void* ctx, const std::uint8_t* data, std::size_t nblocks, Blake2sCompressFn fn) noexcept;

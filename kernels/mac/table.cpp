@@ -12,6 +12,8 @@ using F = Feature;
 using namespace mac;
 
 constexpr std::uint32_t P1305_SIMD = kPoly1305SimdCtxBytes;
+constexpr std::uint32_t GF128 = kGf128CtxBytes;
+constexpr std::uint32_t B2S = kBlake2sCtxBytes;
 
 const Kernel kMacKernels[] = {
     // poly1305: key r||s (32 bytes), 16-byte blocks, 16-byte tag.
@@ -25,6 +27,32 @@ const Kernel kMacKernels[] = {
      poly1305_init_openssl, poly1305_blocks_openssl, poly1305_final_openssl},
     {"poly1305-sodium", "poly1305", "sodium", "sodium", 0, 16, kPeerCtxBytes, 32, 16, true,
      poly1305_init_sodium, poly1305_blocks_sodium, poly1305_final_sodium},
+
+    // ghash: key H (16 bytes), 16-byte blocks; GCM's GHASH over the data zero-padded to 16 bytes, with no
+    // length block (GCM appends one; here the caller hashes exactly the blocks it gives).
+    {"ghash-pclmul", "ghash", "pclmul", "fputune", features(F::pclmul, F::ssse3), 16, GF128, 16, 16, true,
+     ghash_init_pclmul, ghash_blocks_pclmul, ghash_final_pclmul},
+    {"ghash-generic", "ghash", "generic", "fputune", 0, 16, GF128, 16, 16, false,
+     ghash_init_generic, ghash_blocks_generic, ghash_final_generic},
+    // OpenSSL's GHASH code through CRYPTO_gcm128 with a stand-in cipher (see mac_openssl.cpp): exact.
+    {"ghash-openssl", "ghash", "openssl", "openssl", 0, 16, kPeerCtxBytes, 16, 16, true,
+     ghash_init_openssl, ghash_blocks_openssl, ghash_final_openssl},
+
+    // polyval (RFC 8452): key H (16 bytes), 16-byte blocks, a tail zero-padded to a block.
+    {"polyval-pclmul", "polyval", "pclmul", "fputune", features(F::pclmul, F::ssse3), 16, GF128, 16, 16, true,
+     polyval_init_pclmul, polyval_blocks_pclmul, polyval_final_pclmul},
+    {"polyval-generic", "polyval", "generic", "fputune", 0, 16, GF128, 16, 16, false,
+     polyval_init_generic, polyval_blocks_generic, polyval_final_generic},
+
+    // blake2s: unkeyed BLAKE2s-256, 64-byte blocks.
+    {"blake2s-avx512", "blake2s", "avx512", "fputune", features(F::avx512f, F::avx512vl), 64, B2S, 0, 32, true,
+     blake2s_init_avx512, blake2s_blocks_avx512, blake2s_final_avx512},
+    {"blake2s-ssse3", "blake2s", "ssse3", "fputune", features(F::ssse3), 64, B2S, 0, 32, true,
+     blake2s_init_ssse3, blake2s_blocks_ssse3, blake2s_final_ssse3},
+    {"blake2s-generic", "blake2s", "generic", "fputune", 0, 64, B2S, 0, 32, false,
+     blake2s_init_generic, blake2s_blocks_generic, blake2s_final_generic},
+    {"blake2s-openssl", "blake2s", "openssl", "openssl", 0, 64, kPeerCtxBytes, 0, 32, true,
+     blake2s_init_openssl, blake2s_blocks_openssl, blake2s_final_openssl},
 };
 
 }  // namespace
