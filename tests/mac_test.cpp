@@ -204,3 +204,27 @@ TEST_CASE("blake2s: RFC 7693 \"abc\", the empty message, and OpenSSL on random l
                   true);
     check_random_against_reference("blake2s", true, 100, 3000, 0xb2);
 }
+
+TEST_CASE("nh and nhpoly1305: every variant equals generic on random keys and lengths", "[mac][nh]") {
+    check_random_against_reference("nh", false, 60, 5000, 0x4e48);
+    check_random_against_reference("nhpoly1305", false, 60, 5000, 0x4e4850);
+}
+
+TEST_CASE("nhpoly1305: structure as in Linux (NH per 1024-byte message, Poly1305 of the hashes)", "[mac][nh]") {
+    // Empty input: Poly1305 of nothing is 0. One unit: poly1305 (r only, no s) of the 32-byte NH hash of
+    // that unit as two blocks, which the nh kernel gives for the same NH key.
+    const Kernel* nhp = reference_kernel("nhpoly1305");
+    const Kernel* nh = reference_kernel("nh");
+    const Kernel* poly = reference_kernel("poly1305");
+    REQUIRE((nhp && nh && poly));
+    auto key = random_bytes(nhp->key_bytes, 5);
+    CHECK(digest_hex(*nhp, key, nullptr, 0) == std::string(32, '0'));
+    for (std::size_t len : {std::size_t{16}, std::size_t{1000}, std::size_t{1024}}) {
+        INFO("len " << len);
+        auto msg = random_bytes(len, 6);
+        auto nh_hash = from_hex(digest_hex(*nh, std::vector<std::uint8_t>(key.begin() + 16, key.end()), msg.data(), len));
+        std::vector<std::uint8_t> pkey(key.begin(), key.begin() + 16);
+        pkey.resize(32, 0);  // s = 0: poly1305 then outputs h mod p
+        CHECK(digest_hex(*nhp, key, msg.data(), len) == digest_hex(*poly, pkey, nh_hash.data(), 32));
+    }
+}

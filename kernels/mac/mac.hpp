@@ -83,6 +83,12 @@ void nh_glue_final(void* ctx, const std::uint8_t* data, std::size_t len, std::ui
 void nhpoly1305_glue_init(void* ctx, const std::uint8_t* key) noexcept;
 void nhpoly1305_glue_blocks(void* ctx, const std::uint8_t* data, std::size_t nblocks, NhCoreFn core) noexcept;
 void nhpoly1305_glue_final(void* ctx, const std::uint8_t* data, std::size_t len, std::uint8_t* out, NhCoreFn core) noexcept;
+FPUTUNE_MAC_DECL(nh, generic)
+FPUTUNE_MAC_DECL(nh, sse2)
+FPUTUNE_MAC_DECL(nh, avx2)
+FPUTUNE_MAC_DECL(nhpoly1305, generic)
+FPUTUNE_MAC_DECL(nhpoly1305, sse2)
+FPUTUNE_MAC_DECL(nhpoly1305, avx2)
 inline constexpr std::size_t kNhCtxBytes = 1152;
 inline constexpr std::size_t kNhPoly1305CtxBytes = 1216;
 

@@ -14,6 +14,8 @@ using namespace mac;
 constexpr std::uint32_t P1305_SIMD = kPoly1305SimdCtxBytes;
 constexpr std::uint32_t GF128 = kGf128CtxBytes;
 constexpr std::uint32_t B2S = kBlake2sCtxBytes;
+constexpr std::uint32_t NH = kNhCtxBytes;
+constexpr std::uint32_t NHP = kNhPoly1305CtxBytes;
 
 const Kernel kMacKernels[] = {
     // poly1305: key r||s (32 bytes), 16-byte blocks, 16-byte tag.
@@ -43,6 +45,21 @@ const Kernel kMacKernels[] = {
      polyval_init_pclmul, polyval_blocks_pclmul, polyval_final_pclmul},
     {"polyval-generic", "polyval", "generic", "fputune", 0, 16, GF128, 16, 16, false,
      polyval_init_generic, polyval_blocks_generic, polyval_final_generic},
+
+    // nh: the NH key (1072 bytes), 16-byte units, output the lane-wise sum of the NH hashes of the 1024-byte
+    // messages (defined in nh_generic.cpp). nhpoly1305: Linux crypto_nhpoly1305, key r (16) || NH key.
+    {"nh-avx2", "nh", "avx2", "fputune", features(F::avx, F::avx2), 16, NH, kNhKeyBytes, 32, true,
+     nh_init_avx2, nh_blocks_avx2, nh_final_avx2},
+    {"nh-sse2", "nh", "sse2", "fputune", features(F::sse2), 16, NH, kNhKeyBytes, 32, true,
+     nh_init_sse2, nh_blocks_sse2, nh_final_sse2},
+    {"nh-generic", "nh", "generic", "fputune", 0, 16, NH, kNhKeyBytes, 32, false,
+     nh_init_generic, nh_blocks_generic, nh_final_generic},
+    {"nhpoly1305-avx2", "nhpoly1305", "avx2", "fputune", features(F::avx, F::avx2), 16, NHP, kNhPoly1305KeyBytes, 16, true,
+     nhpoly1305_init_avx2, nhpoly1305_blocks_avx2, nhpoly1305_final_avx2},
+    {"nhpoly1305-sse2", "nhpoly1305", "sse2", "fputune", features(F::sse2), 16, NHP, kNhPoly1305KeyBytes, 16, true,
+     nhpoly1305_init_sse2, nhpoly1305_blocks_sse2, nhpoly1305_final_sse2},
+    {"nhpoly1305-generic", "nhpoly1305", "generic", "fputune", 0, 16, NHP, kNhPoly1305KeyBytes, 16, false,
+     nhpoly1305_init_generic, nhpoly1305_blocks_generic, nhpoly1305_final_generic},
 
     // blake2s: unkeyed BLAKE2s-256, 64-byte blocks.
     {"blake2s-avx512", "blake2s", "avx512", "fputune", features(F::avx512f, F::avx512vl), 64, B2S, 0, 32, true,
