@@ -19,6 +19,10 @@ constexpr std::uint32_t NHP = kNhPoly1305CtxBytes;
 
 const Kernel kMacKernels[] = {
     // poly1305: key r||s (32 bytes), 16-byte blocks, 16-byte tag.
+    {"poly1305-ifma", "poly1305", "ifma", "fputune", features(F::avx512f, F::avx512ifma), 16, P1305_SIMD, 32, 16, true,
+     poly1305_init_ifma, poly1305_blocks_ifma, poly1305_final_ifma},
+    {"poly1305-avx512", "poly1305", "avx512", "fputune", features(F::avx512f), 16, P1305_SIMD, 32, 16, true,
+     poly1305_init_avx512, poly1305_blocks_avx512, poly1305_final_avx512},
     {"poly1305-avx2", "poly1305", "avx2", "fputune", features(F::avx, F::avx2), 16, P1305_SIMD, 32, 16, true,
      poly1305_init_avx2, poly1305_blocks_avx2, poly1305_final_avx2},
     {"poly1305-avx", "poly1305", "avx", "fputune", features(F::avx), 16, P1305_SIMD, 32, 16, true,
