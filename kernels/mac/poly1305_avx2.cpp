@@ -82,29 +82,37 @@ struct V5 {
     __m256i v[5];
 };
 
-// d = h * r (each lane), not carried. s[i] = 5 * r[i] folds the limbs above 2^130 back.
-inline V5 mul(const V5& h, const V5& r, const V5& s) noexcept {
+// d = h * r (each lane), not carried. rs holds r0..r4 then 5*r1..5*r4 (s folds limbs above 2^130 back);
+// it stays in memory so the loop needs few of the sixteen ymm registers and spills nothing.
+inline V5 mul(const V5& h, const __m256i* rs) noexcept {
+    const __m256i* r = rs;
+    const __m256i* s = rs + 4;  // s[i] = 5 * r[i] for i = 1..4
     V5 d;
-    d.v[0] = _mm256_add_epi64(
-        _mm256_add_epi64(_mm256_add_epi64(_mm256_mul_epu32(h.v[0], r.v[0]), _mm256_mul_epu32(h.v[1], s.v[4])),
-                         _mm256_add_epi64(_mm256_mul_epu32(h.v[2], s.v[3]), _mm256_mul_epu32(h.v[3], s.v[2]))),
-        _mm256_mul_epu32(h.v[4], s.v[1]));
-    d.v[1] = _mm256_add_epi64(
-        _mm256_add_epi64(_mm256_add_epi64(_mm256_mul_epu32(h.v[0], r.v[1]), _mm256_mul_epu32(h.v[1], r.v[0])),
-                         _mm256_add_epi64(_mm256_mul_epu32(h.v[2], s.v[4]), _mm256_mul_epu32(h.v[3], s.v[3]))),
-        _mm256_mul_epu32(h.v[4], s.v[2]));
-    d.v[2] = _mm256_add_epi64(
-        _mm256_add_epi64(_mm256_add_epi64(_mm256_mul_epu32(h.v[0], r.v[2]), _mm256_mul_epu32(h.v[1], r.v[1])),
-                         _mm256_add_epi64(_mm256_mul_epu32(h.v[2], r.v[0]), _mm256_mul_epu32(h.v[3], s.v[4]))),
-        _mm256_mul_epu32(h.v[4], s.v[3]));
-    d.v[3] = _mm256_add_epi64(
-        _mm256_add_epi64(_mm256_add_epi64(_mm256_mul_epu32(h.v[0], r.v[3]), _mm256_mul_epu32(h.v[1], r.v[2])),
-                         _mm256_add_epi64(_mm256_mul_epu32(h.v[2], r.v[1]), _mm256_mul_epu32(h.v[3], r.v[0]))),
-        _mm256_mul_epu32(h.v[4], s.v[4]));
-    d.v[4] = _mm256_add_epi64(
-        _mm256_add_epi64(_mm256_add_epi64(_mm256_mul_epu32(h.v[0], r.v[4]), _mm256_mul_epu32(h.v[1], r.v[3])),
-                         _mm256_add_epi64(_mm256_mul_epu32(h.v[2], r.v[2]), _mm256_mul_epu32(h.v[3], r.v[1]))),
-        _mm256_mul_epu32(h.v[4], r.v[0]));
+    d.v[0] = _mm256_mul_epu32(h.v[0], r[0]);
+    d.v[1] = _mm256_mul_epu32(h.v[0], r[1]);
+    d.v[2] = _mm256_mul_epu32(h.v[0], r[2]);
+    d.v[3] = _mm256_mul_epu32(h.v[0], r[3]);
+    d.v[4] = _mm256_mul_epu32(h.v[0], r[4]);
+    d.v[0] = _mm256_add_epi64(d.v[0], _mm256_mul_epu32(h.v[1], s[4]));
+    d.v[1] = _mm256_add_epi64(d.v[1], _mm256_mul_epu32(h.v[1], r[0]));
+    d.v[2] = _mm256_add_epi64(d.v[2], _mm256_mul_epu32(h.v[1], r[1]));
+    d.v[3] = _mm256_add_epi64(d.v[3], _mm256_mul_epu32(h.v[1], r[2]));
+    d.v[4] = _mm256_add_epi64(d.v[4], _mm256_mul_epu32(h.v[1], r[3]));
+    d.v[0] = _mm256_add_epi64(d.v[0], _mm256_mul_epu32(h.v[2], s[3]));
+    d.v[1] = _mm256_add_epi64(d.v[1], _mm256_mul_epu32(h.v[2], s[4]));
+    d.v[2] = _mm256_add_epi64(d.v[2], _mm256_mul_epu32(h.v[2], r[0]));
+    d.v[3] = _mm256_add_epi64(d.v[3], _mm256_mul_epu32(h.v[2], r[1]));
+    d.v[4] = _mm256_add_epi64(d.v[4], _mm256_mul_epu32(h.v[2], r[2]));
+    d.v[0] = _mm256_add_epi64(d.v[0], _mm256_mul_epu32(h.v[3], s[2]));
+    d.v[1] = _mm256_add_epi64(d.v[1], _mm256_mul_epu32(h.v[3], s[3]));
+    d.v[2] = _mm256_add_epi64(d.v[2], _mm256_mul_epu32(h.v[3], s[4]));
+    d.v[3] = _mm256_add_epi64(d.v[3], _mm256_mul_epu32(h.v[3], r[0]));
+    d.v[4] = _mm256_add_epi64(d.v[4], _mm256_mul_epu32(h.v[3], r[1]));
+    d.v[0] = _mm256_add_epi64(d.v[0], _mm256_mul_epu32(h.v[4], s[1]));
+    d.v[1] = _mm256_add_epi64(d.v[1], _mm256_mul_epu32(h.v[4], s[2]));
+    d.v[2] = _mm256_add_epi64(d.v[2], _mm256_mul_epu32(h.v[4], s[3]));
+    d.v[3] = _mm256_add_epi64(d.v[3], _mm256_mul_epu32(h.v[4], s[4]));
+    d.v[4] = _mm256_add_epi64(d.v[4], _mm256_mul_epu32(h.v[4], r[0]));
     return d;
 }
 
@@ -154,14 +162,16 @@ inline V5 add(const V5& a, const V5& b) noexcept {
 }
 
 void blocks_simd(Ctx* c, const std::uint8_t* m, std::size_t groups) noexcept {
-    V5 r, s, fr, fs;
+    __m256i rs[9], frs[9];  // r^4 broadcast, and per lane the power each lane still owes; then 5x those
     for (int i = 0; i < 5; ++i) {
-        r.v[i] = _mm256_set1_epi64x(static_cast<long long>(c->pw[3][i]));
-        s.v[i] = _mm256_add_epi64(r.v[i], _mm256_slli_epi64(r.v[i], 2));
+        rs[i] = _mm256_set1_epi64x(static_cast<long long>(c->pw[3][i]));
         // Lanes hold blocks 0, 2, 1, 3 of each group: they still owe r^4, r^2, r^3, r^1.
-        fr.v[i] = _mm256_set_epi64x(static_cast<long long>(c->pw[0][i]), static_cast<long long>(c->pw[2][i]),
-                                    static_cast<long long>(c->pw[1][i]), static_cast<long long>(c->pw[3][i]));
-        fs.v[i] = _mm256_add_epi64(fr.v[i], _mm256_slli_epi64(fr.v[i], 2));
+        frs[i] = _mm256_set_epi64x(static_cast<long long>(c->pw[0][i]), static_cast<long long>(c->pw[2][i]),
+                                   static_cast<long long>(c->pw[1][i]), static_cast<long long>(c->pw[3][i]));
+    }
+    for (int i = 1; i < 5; ++i) {
+        rs[4 + i] = _mm256_add_epi64(rs[i], _mm256_slli_epi64(rs[i], 2));
+        frs[4 + i] = _mm256_add_epi64(frs[i], _mm256_slli_epi64(frs[i], 2));
     }
     u64 h26[5];
     to26(c->core.h, h26);
@@ -170,11 +180,11 @@ void blocks_simd(Ctx* c, const std::uint8_t* m, std::size_t groups) noexcept {
     V5 h = add(load_blocks(m), h0);
     for (std::size_t g = 1; g < groups; ++g) {
         m += 64;
-        V5 d = mul(h, r, s);
+        V5 d = mul(h, rs);
         carry(d);
         h = add(d, load_blocks(m));
     }
-    const V5 d = mul(h, fr, fs);
+    const V5 d = mul(h, frs);
     u64 sum[5];
     for (int i = 0; i < 5; ++i) {
         alignas(32) u64 lanes[4];
