@@ -41,6 +41,8 @@ std::string& current_command();
 // Subcommands (one file each).
 int run_cpu(const Args& args);
 int run_list(const Args& args);
+int run_bench(const Args& args);
+int run_sweep(const Args& args);
 int run_fit(const Args& args);
 int run_recommend(const Args& args);
 int run_check(const Args& args);

@@ -123,7 +123,7 @@ std::string format_size(std::uint64_t bytes) {
         }
         return s;
     };
-    if (bytes >= 1024ull * 1024 * 1024 && bytes % (1024ull * 1024 * 1024 / 10) == 0)
+    if (bytes >= 1024ull * 1024 * 1024)
         return trim(fmt::format("{:.1f}", bytes / (1024.0 * 1024 * 1024))) + " GiB";
     if (bytes >= 1024 * 1024) return trim(fmt::format("{:.1f}", bytes / (1024.0 * 1024))) + " MiB";
     if (bytes >= 1024) return trim(fmt::format("{:.1f}", bytes / 1024.0)) + " KiB";
