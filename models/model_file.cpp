@@ -22,19 +22,7 @@ namespace fputune {
 
 using nlohmann::json;
 
-const char* tool_version() { return FPUTUNE_VERSION; }
-const char* tool_commit() { return FPUTUNE_GIT_COMMIT; }
-
 namespace {
-
-std::string utc_now() {
-    std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return buf;
-}
 
 bool glob_match(const std::string& pattern, const std::string& name) {
     return fnmatch(pattern.c_str(), name.c_str(), 0) == 0;
@@ -184,7 +172,7 @@ ModelFile fit_sweep(const SweepFile& sweep, const std::string& source, const std
     ModelFile m;
     m.tool_version = tool_version();
     m.tool_commit = tool_commit();
-    m.date = utc_now();
+    m.date = utc_now_iso8601();
     m.source = source;
     m.source_kind = "sweep";
     m.machine = machine_name(sweep.cpu);
@@ -383,7 +371,7 @@ ModelFile read_reference_csv(const std::string& text, const std::string& source)
     ModelFile m;
     m.tool_version = tool_version();
     m.tool_commit = tool_commit();
-    m.date = utc_now();
+    m.date = utc_now_iso8601();
     m.source = source;
     m.source_kind = "reference-csv";
     m.core_per_tsc = m.core_per_tsc_end = 1;  // cycles per op: the counter is the core clock there

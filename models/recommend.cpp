@@ -229,14 +229,7 @@ Recommendation recommend(const std::vector<ModelFile>& sources, const RecommendO
     r.options = o;
     r.tool_version = tool_version();
     r.tool_commit = tool_commit();
-    {
-        std::time_t t = std::time(nullptr);
-        std::tm tm{};
-        gmtime_r(&t, &tm);
-        char buf[32];
-        std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-        r.date = buf;
-    }
+    r.date = utc_now_iso8601();
     for (const auto& s : sources) {
         r.machines.push_back({s.machine, s.source, s.source_kind, s.sweep_date, s.dirty,
                               s.sweep_tool_version.empty() ? s.tool_version : s.sweep_tool_version,
