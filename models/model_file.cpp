@@ -247,7 +247,8 @@ json to_json(const ModelFile& m) {
     j["tool"] = {{"name", "fputune"}, {"version", m.tool_version}, {"commit", m.tool_commit}};
     j["date"] = m.date;
     j["fit"] = {{"model", "ticks(n) = A + B*n per section"},
-                {"method", "weighted least squares (Eigen), weights 1/y^2 so every size counts by its relative error"},
+                {"method", "weighted least squares (Eigen), weights 1/y^2 so every size counts by its relative error, "
+                           "Huber-reweighted (IRLS, k = 1.345 MAD sigmas) against points hit by interruptions"},
                 {"quantiles", {"p50", "p90"}},
                 {"confidence", 0.95},
                 {"max_rel_residual_for_line", kMaxRelResidualForLine}};

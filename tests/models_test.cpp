@@ -144,6 +144,21 @@ TEST_CASE("fit flags a cache-size step: a straight line does not fit", "[models]
     CHECK_THAT(hot->p50.note, Catch::Contains("not a straight line"));
 }
 
+TEST_CASE("fit: one point hit by interruptions moves the line little (Huber reweighting)", "[models]") {
+    std::vector<double> xs, ys;
+    for (double n = 64; n <= 1 << 20; n *= 2) {
+        xs.push_back(n);
+        ys.push_back(500 + 2 * n);
+    }
+    ys[12] *= 1.4;  // 256 KiB, 40 % high
+    const LineFit f = fit_line(xs, ys);
+    CHECK(f.a == Approx(500).epsilon(0.02));
+    CHECK(f.b == Approx(2).epsilon(0.02));
+    CHECK_FALSE(f.straight);  // still said: the point is 40 % off the line
+    CHECK(f.max_residual_bytes == 256 * 1024);
+    CHECK_THAT(f.note, Catch::Contains("a cache-size step?"));
+}
+
 TEST_CASE("fit_line edge cases: exact, two points, one size", "[models]") {
     LineFit exact = fit_line({64, 128, 256, 512}, {164, 228, 356, 612});
     CHECK(exact.a == Approx(100));
