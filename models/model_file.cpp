@@ -443,6 +443,12 @@ ModelFile read_reference_csv(const std::string& text, const std::string& source)
         m.models.push_back(cm);
     }
     if (!header) throw std::runtime_error(fmt::format("{}: no header line '{}'", source, kReferenceCsvHeader));
+    {
+        std::string blocks;
+        for (const auto& k : m.kernels) blocks += fmt::format("{}{} {} B", blocks.empty() ? "" : ", ", k.name, k.block_bytes);
+        m.notes.push_back("block sizes assumed (the CSV does not say; SHA-1/224/256 64 B, SHA-384/512 128 B, crc32c 8 B for the "
+                          "crc32q instruction, crct10dif 16 B for one PCLMULQDQ fold): " + blocks);
+    }
     if (m.models.empty()) throw std::runtime_error(fmt::format("{}: no data rows after the header", source));
     // The machine: an explicit "machine: X" comment, else the first "Intel ..." / "AMD ..." phrase.
     std::smatch match;

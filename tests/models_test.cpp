@@ -357,6 +357,22 @@ TEST_CASE("the generated header compiles with cc -Wall -Werror", "[models]") {
     const std::string cmd = "cc -std=c11 -Wall -Wextra -Werror -pedantic -c " + c + " -o " + (temp_dir() / "use_limits.o").string() + " 2>&1";
     INFO(header);
     CHECK(std::system(cmd.c_str()) == 0);
+
+    // Every kind of comment line: no size fits (variant and algorithm), a threshold that never wins.
+    SweepFile never = synthetic_sweep("Test CPU", 2000, 0.8);
+    add_threshold_points(never, 50, 1, 600, 1);
+    const std::string tiny = render_header(recommend({fit_sweep(never, "t")}, options(1e-9)), "tiny.h");
+    CHECK_THAT(tiny, Catch::Contains("no size fits") && Catch::Contains("never won"));
+    write_temp("tiny.h", tiny);
+    const std::string c2 = write_temp("use_tiny.c", "#include \"tiny.h\"\nint fputune_tiny;\n");
+    INFO(tiny);
+    CHECK(std::system(("cc -std=c11 -Wall -Wextra -Werror -pedantic -c " + c2 + " -o " + (temp_dir() / "use_tiny.o").string() + " 2>&1").c_str()) == 0);
+    for (const std::string& text : {header, tiny}) {
+        std::size_t open = 0, close = 0;
+        for (std::size_t i = 0; (i = text.find("/*", i)) != std::string::npos; ++i) ++open;
+        for (std::size_t i = 0; (i = text.find("*/", i)) != std::string::npos; ++i) ++close;
+        CHECK(open == close);
+    }
 }
 
 TEST_CASE("check: PASS at the recommended size, OVER above; algorithm constants; others ignored", "[models]") {
