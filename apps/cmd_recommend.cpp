@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // `fputune recommend`: chunk limits for a time budget at a minimum frequency, as a table, JSON, a header.
+#include <filesystem>
 #include <iostream>
 
 #include <fmt/format.h>
@@ -67,6 +68,8 @@ void add_budget_options(po::options_description& desc) {
 std::vector<ModelFile> load_sources(const po::variables_map& vm) {
     std::vector<std::string> from = {"fputune-sweep.json"};
     if (vm.count("from")) from = vm["from"].as<std::vector<std::string>>();
+    else if (!std::filesystem::exists(from[0]))
+        throw UsageError("no fputune-sweep.json in this folder: run `fputune sweep` first, or name inputs with --from FILE...");
     std::vector<std::string> globs;
     if (vm.count("kernel")) globs = vm["kernel"].as<std::vector<std::string>>();
     std::vector<ModelFile> sources;
