@@ -42,5 +42,6 @@ std::string& current_command();
 int run_cpu(const Args& args);
 int run_list(const Args& args);
 int run_bench(const Args& args);
+int run_sweep(const Args& args);
 
 }  // namespace fputune::cli
