@@ -43,5 +43,8 @@ int run_cpu(const Args& args);
 int run_list(const Args& args);
 int run_bench(const Args& args);
 int run_sweep(const Args& args);
+int run_fit(const Args& args);
+int run_recommend(const Args& args);
+int run_check(const Args& args);
 
 }  // namespace fputune::cli

@@ -1,3 +1,0 @@
-// SPDX-License-Identifier: MIT
-// Cost models (placeholder translation unit until the models land).
-#include "model.hpp"
