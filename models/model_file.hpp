@@ -3,8 +3,6 @@
 // and the provenance of the sweep they came from. Also the readers of every input `recommend` takes.
 #pragma once
 
-#include "probe.hpp"  // tool_version(), tool_commit()
-
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -12,13 +10,12 @@
 #include <nlohmann/json.hpp>
 
 #include "fit.hpp"
+#include "probe.hpp"  // tool_version(), tool_commit(), utc_now_iso8601()
 #include "sweep_file.hpp"
 
 namespace fputune {
 
 inline constexpr const char* kModelSchema = "fputune.model/1";
-
-// The tool that runs (models are pure data code, but every file says who wrote it).
 
 struct CacheModel {
     std::string kernel, cache;  // cache: "hot" | "cold"
