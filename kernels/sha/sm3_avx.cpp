@@ -35,10 +35,12 @@ inline __m128i p1_epi32(__m128i x) { return _mm_xor_si128(x, _mm_xor_si128(rol_e
 #define FPUTUNE_SM3_ROUND(a, b, c, d, e, f, g, h, j, FF, GG)                   \
     do {                                                                       \
         const std::uint32_t a12 = rol32(a, 12);                                \
-        const std::uint32_t ss1 = rol32(a12 + e + kSm3Tj[j], 7);               \
+        /* e is last to arrive: add it last, and ss1 last into h */          \
+        const std::uint32_t ss1 = rol32((a12 + kSm3Tj[j]) + e, 7);             \
         const std::uint32_t ss2 = ss1 ^ a12;                                   \
-        d += FF(a, b, c) + ss2 + wr[68 + (j)];                                        \
-        h += GG(e, f, g) + ss1 + wr[j];                                         \
+        d += FF(a, b, c) + wr[68 + (j)] + ss2;                                 \
+        h += GG(e, f, g) + wr[j];                                              \
+        h += ss1;                                                              \
         h = h ^ rol32(h, 9) ^ rol32(h, 17);                                    \
         b = rol32(b, 9);                                                       \
         f = rol32(f, 19);                                                      \
