@@ -43,11 +43,22 @@ constexpr Sha512KPairs kKPairs = make_k_pairs();
                            _mm256_add_epi64(x0, _mm256_load_si256(reinterpret_cast<const __m256i*>(kKPairs.k + 2 * (kidx))))); \
     } while (0)
 
-// Step k of a pair's schedule (words 16+2k, 17+2k of both blocks); x[] rotates by one per step.
-#define FPUTUNE_STEP(k, wkbuf) \
-    FPUTUNE_SCHED512_YMM(x[(k) % 8], x[((k) + 1) % 8], x[((k) + 4) % 8], x[((k) + 5) % 8], x[((k) + 7) % 8], 16 + 2 * (k))
-#define FPUTUNE_WK1(i) wkr[2 * (i) - (i) % 2]
-#define FPUTUNE_WK2(i) wkr[2 * (i) - (i) % 2 + 2]
+// Step k of a pair's schedule (words 16+2k, 17+2k of both blocks) with x[] rotated by `base` (= k mod 8,
+// a constant; k itself may vary at run time).
+#define FPUTUNE_STEP(base, k) \
+    FPUTUNE_SCHED512_YMM(x[(base) % 8], x[((base) + 1) % 8], x[((base) + 4) % 8], x[((base) + 5) % 8], x[((base) + 7) % 8], 16 + 2 * (k))
+// W+K of round r0 + i (r0 a multiple of 8 at run time, i constant) for block 1 / block 2.
+#define FPUTUNE_WK1(i) wr[2 * (i) - (i) % 2]
+#define FPUTUNE_WK2(i) wr[2 * (i) - (i) % 2 + 2]
+// Eight rounds with two schedule steps before them.
+#define FPUTUNE_R8S2(WK, r0, base, k)                 \
+    FPUTUNE_STEP(base, k);                            \
+    FPUTUNE_STEP((base) + 1, (k) + 1);                \
+    wr = wkr + 2 * (r0);                              \
+    FPUTUNE_SHA512_ROUNDS8(WK, 0)
+#define FPUTUNE_R8(WK, r0)                            \
+    wr = wkr + 2 * (r0);                              \
+    FPUTUNE_SHA512_ROUNDS8(WK, 0)
 #define FPUTUNE_STATE_ADD()   \
     a = state[0] += a;        \
     b = state[1] += b;        \
@@ -93,9 +104,9 @@ void sha512_blocks_avx512(std::uint64_t state[8], const std::uint8_t* data, std:
         std::uint64_t* wk = wkbuf[0];
         // With one block left, its data fills both lanes and only the first is used.
         FPUTUNE_LOAD_PAIR(data, nblocks >= 2 ? data + 128 : data)
-        FPUTUNE_STEP(0, wk); FPUTUNE_STEP(1, wk); FPUTUNE_STEP(2, wk); FPUTUNE_STEP(3, wk);
-        FPUTUNE_STEP(4, wk); FPUTUNE_STEP(5, wk); FPUTUNE_STEP(6, wk); FPUTUNE_STEP(7, wk);
-        FPUTUNE_STEP(8, wk); FPUTUNE_STEP(9, wk); FPUTUNE_STEP(10, wk); FPUTUNE_STEP(11, wk);
+        FPUTUNE_STEP(0, 0); FPUTUNE_STEP(1, 1); FPUTUNE_STEP(2, 2); FPUTUNE_STEP(3, 3);
+        FPUTUNE_STEP(4, 4); FPUTUNE_STEP(5, 5); FPUTUNE_STEP(6, 6); FPUTUNE_STEP(7, 7);
+        FPUTUNE_STEP(8, 8); FPUTUNE_STEP(9, 9); FPUTUNE_STEP(10, 10); FPUTUNE_STEP(11, 11);
     }
 
     std::uint64_t a = state[0], b = state[1], c = state[2], d = state[3];
@@ -108,17 +119,19 @@ void sha512_blocks_avx512(std::uint64_t state[8], const std::uint8_t* data, std:
         const std::uint64_t* wkr = wk;
         asm("" : "+r"(wkr));
 
-        // Block 1, with steps 12..31 of this pair: step k is done 16 rounds or more before its words.
-        FPUTUNE_STEP(12, wk); FPUTUNE_STEP(13, wk); FPUTUNE_SHA512_ROUNDS8(FPUTUNE_WK1, 0)
-        FPUTUNE_STEP(14, wk); FPUTUNE_STEP(15, wk); FPUTUNE_SHA512_ROUNDS8(FPUTUNE_WK1, 8)
-        FPUTUNE_STEP(16, wk); FPUTUNE_STEP(17, wk); FPUTUNE_SHA512_ROUNDS8(FPUTUNE_WK1, 16)
-        FPUTUNE_STEP(18, wk); FPUTUNE_STEP(19, wk); FPUTUNE_SHA512_ROUNDS8(FPUTUNE_WK1, 24)
-        FPUTUNE_STEP(20, wk); FPUTUNE_STEP(21, wk); FPUTUNE_SHA512_ROUNDS8(FPUTUNE_WK1, 32)
-        FPUTUNE_STEP(22, wk); FPUTUNE_STEP(23, wk); FPUTUNE_SHA512_ROUNDS8(FPUTUNE_WK1, 40)
-        FPUTUNE_STEP(24, wk); FPUTUNE_STEP(25, wk); FPUTUNE_SHA512_ROUNDS8(FPUTUNE_WK1, 48)
-        FPUTUNE_STEP(26, wk); FPUTUNE_STEP(27, wk); FPUTUNE_SHA512_ROUNDS8(FPUTUNE_WK1, 56)
-        FPUTUNE_STEP(28, wk); FPUTUNE_STEP(29, wk); FPUTUNE_SHA512_ROUNDS8(FPUTUNE_WK1, 64)
-        FPUTUNE_STEP(30, wk); FPUTUNE_STEP(31, wk); FPUTUNE_SHA512_ROUNDS8(FPUTUNE_WK1, 72)
+        const std::uint64_t* wr;
+        // Block 1, with steps 12..31 of this pair, two per eight rounds: a step is done 16 rounds or
+        // more before its words are used. Rolled loops keep the code within the op cache (fully
+        // unrolled, this function was 25 KB and ran 40% slower or not depending on its alignment).
+        for (int r0 = 0; r0 < 64; r0 += 32) {
+            const int k0 = 12 + r0 / 4;
+            FPUTUNE_R8S2(FPUTUNE_WK1, r0, 4, k0)
+            FPUTUNE_R8S2(FPUTUNE_WK1, r0 + 8, 6, k0 + 2)
+            FPUTUNE_R8S2(FPUTUNE_WK1, r0 + 16, 8, k0 + 4)
+            FPUTUNE_R8S2(FPUTUNE_WK1, r0 + 24, 10, k0 + 6)
+        }
+        FPUTUNE_R8S2(FPUTUNE_WK1, 64, 4, 28)
+        FPUTUNE_R8S2(FPUTUNE_WK1, 72, 6, 30)
         FPUTUNE_STATE_ADD()
         if (nblocks < 2) break;
 
@@ -128,16 +141,16 @@ void sha512_blocks_avx512(std::uint64_t state[8], const std::uint8_t* data, std:
         const std::uint8_t* next = left ? data + 256 : data;
         wk = wkbuf[cur ^ 1];
         FPUTUNE_LOAD_PAIR(next, left >= 2 ? next + 128 : next)
-        FPUTUNE_STEP(0, wk); FPUTUNE_STEP(1, wk); FPUTUNE_SHA512_ROUNDS8(FPUTUNE_WK2, 0)
-        FPUTUNE_STEP(2, wk); FPUTUNE_STEP(3, wk); FPUTUNE_SHA512_ROUNDS8(FPUTUNE_WK2, 8)
-        FPUTUNE_STEP(4, wk); FPUTUNE_SHA512_ROUNDS8(FPUTUNE_WK2, 16)
-        FPUTUNE_STEP(5, wk); FPUTUNE_SHA512_ROUNDS8(FPUTUNE_WK2, 24)
-        FPUTUNE_STEP(6, wk); FPUTUNE_SHA512_ROUNDS8(FPUTUNE_WK2, 32)
-        FPUTUNE_STEP(7, wk); FPUTUNE_SHA512_ROUNDS8(FPUTUNE_WK2, 40)
-        FPUTUNE_STEP(8, wk); FPUTUNE_SHA512_ROUNDS8(FPUTUNE_WK2, 48)
-        FPUTUNE_STEP(9, wk); FPUTUNE_SHA512_ROUNDS8(FPUTUNE_WK2, 56)
-        FPUTUNE_STEP(10, wk); FPUTUNE_SHA512_ROUNDS8(FPUTUNE_WK2, 64)
-        FPUTUNE_STEP(11, wk); FPUTUNE_SHA512_ROUNDS8(FPUTUNE_WK2, 72)
+        FPUTUNE_R8S2(FPUTUNE_WK2, 0, 0, 0)
+        FPUTUNE_R8S2(FPUTUNE_WK2, 8, 2, 2)
+        FPUTUNE_R8S2(FPUTUNE_WK2, 16, 4, 4)
+        FPUTUNE_R8S2(FPUTUNE_WK2, 24, 6, 6)
+        FPUTUNE_R8S2(FPUTUNE_WK2, 32, 8, 8)
+        FPUTUNE_R8S2(FPUTUNE_WK2, 40, 10, 10)
+        for (int r0 = 48; r0 < 80; r0 += 16) {
+            FPUTUNE_R8(FPUTUNE_WK2, r0)
+            FPUTUNE_R8(FPUTUNE_WK2, r0 + 8)
+        }
         FPUTUNE_STATE_ADD()
         if (left == 0) break;
         data += 256;
@@ -147,6 +160,8 @@ void sha512_blocks_avx512(std::uint64_t state[8], const std::uint8_t* data, std:
 }
 
 #undef FPUTUNE_STEP
+#undef FPUTUNE_R8S2
+#undef FPUTUNE_R8
 #undef FPUTUNE_WK1
 #undef FPUTUNE_STATE_ADD
 #undef FPUTUNE_LOAD_PAIR
