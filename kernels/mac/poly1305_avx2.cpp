@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: MIT
+// Poly1305 with AVX2: four blocks per step in base 2^26 (vpmuludq), precomputed r^1..r^4. Requires AVX2.
+// Four lanes each absorb every fourth block times r^4; at the end lane j is multiplied by the power of r
+// that its last block still owes and the lanes are summed (Goll-Gueron, as in the kernel's avx2 code).
+#include <immintrin.h>
+
+#include <cassert>
+#include <cstring>
+
+#include "mac.hpp"
+
+namespace fputune::mac {
+
+namespace {
+
+using u64 = std::uint64_t;
+using u128 = unsigned __int128;
+constexpr u64 kMask26 = (u64{1} << 26) - 1;
+constexpr int kPowers = 4;
+
+struct alignas(64) Ctx {
+    Poly1305Core core;
+    std::uint32_t powers_ready;
+    std::uint32_t unused;
+    u64 pw[kPowers][5];  // r^(k+1) in base 2^26, limbs carried (each < 2^26 + a little)
+};
+static_assert(sizeof(Ctx) <= kPoly1305SimdCtxBytes);
+
+void to26(const u64 h[3], u64 out[5]) noexcept {
+    out[0] = h[0] & kMask26;
+    out[1] = (h[0] >> 26) & kMask26;
+    out[2] = ((h[0] >> 52) | (h[1] << 12)) & kMask26;
+    out[3] = (h[1] >> 14) & kMask26;
+    out[4] = (h[1] >> 40) | (h[2] << 24);
+}
+
+// Limbs of any size below 2^62 (lane sums) back to 64-bit limbs, partially reduced (h2 < 8).
+void from26(const u64 d[5], u64 h[3]) noexcept {
+    u128 t = static_cast<u128>(d[0]) + (static_cast<u128>(d[1]) << 26) + (static_cast<u128>(d[2]) << 52);
+    u64 h0 = static_cast<u64>(t);
+    t = (t >> 64) + (static_cast<u128>(d[3]) << 14) + (static_cast<u128>(d[4]) << 40);
+    u64 h1 = static_cast<u64>(t);
+    u64 h2 = static_cast<u64>(t >> 64);
+    const u64 c = (h2 >> 2) * 5;
+    h2 &= 3;
+    t = static_cast<u128>(h0) + c;
+    h0 = static_cast<u64>(t);
+    t = static_cast<u128>(h1) + static_cast<u64>(t >> 64);
+    h[0] = h0;
+    h[1] = static_cast<u64>(t);
+    h[2] = h2 + static_cast<u64>(t >> 64);
+}
+
+// a * b mod 2^130-5 in base 2^26, carried (scalar: only for the key powers).
+void mul26(const u64 a[5], const u64 b[5], u64 out[5]) noexcept {
+    const u64 s1 = b[1] * 5, s2 = b[2] * 5, s3 = b[3] * 5, s4 = b[4] * 5;
+    u64 d[5];
+    d[0] = a[0] * b[0] + a[1] * s4 + a[2] * s3 + a[3] * s2 + a[4] * s1;
+    d[1] = a[0] * b[1] + a[1] * b[0] + a[2] * s4 + a[3] * s3 + a[4] * s2;
+    d[2] = a[0] * b[2] + a[1] * b[1] + a[2] * b[0] + a[3] * s4 + a[4] * s3;
+    d[3] = a[0] * b[3] + a[1] * b[2] + a[2] * b[1] + a[3] * b[0] + a[4] * s4;
+    d[4] = a[0] * b[4] + a[1] * b[3] + a[2] * b[2] + a[3] * b[1] + a[4] * b[0];
+    for (int pass = 0; pass < 2; ++pass) {
+        for (int i = 0; i < 4; ++i) {
+            d[i + 1] += d[i] >> 26;
+            d[i] &= kMask26;
+        }
+        d[0] += (d[4] >> 26) * 5;
+        d[4] &= kMask26;
+    }
+    for (int i = 0; i < 5; ++i) out[i] = d[i];
+}
+
+void compute_powers(Ctx* c) noexcept {
+    const u64 r[3] = {c->core.r[0], c->core.r[1], 0};
+    to26(r, c->pw[0]);
+    for (int k = 1; k < kPowers; ++k) mul26(c->pw[k - 1], c->pw[0], c->pw[k]);
+    c->powers_ready = 1;
+}
+
+struct V5 {
+    __m256i v[5];
+};
+
+// d = h * r (each lane), not carried. rs holds r0..r4 then 5*r1..5*r4 (s folds limbs above 2^130 back);
+// it stays in memory so the loop needs few of the sixteen ymm registers and spills nothing.
+inline V5 mul(const V5& h, const __m256i* rs) noexcept {
+    const __m256i* r = rs;
+    const __m256i* s = rs + 4;  // s[i] = 5 * r[i] for i = 1..4
+    V5 d;
+    d.v[0] = _mm256_mul_epu32(h.v[0], r[0]);
+    d.v[1] = _mm256_mul_epu32(h.v[0], r[1]);
+    d.v[2] = _mm256_mul_epu32(h.v[0], r[2]);
+    d.v[3] = _mm256_mul_epu32(h.v[0], r[3]);
+    d.v[4] = _mm256_mul_epu32(h.v[0], r[4]);
+    d.v[0] = _mm256_add_epi64(d.v[0], _mm256_mul_epu32(h.v[1], s[4]));
+    d.v[1] = _mm256_add_epi64(d.v[1], _mm256_mul_epu32(h.v[1], r[0]));
+    d.v[2] = _mm256_add_epi64(d.v[2], _mm256_mul_epu32(h.v[1], r[1]));
+    d.v[3] = _mm256_add_epi64(d.v[3], _mm256_mul_epu32(h.v[1], r[2]));
+    d.v[4] = _mm256_add_epi64(d.v[4], _mm256_mul_epu32(h.v[1], r[3]));
+    d.v[0] = _mm256_add_epi64(d.v[0], _mm256_mul_epu32(h.v[2], s[3]));
+    d.v[1] = _mm256_add_epi64(d.v[1], _mm256_mul_epu32(h.v[2], s[4]));
+    d.v[2] = _mm256_add_epi64(d.v[2], _mm256_mul_epu32(h.v[2], r[0]));
+    d.v[3] = _mm256_add_epi64(d.v[3], _mm256_mul_epu32(h.v[2], r[1]));
+    d.v[4] = _mm256_add_epi64(d.v[4], _mm256_mul_epu32(h.v[2], r[2]));
+    d.v[0] = _mm256_add_epi64(d.v[0], _mm256_mul_epu32(h.v[3], s[2]));
+    d.v[1] = _mm256_add_epi64(d.v[1], _mm256_mul_epu32(h.v[3], s[3]));
+    d.v[2] = _mm256_add_epi64(d.v[2], _mm256_mul_epu32(h.v[3], s[4]));
+    d.v[3] = _mm256_add_epi64(d.v[3], _mm256_mul_epu32(h.v[3], r[0]));
+    d.v[4] = _mm256_add_epi64(d.v[4], _mm256_mul_epu32(h.v[3], r[1]));
+    d.v[0] = _mm256_add_epi64(d.v[0], _mm256_mul_epu32(h.v[4], s[1]));
+    d.v[1] = _mm256_add_epi64(d.v[1], _mm256_mul_epu32(h.v[4], s[2]));
+    d.v[2] = _mm256_add_epi64(d.v[2], _mm256_mul_epu32(h.v[4], s[3]));
+    d.v[3] = _mm256_add_epi64(d.v[3], _mm256_mul_epu32(h.v[4], s[4]));
+    d.v[4] = _mm256_add_epi64(d.v[4], _mm256_mul_epu32(h.v[4], r[0]));
+    return d;
+}
+
+// Two interleaved carry chains; afterwards every limb is below 2^26 + 2^6 or so.
+inline void carry(V5& d) noexcept {
+    const __m256i m = _mm256_set1_epi64x(kMask26);
+    __m256i c0 = _mm256_srli_epi64(d.v[0], 26), c3 = _mm256_srli_epi64(d.v[3], 26);
+    d.v[0] = _mm256_and_si256(d.v[0], m);
+    d.v[3] = _mm256_and_si256(d.v[3], m);
+    d.v[1] = _mm256_add_epi64(d.v[1], c0);
+    d.v[4] = _mm256_add_epi64(d.v[4], c3);
+    __m256i c1 = _mm256_srli_epi64(d.v[1], 26), c4 = _mm256_srli_epi64(d.v[4], 26);
+    d.v[1] = _mm256_and_si256(d.v[1], m);
+    d.v[4] = _mm256_and_si256(d.v[4], m);
+    d.v[2] = _mm256_add_epi64(d.v[2], c1);
+    d.v[0] = _mm256_add_epi64(d.v[0], _mm256_add_epi64(c4, _mm256_slli_epi64(c4, 2)));
+    __m256i c2 = _mm256_srli_epi64(d.v[2], 26);
+    c0 = _mm256_srli_epi64(d.v[0], 26);
+    d.v[2] = _mm256_and_si256(d.v[2], m);
+    d.v[0] = _mm256_and_si256(d.v[0], m);
+    d.v[3] = _mm256_add_epi64(d.v[3], c2);
+    d.v[1] = _mm256_add_epi64(d.v[1], c0);
+    c3 = _mm256_srli_epi64(d.v[3], 26);
+    d.v[3] = _mm256_and_si256(d.v[3], m);
+    d.v[4] = _mm256_add_epi64(d.v[4], c3);
+}
+
+// Four blocks into limbs. Lane order after the unpacks is blocks 0, 2, 1, 3.
+inline V5 load_blocks(const std::uint8_t* p) noexcept {
+    const __m256i m = _mm256_set1_epi64x(kMask26);
+    const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+    const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 32));
+    const __m256i lo = _mm256_unpacklo_epi64(a, b), hi = _mm256_unpackhi_epi64(a, b);
+    V5 x;
+    x.v[0] = _mm256_and_si256(lo, m);
+    x.v[1] = _mm256_and_si256(_mm256_srli_epi64(lo, 26), m);
+    x.v[2] = _mm256_and_si256(_mm256_or_si256(_mm256_srli_epi64(lo, 52), _mm256_slli_epi64(hi, 12)), m);
+    x.v[3] = _mm256_and_si256(_mm256_srli_epi64(hi, 14), m);
+    x.v[4] = _mm256_or_si256(_mm256_srli_epi64(hi, 40), _mm256_set1_epi64x(1 << 24));  // the 2^128 pad bit
+    return x;
+}
+
+inline V5 add(const V5& a, const V5& b) noexcept {
+    V5 x;
+    for (int i = 0; i < 5; ++i) x.v[i] = _mm256_add_epi64(a.v[i], b.v[i]);
+    return x;
+}
+
+void blocks_simd(Ctx* c, const std::uint8_t* m, std::size_t groups) noexcept {
+    __m256i rs[9], frs[9];  // r^4 broadcast, and per lane the power each lane still owes; then 5x those
+    for (int i = 0; i < 5; ++i) {
+        rs[i] = _mm256_set1_epi64x(static_cast<long long>(c->pw[3][i]));
+        // Lanes hold blocks 0, 2, 1, 3 of each group: they still owe r^4, r^2, r^3, r^1.
+        frs[i] = _mm256_set_epi64x(static_cast<long long>(c->pw[0][i]), static_cast<long long>(c->pw[2][i]),
+                                   static_cast<long long>(c->pw[1][i]), static_cast<long long>(c->pw[3][i]));
+    }
+    for (int i = 1; i < 5; ++i) {
+        rs[4 + i] = _mm256_add_epi64(rs[i], _mm256_slli_epi64(rs[i], 2));
+        frs[4 + i] = _mm256_add_epi64(frs[i], _mm256_slli_epi64(frs[i], 2));
+    }
+    u64 h26[5];
+    to26(c->core.h, h26);
+    V5 h0;
+    for (int i = 0; i < 5; ++i) h0.v[i] = _mm256_set_epi64x(0, 0, 0, static_cast<long long>(h26[i]));
+    V5 h = add(load_blocks(m), h0);
+    for (std::size_t g = 1; g < groups; ++g) {
+        m += 64;
+        V5 d = mul(h, rs);
+        carry(d);
+        h = add(d, load_blocks(m));
+    }
+    const V5 d = mul(h, frs);
+    u64 sum[5];
+    for (int i = 0; i < 5; ++i) {
+        alignas(32) u64 lanes[4];
+        _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), d.v[i]);
+        sum[i] = lanes[0] + lanes[1] + lanes[2] + lanes[3];
+    }
+    from26(sum, c->core.h);
+}
+
+}  // namespace
+
+void poly1305_init_avx2(void* ctx, const std::uint8_t* key) noexcept {
+    auto* c = static_cast<Ctx*>(ctx);
+    poly1305_core_init(&c->core, key);
+    c->powers_ready = 0;  // r^2..r^4 are computed by the first blocks()/final() that goes vector
+}
+
+void poly1305_blocks_avx2(void* ctx, const std::uint8_t* data, std::size_t nblocks) noexcept {
+    auto* c = static_cast<Ctx*>(ctx);
+    if (nblocks >= 4) {
+        if (!c->powers_ready) compute_powers(c);
+        blocks_simd(c, data, nblocks / 4);
+        data += nblocks / 4 * 64;
+        nblocks %= 4;
+    }
+    poly1305_core_blocks(&c->core, data, nblocks, 1);
+}
+
+void poly1305_final_avx2(void* ctx, const std::uint8_t* data, std::size_t len, std::uint8_t* out) noexcept {
+    auto* c = static_cast<Ctx*>(ctx);
+    poly1305_blocks_avx2(ctx, data, len / 16);
+    poly1305_core_tail(&c->core, data + len / 16 * 16, len % 16);
+    poly1305_core_emit(&c->core, true, out);
+}
+
+}  // namespace fputune::mac
