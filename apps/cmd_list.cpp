@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+// `fputune list`: every kernel in the registry and whether this machine can run it.
+#include <iostream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "cli.hpp"
+#include "cpu.hpp"
+#include "registry.hpp"
+
+namespace fputune::cli {
+
+int run_list(const Args& args) {
+    po::options_description desc("list options");
+    desc.add_options()("kernel,k", po::value<std::vector<std::string>>()->composing(), "only kernels matching GLOB (repeatable)")(
+        "json", "print JSON");
+    po::variables_map vm;
+    if (!parse("list", "[-k GLOB]... [--json] [--disable FEATURES]", desc, args, vm)) return kExitOk;
+    std::vector<std::string> patterns;
+    if (vm.count("kernel")) patterns = vm["kernel"].as<std::vector<std::string>>();
+    std::vector<const Kernel*> kernels;
+    try {
+        kernels = select_kernels(patterns);
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(std::string(e.what()) + "; `fputune list` shows the kernels");
+    }
+    const FeatureSet usable = usable_features();
+    auto status = [&](const Kernel& k) -> std::string {
+        FeatureSet missing = missing_features(k, usable);
+        if (!missing) return "yes";
+        FeatureSet masked = missing & detected_features();
+        if (masked) return "no: masked by --disable (" + feature_list_string(masked) + ")";
+        return "no: CPU lacks " + feature_list_string(missing);
+    };
+    if (vm.count("json")) {
+        nlohmann::json j = nlohmann::json::array();
+        for (const Kernel* k : kernels)
+            j.push_back({{"name", k->name}, {"algorithm", k->algorithm}, {"isa", k->isa}, {"provider", k->provider},
+                         {"block_bytes", k->block_bytes}, {"needs_fpu", k->needs_fpu},
+                         {"requires", feature_list_string(k->required)}, {"available", missing_features(*k, usable) == 0},
+                         {"status", status(*k)}});
+        std::cout << j.dump(1) << "\n";
+        return kExitOk;
+    }
+    std::cout << fmt::format("{:<24} {:<11} {:<15} {:<9} {:>6} {:<4} {}\n", "kernel", "algorithm", "isa", "provider",
+                             "block", "fpu", "available");
+    for (const Kernel* k : kernels)
+        std::cout << fmt::format("{:<24} {:<11} {:<15} {:<9} {:>6} {:<4} {}\n", k->name, k->algorithm, k->isa, k->provider,
+                                 k->block_bytes, k->needs_fpu ? "yes" : "no", status(*k));
+    if (disabled_features())
+        std::cout << fmt::format("\nmasked features: {}\n", feature_list_string(disabled_features() & detected_features()));
+    return kExitOk;
+}
+
+}  // namespace fputune::cli

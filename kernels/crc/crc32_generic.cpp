@@ -1,0 +1,15 @@
+// SPDX-License-Identifier: MIT
+// crc32 (IEEE 802.3, reflected): portable slice-by-8, the reference the other variants are tested against. No ISA flags.
+#include "crc_entry.hpp"
+#include "slice8.hpp"
+
+namespace fputune::crc {
+namespace {
+constexpr Slice8Tables kTables = slice8_tables(kCrc32);
+}  // namespace
+
+std::uint64_t crc32_update_generic(std::uint64_t crc, const std::uint8_t* data, std::size_t len) noexcept {
+    return update_slice8<kCrc32, kTables>(crc, data, len);
+}
+
+}  // namespace fputune::crc

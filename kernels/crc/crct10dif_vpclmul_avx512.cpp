@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: MIT
+// crct10dif (T10 DIF, msb-first) by folding 64-byte vectors with VPCLMULQDQ on zmm. Requires AVX512F/VL/BW and VPCLMULQDQ.
+#include "crc_entry.hpp"
+#include "vec_avx512.hpp"
+
+namespace fputune::crc {
+namespace {
+// 4 registers of 64 bytes in flight in the main loop.
+constexpr unsigned kVecs = 4;
+constexpr FoldConsts kConsts = fold_consts(kCrcT10dif, 64, kVecs);
+}  // namespace
+
+// Folds from 16 bytes on; below that there is nothing to fold and slice-by-8 does it.
+std::uint64_t crct10dif_update_vpclmul_avx512(std::uint64_t crc, const std::uint8_t* data, std::size_t len) noexcept {
+    if (len < 16) return crct10dif_update_generic(crc, data, len);
+    return fold_update<Vec512, kConsts, kVecs>(crc, data, len);
+}
+
+}  // namespace fputune::crc

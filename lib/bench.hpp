@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: MIT
+// Throughput of one kernel's bulk entry at one size, hot cache, like `openssl speed`.
+#pragma once
+#include <cstdint>
+
+#include "kernel.hpp"
+#include "sweep_file.hpp"
+
+namespace fputune {
+
+struct BenchResult {
+    std::uint64_t bytes = 0;      // whole blocks actually hashed per call
+    std::uint64_t calls_per_sample = 0;
+    PointStats ticks_per_call;    // per call of blocks() (timer overhead subtracted, batch-averaged)
+};
+
+// Times blocks() on a hot buffer: init once, then batches of calls long enough (>= ~20k ticks) to
+// resolve the TSC's steps; samples until the median is known to ~1 % or the time cap is reached.
+BenchResult bench_kernel(const Kernel& k, std::uint64_t size_bytes, double time_cap_s);
+
+}  // namespace fputune

@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: MIT
+// TSC frequency, overhead, granularity and the core/TSC ratio (uarch-bench's dependent add chain).
+#include "clock.hpp"
+
+#include <sched.h>
+#include <time.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "cpu.hpp"
+
+namespace fputune {
+
+namespace {
+
+double monotonic_raw_s() noexcept {
+    timespec ts{};
+    clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+double median_of(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0 : v[v.size() / 2];
+}
+
+double calibrate_hz() {
+    std::vector<double> rates;
+    for (int i = 0; i < 5; ++i) {
+        double s0 = monotonic_raw_s();
+        std::uint64_t t0 = tsc_begin();
+        double s1;
+        do s1 = monotonic_raw_s();
+        while (s1 - s0 < 0.010);
+        std::uint64_t t1 = tsc_end();
+        rates.push_back(static_cast<double>(t1 - t0) / (s1 - s0));
+    }
+    return median_of(rates);
+}
+
+// 100 dependent adds per iteration: each needs the previous result, so one per core cycle.
+#define FPUTUNE_ADD10 "add $1, %[x]\n\t" "add $1, %[x]\n\t" "add $1, %[x]\n\t" "add $1, %[x]\n\t" "add $1, %[x]\n\t" \
+                      "add $1, %[x]\n\t" "add $1, %[x]\n\t" "add $1, %[x]\n\t" "add $1, %[x]\n\t" "add $1, %[x]\n\t"
+void add_chain(std::uint64_t iterations) noexcept {
+    std::uint64_t x = 0;
+    __asm__ volatile("1:\n\t" FPUTUNE_ADD10 FPUTUNE_ADD10 FPUTUNE_ADD10 FPUTUNE_ADD10 FPUTUNE_ADD10 FPUTUNE_ADD10
+                         FPUTUNE_ADD10 FPUTUNE_ADD10 FPUTUNE_ADD10 FPUTUNE_ADD10 "dec %[n]\n\tjnz 1b"
+                     : [x] "+r"(x), [n] "+r"(iterations)
+                     :
+                     : "cc");
+}
+#undef FPUTUNE_ADD10
+
+}  // namespace
+
+const TscInfo& tsc_info() {
+    static const TscInfo info = [] {
+        TscInfo t;
+        t.invariant = cpuid(0x80000000).eax >= 0x80000007 && (cpuid(0x80000007).edx & (1u << 8));
+        t.calibrated_hz = calibrate_hz();
+        const std::uint32_t max_leaf = cpuid(0).eax;
+        if (max_leaf >= 0x15) {
+            CpuId l = cpuid(0x15);
+            if (l.eax && l.ebx && l.ecx) {
+                t.hz = static_cast<double>(l.ecx) * l.ebx / l.eax;
+                t.source = "cpuid 0x15 (crystal x ratio)";
+            }
+        }
+        if (!t.hz && (cpuid(1).ecx & (1u << 31)) && cpuid(0x40000000).eax >= 0x40000010) {
+            CpuId l = cpuid(0x40000010);  // VMware/KVM timing leaf: EAX = TSC kHz
+            if (l.eax) {
+                t.hz = l.eax * 1e3;
+                t.source = "hypervisor cpuid leaf 0x40000010";
+            }
+        }
+        // A stated frequency more than 1 % away from the measured one is not trusted.
+        if (!t.hz || std::abs(t.hz - t.calibrated_hz) > 0.01 * t.calibrated_hz) {
+            t.hz = t.calibrated_hz;
+            t.source = "calibrated against CLOCK_MONOTONIC_RAW (5 x 10 ms)";
+        }
+        std::vector<double> empty;
+        for (int i = 0; i < 2001; ++i) {
+            std::uint64_t a = tsc_begin();
+            std::uint64_t b = tsc_end();
+            empty.push_back(static_cast<double>(b - a));
+        }
+        t.overhead_ticks = median_of(empty);
+        std::uint64_t step = ~0ull;
+        for (int i = 0; i < 20000; ++i) {
+            std::uint64_t a = __rdtsc(), b = __rdtsc();
+            if (b > a) step = std::min(step, b - a);
+        }
+        t.granularity_ticks = step == ~0ull ? 0 : static_cast<double>(step);
+        return t;
+    }();
+    return info;
+}
+
+CoreRatio measure_core_per_tsc(int repeats) {
+    const std::uint64_t iterations = 10000;  // 1 M adds: ~0.3 ms per repeat, rarely hit by an interrupt
+    add_chain(iterations);                     // warm up (and let the core leave any idle state)
+    std::vector<double> ratios;
+    for (int r = 0; r < repeats; ++r) {
+        std::uint64_t t0 = tsc_begin();
+        add_chain(iterations);
+        std::uint64_t t1 = tsc_end();
+        ratios.push_back(static_cast<double>(iterations * 100) / static_cast<double>(t1 - t0));
+    }
+    CoreRatio c;
+    c.repeats = repeats;
+    c.min = *std::min_element(ratios.begin(), ratios.end());
+    c.max = *std::max_element(ratios.begin(), ratios.end());
+    c.median = median_of(ratios);
+    // Noise only adds time (uarch-bench): the fastest repeat is the estimate.
+    c.best = c.max;
+    return c;
+}
+
+void spin_core_cycles(std::uint64_t cycles) noexcept {
+    std::uint64_t x = cycles;
+    if (!x) return;
+    __asm__ volatile("1:\n\tdec %[x]\n\tjnz 1b" : [x] "+r"(x) : : "cc");
+}
+
+bool pin_to_cpu(int cpu) noexcept {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    return sched_setaffinity(0, sizeof set, &set) == 0;
+}
+
+int last_allowed_cpu() noexcept {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) != 0) return 0;
+    for (int c = CPU_SETSIZE - 1; c >= 0; --c)
+        if (CPU_ISSET(c, &set)) return c;
+    return 0;
+}
+
+}  // namespace fputune

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT
+// The TSC as a clock: ordered reads, overhead and granularity, its frequency, and core cycles per tick.
+#pragma once
+
+#include <x86intrin.h>
+
+#include <cstdint>
+#include <string>
+
+namespace fputune {
+
+// lfence before rdtsc: earlier instructions finish before the clock is read.
+inline std::uint64_t tsc_begin() noexcept {
+    _mm_lfence();
+    std::uint64_t t = __rdtsc();
+    _mm_lfence();
+    return t;
+}
+// rdtscp waits for earlier instructions; lfence keeps later ones from starting before it.
+inline std::uint64_t tsc_end() noexcept {
+    unsigned aux;
+    std::uint64_t t = __rdtscp(&aux);
+    _mm_lfence();
+    return t;
+}
+
+struct TscInfo {
+    double hz = 0;
+    std::string source;           // "cpuid 0x15", "hypervisor leaf 0x40000010", "calibrated against CLOCK_MONOTONIC_RAW"
+    double calibrated_hz = 0;     // always measured, as a cross-check
+    bool invariant = false;       // CPUID 0x80000007 EDX[8]
+    double overhead_ticks = 0;    // median of an empty timed section (subtracted from every sample)
+    double granularity_ticks = 0; // smallest non-zero step between two reads
+};
+// Measured once per process (about 60 ms) and cached.
+const TscInfo& tsc_info();
+
+// Core cycles per TSC tick, from a chain of dependent adds (one core cycle each).
+struct CoreRatio {
+    double best = 0;  // the estimate: the fastest repeat (noise only adds time)
+    double median = 0, min = 0, max = 0;
+    int repeats = 0;
+    double spread() const noexcept { return best > 0 ? (best - median) / best : 0; }  // best vs typical
+};
+CoreRatio measure_core_per_tsc(int repeats = 31);
+
+// Spins for about `cycles` core cycles (a dependent add chain): the emulated per-section overhead.
+void spin_core_cycles(std::uint64_t cycles) noexcept;
+
+// Pins the calling thread to one CPU; returns false (and leaves affinity alone) if not allowed.
+bool pin_to_cpu(int cpu) noexcept;
+int last_allowed_cpu() noexcept;
+
+}  // namespace fputune

@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: MIT
+// The machine probe (`fputune cpu`), as JSON: written into every sweep so a reader knows who spoke.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+namespace fputune {
+
+// Identity, features (detected, masked, usable), TSC, core/TSC ratio, XSAVE layout and costs.
+// Takes ~0.2 s (calibrations and timing loops).
+nlohmann::json probe_cpu();
+
+const char* tool_version() noexcept;
+const char* tool_commit() noexcept;
+std::string utc_now_iso8601();
+
+}  // namespace fputune

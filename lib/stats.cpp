@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: MIT
+// Quantiles by nearest rank on sorted samples; the median's CI from the binomial order statistics.
+#include "stats.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace fputune {
+
+namespace {
+double quantile(const std::vector<double>& sorted, double q) {
+    if (sorted.empty()) return 0;
+    const double pos = q * static_cast<double>(sorted.size() - 1);
+    const std::size_t lo = static_cast<std::size_t>(std::floor(pos));
+    const std::size_t hi = std::min(sorted.size() - 1, lo + 1);
+    return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - static_cast<double>(lo));
+}
+}  // namespace
+
+double median_rel_ci(const std::vector<double>& sorted) {
+    const double n = static_cast<double>(sorted.size());
+    if (n < 3) return 1.0;
+    const double half = 1.96 * std::sqrt(n) / 2;
+    const auto lo = static_cast<std::size_t>(std::max(0.0, std::floor(n / 2 - half)));
+    const auto hi = static_cast<std::size_t>(std::min(n - 1, std::ceil(n / 2 + half)));
+    const double med = quantile(sorted, 0.5);
+    return med > 0 ? (sorted[hi] - sorted[lo]) / 2 / med : 1.0;
+}
+
+PointStats summarize(std::vector<double> samples) {
+    PointStats s;
+    std::sort(samples.begin(), samples.end());
+    s.samples = samples.size();
+    if (samples.empty()) return s;
+    s.min = samples.front();
+    s.max = samples.back();
+    s.p10 = quantile(samples, 0.10);
+    s.p50 = quantile(samples, 0.50);
+    s.p90 = quantile(samples, 0.90);
+    s.p99 = quantile(samples, 0.99);
+    s.p999 = quantile(samples, 0.999);
+    const double limit = 1.5 * s.p50 + 2000;
+    s.interrupted = static_cast<std::uint64_t>(samples.end() - std::upper_bound(samples.begin(), samples.end(), limit));
+    s.rel_ci50 = median_rel_ci(samples);
+    return s;
+}
+
+}  // namespace fputune

@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: MIT
+// Sweep engine: the glue loop of DESIGN.md, timed per section with the TSC, sizes interleaved.
+#include "sweep.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <random>
+#include <set>
+
+#include "clock.hpp"
+#include "cpu.hpp"
+#include "registry.hpp"
+#include "stats.hpp"
+
+namespace fputune {
+
+std::vector<std::uint64_t> default_section_sizes(std::uint32_t block_bytes, std::uint64_t max_bytes, int points_per_doubling) {
+    std::set<std::uint64_t> sizes;
+    const double step = std::pow(2.0, 1.0 / points_per_doubling);
+    for (double x = block_bytes;; x *= step) {
+        std::uint64_t n = static_cast<std::uint64_t>(std::llround(x / block_bytes)) * block_bytes;
+        sizes.insert(std::max<std::uint64_t>(n, block_bytes));
+        if (n >= max_bytes) break;
+    }
+    for (std::uint64_t upstream : {1024u, 4096u})
+        if (upstream >= block_bytes && upstream <= max_bytes) sizes.insert(upstream / block_bytes * block_bytes);
+    return {sizes.begin(), sizes.end()};
+}
+
+std::vector<std::uint64_t> default_threshold_lengths() {
+    std::vector<std::uint64_t> v = {1, 8};
+    for (std::uint64_t n = 16; n <= 512; n += 16) v.push_back(n);
+    for (std::uint64_t n = 544; n <= 1024; n += 32) v.push_back(n);
+    for (std::uint64_t n = 1152; n <= 4096; n += 128) v.push_back(n);
+    return v;
+}
+
+std::vector<std::string> threshold_algorithms(const std::vector<const Kernel*>& kernels) {
+    std::vector<std::string> out;
+    for (const Kernel* k : kernels) {
+        if (is_peer(*k) || std::find(out.begin(), out.end(), k->algorithm) != out.end()) continue;
+        bool scalar = false, simd = false;
+        for (const Kernel* o : kernels)
+            if (!is_peer(*o) && std::strcmp(o->algorithm, k->algorithm) == 0) (o->needs_fpu ? simd : scalar) = true;
+        if (scalar && simd) out.emplace_back(k->algorithm);
+    }
+    return out;
+}
+
+namespace {
+
+struct AlignedBuffer {
+    std::uint8_t* p = nullptr;
+    std::size_t n = 0;
+    explicit AlignedBuffer(std::size_t bytes) : n(bytes) {
+        p = static_cast<std::uint8_t*>(std::aligned_alloc(4096, (bytes + 4095) & ~std::size_t{4095}));
+        if (!p) throw std::bad_alloc();
+        std::uint64_t x = 0x9e3779b97f4a7c15ull;  // xorshift64: fast enough for a GiB of filler
+        for (std::size_t i = 0; i < bytes; i += 8) {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            std::memcpy(p + i, &x, std::min<std::size_t>(8, bytes - i));
+        }
+    }
+    ~AlignedBuffer() { std::free(p); }
+    AlignedBuffer(const AlignedBuffer&) = delete;
+    AlignedBuffer& operator=(const AlignedBuffer&) = delete;
+};
+
+std::size_t cold_buffer_bytes() {
+    // 256 MiB: 8x the L3 of one Zen 4/5 CCD, 4x that of large Intel parts. sysconf's L3 is no help on
+    // VMs, which report the sum of every L3 on the host (508 MiB here).
+    return std::size_t{256} << 20;
+}
+
+bool has_group(const SweepFile& f, const std::string& kernel, const std::string& cache) {
+    return std::any_of(f.sections.begin(), f.sections.end(), [&](const SectionPoint& p) { return p.kernel == kernel && p.cache == cache; });
+}
+bool has_threshold_group(const SweepFile& f, const std::string& kernel, const std::string& dirty) {
+    return std::any_of(f.thresholds.begin(), f.thresholds.end(), [&](const ThresholdPoint& p) { return p.kernel == kernel && p.dirty == dirty; });
+}
+
+// Samples every point round-robin (so drift spreads over all sizes) until each median is known to
+// target_rel_ci or its time cap is spent. sample(i) returns one sample of point i in ticks.
+template <typename SampleFn>
+bool sample_interleaved(std::size_t npoints, const SweepOptions& opt, double point_cap_s, const std::atomic<bool>& stop,
+                        SampleFn sample, std::vector<std::vector<double>>& samples) {
+    const double hz = tsc_info().hz;
+    samples.assign(npoints, {});
+    std::vector<double> spent(npoints, 0);
+    std::vector<bool> done(npoints, false);
+    std::size_t left = npoints;
+    std::vector<std::size_t> order(npoints);
+    for (std::size_t i = 0; i < npoints; ++i) order[i] = i;
+    std::mt19937 rng(3);
+    while (left) {
+        std::shuffle(order.begin(), order.end(), rng);
+        for (std::size_t i : order) {
+            if (done[i]) continue;
+            if (stop.load(std::memory_order_relaxed)) return false;
+            const std::uint64_t t0 = tsc_begin();
+            samples[i].push_back(sample(i));
+            spent[i] += static_cast<double>(tsc_end() - t0) / hz;
+            const std::size_t n = samples[i].size();
+            bool finished = n >= opt.max_samples || (spent[i] > point_cap_s && n >= 5);
+            if (!finished && n >= opt.min_samples && n % 4 == 0) {
+                std::vector<double> sorted = samples[i];
+                std::sort(sorted.begin(), sorted.end());
+                finished = median_rel_ci(sorted) < opt.target_rel_ci;
+            }
+            if (finished) {
+                done[i] = true;
+                --left;
+            }
+        }
+    }
+    return true;
+}
+
+}  // namespace
+
+void run_sweep(const SweepOptions& opt, SweepFile& out, const std::function<void(const SweepProgress&)>& progress,
+               const std::atomic<bool>& stop) {
+    const TscInfo& tsc = tsc_info();
+    const double overhead = tsc.overhead_ticks;
+    FpuEmulator fpu;
+    std::vector<DirtyState> tdirty = opt.threshold_dirty;
+    if (tdirty.empty()) tdirty.push_back(opt.dirty);
+    const std::uint64_t t_begin = tsc_begin();
+    // The time budget: each group gets an even share of what is left, spread over its points.
+    auto point_cap = [&](const SweepProgress& p, std::size_t npoints) {
+        const double elapsed = static_cast<double>(tsc_begin() - t_begin) / tsc.hz;
+        const double left = std::max(0.0, opt.budget_s - elapsed);
+        const double group = left / static_cast<double>(std::max<std::size_t>(1, p.total - p.done));
+        return std::min(opt.point_cap_s, group / static_cast<double>(std::max<std::size_t>(1, npoints)));
+    };
+
+    // Kernels to measure, the groups to do, and the buffers they need.
+    std::vector<const Kernel*> section_kernels;
+    for (const Kernel* k : opt.kernels)
+        if (k->needs_fpu && !is_peer(*k) && !missing_features(*k, usable_features())) section_kernels.push_back(k);
+    const std::vector<std::string> talgs = opt.thresholds ? threshold_algorithms(opt.kernels) : std::vector<std::string>{};
+    std::vector<const Kernel*> threshold_kernels;
+    for (const Kernel* k : opt.kernels)
+        if (!is_peer(*k) && !missing_features(*k, usable_features()) &&
+            std::find(talgs.begin(), talgs.end(), k->algorithm) != talgs.end())
+            threshold_kernels.push_back(k);
+    for (const Kernel* k : opt.kernels) {
+        if (missing_features(*k, usable_features()) || is_peer(*k)) continue;
+        if (std::none_of(out.kernels.begin(), out.kernels.end(), [&](const KernelInfo& i) { return i.name == k->name; }))
+            out.kernels.push_back({k->name, k->algorithm, k->isa, k->provider, k->block_bytes, k->needs_fpu});
+    }
+
+    SweepProgress prog;
+    prog.total = section_kernels.size() * ((opt.hot ? 1 : 0) + (opt.cold ? 1 : 0));
+    for (const Kernel* k : threshold_kernels) prog.total += k->needs_fpu ? tdirty.size() : 1;
+
+    std::uint64_t max_bytes = opt.max_section_bytes;
+    for (std::uint64_t s : opt.sizes) max_bytes = std::max(max_bytes, s);
+    AlignedBuffer hot(max_bytes + 4096);
+    std::unique_ptr<AlignedBuffer> cold;
+    if (opt.cold && !section_kernels.empty()) cold = std::make_unique<AlignedBuffer>(std::max<std::size_t>(cold_buffer_bytes(), 4 * max_bytes));
+    std::size_t cold_offset = 0;
+    alignas(kCtxAlign) static thread_local std::uint8_t ctx[kMaxCtxBytes];
+    std::mt19937_64 rng(5);
+
+    for (const Kernel* k : section_kernels) {
+        std::vector<std::uint8_t> key(k->key_bytes);
+        for (auto& b : key) b = static_cast<std::uint8_t>(rng());
+        std::vector<std::uint64_t> sizes;
+        if (opt.sizes.empty()) sizes = default_section_sizes(k->block_bytes, opt.max_section_bytes, opt.points_per_doubling);
+        else
+            for (std::uint64_t s : opt.sizes) sizes.push_back(std::max<std::uint64_t>(1, s / k->block_bytes) * k->block_bytes);
+        std::sort(sizes.begin(), sizes.end());
+        sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+        for (const char* cache : {"hot", "cold"}) {
+            const bool is_cold = std::strcmp(cache, "cold") == 0;
+            if ((is_cold && !opt.cold) || (!is_cold && !opt.hot) || has_group(out, k->name, cache)) {
+                if (!((is_cold && !opt.cold) || (!is_cold && !opt.hot))) ++prog.done;
+                continue;
+            }
+            prog.what = std::string(k->name) + " " + cache;
+            progress(prog);
+            std::vector<double> request_ticks_p50(sizes.size());
+            std::vector<std::vector<double>> request(sizes.size());
+            auto sample = [&](std::size_t i) {
+                const std::uint64_t bytes = sizes[i];
+                const std::uint8_t* data = hot.p;
+                if (is_cold) {
+                    if (cold_offset + bytes > cold->n) cold_offset = 0;
+                    data = cold->p + cold_offset;
+                    cold_offset += (bytes + 4095) & ~std::uint64_t{4095};
+                }
+                k->init(ctx, key.empty() ? nullptr : key.data());
+                fpu.dirty(opt.dirty);
+                const std::uint64_t t0 = tsc_begin();
+                fpu.save();                                       // kernel_fpu_begin: the user state
+                spin_core_cycles(opt.section_overhead_cycles);    // the rest of begin/end
+                k->blocks(ctx, data, bytes / k->block_bytes);
+                const std::uint64_t t1 = tsc_end();
+                fpu.restore();                                    // return to user space
+                const std::uint64_t t2 = tsc_end();
+                request[i].push_back(static_cast<double>(t2 - t0) - 2 * overhead);
+                return static_cast<double>(t1 - t0) - overhead;
+            };
+            std::vector<std::vector<double>> samples;
+            if (!sample_interleaved(sizes.size(), opt, point_cap(prog, sizes.size()), stop, sample, samples)) {
+                out.partial = true;
+                return;
+            }
+            for (std::size_t i = 0; i < sizes.size(); ++i) {
+                std::sort(request[i].begin(), request[i].end());
+                out.sections.push_back({k->name, cache, sizes[i], summarize(samples[i]), request[i][request[i].size() / 2]});
+            }
+            ++prog.done;
+        }
+    }
+
+    // Thresholds: one-shot cost by length; FPU kernels pay dirty + save + restore per request.
+    // Batches of 8 requests resolve below the TSC step; the dirty() between them is timed alone
+    // and subtracted (it stands for what user space did, not for the kernel's cost).
+    const std::vector<std::uint64_t> lengths = default_threshold_lengths();
+    constexpr int kBatch = 8;
+    std::vector<std::uint8_t> outbuf(256);
+    for (const Kernel* k : threshold_kernels) {
+        std::vector<std::uint8_t> key(k->key_bytes);
+        for (auto& b : key) b = static_cast<std::uint8_t>(rng());
+        const std::vector<DirtyState> states = k->needs_fpu ? tdirty : std::vector<DirtyState>{DirtyState::none};
+        for (DirtyState d : states) {
+            const std::string dname = dirty_name(d);
+            if (has_threshold_group(out, k->name, dname)) {
+                ++prog.done;
+                continue;
+            }
+            prog.what = std::string(k->name) + " threshold " + dname;
+            progress(prog);
+            auto sample = [&](std::size_t i) {
+                const std::uint64_t len = lengths[i];
+                const std::uint64_t t0 = tsc_begin();
+                for (int b = 0; b < kBatch; ++b) {
+                    if (k->needs_fpu) {
+                        fpu.dirty(d);
+                        fpu.save();
+                    }
+                    kernel_digest(*k, key.empty() ? nullptr : key.data(), hot.p, len, outbuf.data());
+                    if (k->needs_fpu) fpu.restore();
+                }
+                const std::uint64_t t1 = tsc_end();
+                if (!k->needs_fpu) return (static_cast<double>(t1 - t0) - overhead) / kBatch;
+                for (int b = 0; b < kBatch; ++b) fpu.dirty(d);
+                const std::uint64_t t2 = tsc_end();
+                return (static_cast<double>(t1 - t0) - static_cast<double>(t2 - t1)) / kBatch;
+            };
+            std::vector<std::vector<double>> samples;
+            if (!sample_interleaved(lengths.size(), opt, point_cap(prog, lengths.size()), stop, sample, samples)) {
+                out.partial = true;
+                return;
+            }
+            for (std::size_t i = 0; i < lengths.size(); ++i) out.thresholds.push_back({k->name, dname, lengths[i], summarize(samples[i])});
+            ++prog.done;
+        }
+    }
+    prog.what = "done";
+    progress(prog);
+}
+
+}  // namespace fputune

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: MIT
+// Reading and writing fputune.sweep/1, with one clear message for each way a file can be wrong.
+#include "sweep_file.hpp"
+
+#include <stdexcept>
+
+#include "atomic_file.hpp"
+
+namespace fputune {
+
+using nlohmann::json;
+
+namespace {
+
+json stats_json(const PointStats& s) {
+    return {{"samples", s.samples}, {"min", s.min}, {"p10", s.p10}, {"p50", s.p50}, {"p90", s.p90}, {"p99", s.p99},
+            {"p999", s.p999}, {"max", s.max}, {"interrupted", s.interrupted}, {"rel_ci50", s.rel_ci50}};
+}
+
+PointStats stats_from(const json& j) {
+    PointStats s;
+    s.samples = j.at("samples").get<std::uint64_t>();
+    s.min = j.at("min").get<double>();
+    s.p10 = j.at("p10").get<double>();
+    s.p50 = j.at("p50").get<double>();
+    s.p90 = j.at("p90").get<double>();
+    s.p99 = j.at("p99").get<double>();
+    s.p999 = j.at("p999").get<double>();
+    s.max = j.at("max").get<double>();
+    s.interrupted = j.at("interrupted").get<std::uint64_t>();
+    s.rel_ci50 = j.value("rel_ci50", 0.0);
+    return s;
+}
+
+}  // namespace
+
+json to_json(const SweepFile& f) {
+    json j;
+    j["schema"] = f.schema;
+    j["tool"] = {{"name", "fputune"}, {"version", f.tool_version}, {"commit", f.tool_commit}};
+    j["date"] = f.date;
+    j["cpu"] = f.cpu;
+    j["options"] = f.options;
+    j["clock"] = {{"tsc_hz", f.tsc_hz}, {"core_per_tsc", f.core_per_tsc}, {"core_per_tsc_end", f.core_per_tsc_end}};
+    j["section_overhead_ticks"] = f.section_overhead_ticks;
+    j["dirty"] = f.dirty;
+    j["partial"] = f.partial;
+    j["warnings"] = f.warnings;
+    j["kernels"] = json::array();
+    for (const auto& k : f.kernels)
+        j["kernels"].push_back({{"name", k.name}, {"algorithm", k.algorithm}, {"isa", k.isa}, {"provider", k.provider},
+                                {"block_bytes", k.block_bytes}, {"needs_fpu", k.needs_fpu}});
+    j["sections"] = json::array();
+    for (const auto& p : f.sections)
+        j["sections"].push_back({{"kernel", p.kernel}, {"cache", p.cache}, {"bytes", p.bytes},
+                                 {"ticks", stats_json(p.ticks)}, {"request_ticks_p50", p.request_ticks_p50}});
+    j["thresholds"] = json::array();
+    for (const auto& p : f.thresholds)
+        j["thresholds"].push_back({{"kernel", p.kernel}, {"dirty", p.dirty}, {"bytes", p.bytes}, {"ticks", stats_json(p.ticks)}});
+    return j;
+}
+
+SweepFile sweep_from_json(const json& j, const std::string& source) {
+    auto fail = [&](const std::string& why) { return std::runtime_error(source + ": " + why); };
+    if (!j.is_object() || !j.contains("schema") || !j["schema"].is_string())
+        throw fail("not an fputune sweep file (no \"schema\" field); expected schema " + std::string(kSweepSchema) +
+                   ", as written by `fputune sweep`");
+    const std::string schema = j["schema"].get<std::string>();
+    const std::string family = "fputune.sweep/";
+    if (schema.rfind(family, 0) != 0)
+        throw fail("schema '" + schema + "' is not a sweep (expected " + kSweepSchema + ")");
+    int version = 0;
+    try {
+        version = std::stoi(schema.substr(family.size()));
+    } catch (...) {
+        throw fail("schema '" + schema + "' has no version number (expected " + kSweepSchema + ")");
+    }
+    if (version > 1)
+        throw fail("schema '" + schema + "' is newer than this fputune understands (" + kSweepSchema + "); update fputune");
+    if (version < 1) throw fail("schema '" + schema + "' is not a version this fputune reads (" + kSweepSchema + ")");
+    SweepFile f;
+    try {
+        f.schema = schema;
+        f.tool_version = j.at("tool").value("version", "");
+        f.tool_commit = j.at("tool").value("commit", "");
+        f.date = j.value("date", "");
+        f.cpu = j.at("cpu");
+        f.options = j.value("options", json::object());
+        f.tsc_hz = j.at("clock").at("tsc_hz").get<double>();
+        f.core_per_tsc = j.at("clock").at("core_per_tsc").get<double>();
+        f.core_per_tsc_end = j.at("clock").value("core_per_tsc_end", f.core_per_tsc);
+        f.section_overhead_ticks = j.value("section_overhead_ticks", 0.0);
+        f.dirty = j.value("dirty", "ymm");
+        f.partial = j.value("partial", false);
+        f.warnings = j.value("warnings", std::vector<std::string>{});
+        for (const auto& k : j.at("kernels"))
+            f.kernels.push_back({k.at("name").get<std::string>(), k.at("algorithm").get<std::string>(),
+                                 k.value("isa", ""), k.value("provider", "fputune"), k.at("block_bytes").get<std::uint32_t>(),
+                                 k.value("needs_fpu", true)});
+        for (const auto& p : j.at("sections"))
+            f.sections.push_back({p.at("kernel").get<std::string>(), p.at("cache").get<std::string>(),
+                                  p.at("bytes").get<std::uint64_t>(), stats_from(p.at("ticks")), p.value("request_ticks_p50", 0.0)});
+        for (const auto& p : j.value("thresholds", json::array()))
+            f.thresholds.push_back({p.at("kernel").get<std::string>(), p.at("dirty").get<std::string>(),
+                                    p.at("bytes").get<std::uint64_t>(), stats_from(p.at("ticks"))});
+    } catch (const json::exception& e) {
+        throw fail(std::string("malformed sweep file: ") + e.what());
+    }
+    if (!(f.tsc_hz > 0) || !(f.core_per_tsc > 0)) throw fail("malformed sweep file: clock.tsc_hz and clock.core_per_tsc must be > 0");
+    return f;
+}
+
+SweepFile read_sweep_file(const std::string& path) {
+    const std::string text = read_file(path);
+    json j;
+    try {
+        j = json::parse(text);
+    } catch (const json::parse_error& e) {
+        throw std::runtime_error(path + ": not valid JSON (truncated or not a sweep file?): " + e.what());
+    }
+    return sweep_from_json(j, path);
+}
+
+void write_sweep_file(const std::string& path, const SweepFile& f) { write_file_atomic(path, to_json(f).dump(1) + "\n"); }
+
+}  // namespace fputune

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: MIT
+// The fputune.sweep/1 file: what a sweep measured, on what machine, with what options.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace fputune {
+
+inline constexpr const char* kSweepSchema = "fputune.sweep/1";
+
+// Robust statistics of one measured point, in TSC ticks (timer overhead already subtracted).
+struct PointStats {
+    std::uint64_t samples = 0;
+    double min = 0, p10 = 0, p50 = 0, p90 = 0, p99 = 0, p999 = 0, max = 0;
+    std::uint64_t interrupted = 0;  // samples far above the typical time (an interrupt or VM exit hit them)
+    double rel_ci50 = 0;            // half-width of the 95 % confidence interval of p50, relative to p50
+};
+
+struct KernelInfo {
+    std::string name, algorithm, isa, provider;
+    std::uint32_t block_bytes = 0;
+    bool needs_fpu = false;
+};
+
+// One point of the section sweep: one non-preemptible section of `bytes` in the kernel glue loop.
+// ticks = the whole section as the kernel would hold the CPU: the user-state save (XSAVEC, paid by the
+// first section of a request), the per-section overhead, and blocks() on `bytes`.
+// request_ticks_p50 = the same plus the XRSTOR at "return to user space" (the throughput view).
+struct SectionPoint {
+    std::string kernel;
+    std::string cache;  // "hot" | "cold"
+    std::uint64_t bytes = 0;
+    PointStats ticks;
+    double request_ticks_p50 = 0;
+};
+
+// One point of the threshold sweep: the one-shot cost (init + final) of `bytes` on one kernel; for a
+// kernel that needs the FPU the state save and restore for `dirty` are included.
+struct ThresholdPoint {
+    std::string kernel;
+    std::string dirty;  // "xmm" | "ymm" | "zmm"; "none" for kernels that need no FPU
+    std::uint64_t bytes = 0;
+    PointStats ticks;
+};
+
+struct SweepFile {
+    std::string schema = kSweepSchema;
+    std::string tool_version, tool_commit;
+    std::string date;             // ISO 8601 UTC
+    nlohmann::json cpu;           // the full `fputune cpu --json` probe
+    nlohmann::json options;       // the options the sweep ran with
+    double tsc_hz = 0;
+    double core_per_tsc = 0;      // measured at the start
+    double core_per_tsc_end = 0;  // and at the end (a change is a warning)
+    double section_overhead_ticks = 0;  // per-section overhead added in every section (emulation + --section-overhead)
+    std::string dirty = "ymm";    // user state dirtied for the section sweep
+    bool partial = false;         // interrupted (Ctrl-C) before every point was measured
+    std::vector<std::string> warnings;
+    std::vector<KernelInfo> kernels;
+    std::vector<SectionPoint> sections;
+    std::vector<ThresholdPoint> thresholds;
+};
+
+nlohmann::json to_json(const SweepFile& f);
+// Validates schema (name and version), required fields and types. Throws std::runtime_error with a
+// message that names `source` (the file) and what is wrong, e.g. "sweep.json: schema 'fputune.sweep/2'
+// is newer than this fputune understands (fputune.sweep/1); update fputune".
+SweepFile sweep_from_json(const nlohmann::json& j, const std::string& source);
+SweepFile read_sweep_file(const std::string& path);  // parse errors (truncated file) name the path
+void write_sweep_file(const std::string& path, const SweepFile& f);  // atomic
+
+}  // namespace fputune

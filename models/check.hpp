@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: MIT
+// `check`: do the constants of a header (ours or hand-written) meet a time budget on the measured machines?
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "recommend.hpp"
+
+namespace fputune {
+
+struct HeaderConstant {
+    std::string name;
+    std::uint64_t value = 0;
+    int line = 0;
+};
+
+// Every `#define NAME VALUE` with an integer value (decimal or hex, optional U/L suffixes, optional
+// parentheses); other defines are listed in `skipped` as "NAME (line N): why".
+std::vector<HeaderConstant> parse_header_constants(const std::string& text, std::vector<std::string>& skipped);
+
+struct CheckResult {
+    HeaderConstant constant;
+    std::string target;   // the kernel or algorithm it limits
+    bool is_algorithm = false;
+    std::string kernel, machine, cache;  // where the predicted time is longest
+    double time_s = 0;
+    bool pass = false;
+    std::string note;
+};
+
+struct CheckReport {
+    std::vector<CheckResult> results;
+    std::vector<std::string> notes;
+    bool all_pass() const;
+};
+
+// Maps FPUTUNE_<KERNEL>_FPU_BYTES and FPUTUNE_<ALGORITHM>_FPU_BYTES (the FPUTUNE_ prefix optional) to the
+// kernels of the sources and predicts each section at the minimum frequency; an algorithm constant is
+// judged on its slowest variant and machine. Throws std::runtime_error when no constant maps to a kernel.
+CheckReport check_header(const std::string& text, const std::string& source, const std::vector<ModelFile>& sources,
+                         const RecommendOptions& options);
+
+std::string render_check(const CheckReport& report, const std::string& source, const std::vector<ModelFile>& sources,
+                         const RecommendOptions& options);
+
+}  // namespace fputune

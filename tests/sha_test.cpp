@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: MIT
+// The sha family against published vectors (FIPS 180 examples as given by NIST's CSRC example files;
+// GB/T 32905-2016 Appendix A for SM3) for every variant, and against OpenSSL's one-shot digests on
+// random inputs cut into random sections.
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <random>
+#include <string>
+
+#include <openssl/evp.h>
+#include <openssl/sha.h>
+
+#include <catch2/catch.hpp>
+
+#include "cpu.hpp"
+#include "registry.hpp"
+#include "test_util.hpp"
+
+using namespace fputune;
+using namespace fputune::test;
+
+namespace {
+
+const char* const kAlgorithms[] = {"sha1", "sha224", "sha256", "sha384", "sha512", "sm3"};
+
+// Our variants and the peer of one algorithm, available ones only; a missing feature is reported.
+std::vector<const Kernel*> available_variants(const std::string& alg) {
+    std::vector<const Kernel*> out;
+    for (const Kernel* k : all_kernels()) {
+        if (alg != k->algorithm) continue;
+        if (FeatureSet missing = missing_features(*k, usable_features())) {
+            WARN("SKIPPED " << k->name << ": this CPU lacks " << feature_list_string(missing));
+            continue;
+        }
+        out.push_back(k);
+    }
+    return out;
+}
+
+std::string hash_hex(const Kernel& k, const std::string& msg) {
+    return digest_hex(k, {}, reinterpret_cast<const std::uint8_t*>(msg.data()), msg.size());
+}
+
+const std::string kM448 = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+const std::string kM896 =
+    "abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu";
+
+struct Vectors {
+    std::string empty, abc, m448, m896, million_a;
+};
+const std::map<std::string, Vectors>& nist_vectors() {
+    static const std::map<std::string, Vectors> v = {
+        {"sha1",
+         {"da39a3ee5e6b4b0d3255bfef95601890afd80709", "a9993e364706816aba3e25717850c26c9cd0d89d",
+          "84983e441c3bd26ebaae4aa1f95129e5e54670f1", "a49b2446a02c645bf419f995b67091253a04a259",
+          "34aa973cd4c4daa4f61eeb2bdbad27316534016f"}},
+        {"sha224",
+         {"d14a028c2a3a2bc9476102bb288234c415a2b01f828ea62ac5b3e42f",
+          "23097d223405d8228642a477bda255b32aadbce4bda0b3f7e36c9da7",
+          "75388b16512776cc5dba5da1fd890150b0c6455cb4f58b1952522525",
+          "c97ca9a559850ce97a04a96def6d99a9e0e0e2ab14e6b8df265fc0b3",
+          "20794655980c91d8bbb4c1ea97618a4bf03f42581948b2ee4ee7ad67"}},
+        {"sha256",
+         {"e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+          "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+          "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1",
+          "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1",
+          "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0"}},
+        {"sha384",
+         {"38b060a751ac96384cd9327eb1b1e36a21fdb71114be07434c0cc7bf63f6e1da274edebfe76f65fbd51ad2f14898b95b",
+          "cb00753f45a35e8bb5a03d699ac65007272c32ab0eded1631a8b605a43ff5bed8086072ba1e7cc2358baeca134c825a7",
+          "3391fdddfc8dc7393707a65b1b4709397cf8b1d162af05abfe8f450de5f36bc6b0455a8520bc4e6f5fe95b1fe3c8452b",
+          "09330c33f71147e83d192fc782cd1b4753111b173b3b05d22fa08086e3b0f712fcc7c71a557e2db966c3e9fa91746039",
+          "9d0e1809716474cb086e834e310a4a1ced149e9c00f248527972cec5704c2a5b07b8b3dc38ecc4ebae97ddd87f3d8985"}},
+        {"sha512",
+         {"cf83e1357eefb8bdf1542850d66d8007d620e4050b5715dc83f4a921d36ce9ce47d0d13c5d85f2b0ff8318d2877eec2f"
+          "63b931bd47417a81a538327af927da3e",
+          "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a2192992a274fc1a836ba3c23a3feebbd"
+          "454d4423643ce80e2a9ac94fa54ca49f",
+          "204a8fc6dda82f0a0ced7beb8e08a41657c16ef468b228a8279be331a703c33596fd15c13b1b07f9aa1d3bea57789ca0"
+          "31ad85c7a71dd70354ec631238ca3445",
+          "8e959b75dae313da8cf4f72814fc143f8f7779c6eb9f7fa17299aeadb6889018501d289e4900f7e4331b99dec4b5433a"
+          "c7d329eeb6dd26545e96e55b874be909",
+          "e718483d0ce769644e2e42c7bc15b4638e1f98b13b2044285632a803afa973ebde0ff244877ea60a4cb0432ce577c31b"
+          "eb009c5c2c49aa2e4eadb217ad8cc09b"}},
+    };
+    return v;
+}
+
+// OpenSSL's one-shot digest, the oracle.
+std::string openssl_hex(const std::string& alg, const std::uint8_t* p, std::size_t n) {
+    const EVP_MD* md = alg == "sha1"     ? EVP_sha1()
+                       : alg == "sha224" ? EVP_sha224()
+                       : alg == "sha256" ? EVP_sha256()
+                       : alg == "sha384" ? EVP_sha384()
+                       : alg == "sha512" ? EVP_sha512()
+                                         : EVP_sm3();
+    std::uint8_t out[EVP_MAX_MD_SIZE];
+    unsigned int len = 0;
+    REQUIRE(EVP_Digest(p, n, out, &len, md, nullptr) == 1);
+    return to_hex(out, len);
+}
+
+}  // namespace
+
+TEST_CASE("sha: the table has every variant, in order, with sane fields", "[sha]") {
+    std::vector<std::string> names;
+    for (const Kernel* k : all_kernels())
+        if (std::find(std::begin(kAlgorithms), std::end(kAlgorithms), std::string(k->algorithm)) != std::end(kAlgorithms))
+            names.emplace_back(k->name);
+    for (const char* alg : kAlgorithms) {
+        INFO(alg);
+        const Kernel* ref = reference_kernel(alg);
+        REQUIRE(ref != nullptr);
+        CHECK(std::string(ref->name) == std::string(alg) + "-generic");
+        CHECK(std::find(names.begin(), names.end(), std::string(alg) + "-openssl") != names.end());
+    }
+    for (const Kernel* k : all_kernels()) {
+        std::string alg = k->algorithm;
+        if (std::find(std::begin(kAlgorithms), std::end(kAlgorithms), alg) == std::end(kAlgorithms)) continue;
+        INFO(k->name);
+        CHECK(k->block_bytes == ((alg == "sha384" || alg == "sha512") ? 128u : 64u));
+        if (!is_peer(*k)) CHECK(k->needs_fpu == (k->required != 0));
+    }
+}
+
+TEST_CASE("sha: NIST vectors for every variant", "[sha][vectors]") {
+    const std::string million_a(1000000, 'a');
+    for (const auto& [alg, v] : nist_vectors()) {
+        for (const Kernel* k : available_variants(alg)) {
+            INFO(k->name);
+            CHECK(hash_hex(*k, "") == v.empty);
+            CHECK(hash_hex(*k, "abc") == v.abc);
+            CHECK(hash_hex(*k, kM448) == v.m448);
+            CHECK(hash_hex(*k, kM896) == v.m896);
+            CHECK(hash_hex(*k, million_a) == v.million_a);
+        }
+    }
+}
+
+TEST_CASE("sm3: published vectors for every variant", "[sha][sm3][vectors]") {
+    std::string abcd16;
+    for (int i = 0; i < 16; ++i) abcd16 += "abcd";
+    for (const Kernel* k : available_variants("sm3")) {
+        INFO(k->name);
+        // GB/T 32905-2016 Appendix A, examples 1 and 2.
+        CHECK(hash_hex(*k, "abc") == "66c7f0f462eeedd9d1f2d46bdc10e4e24167c4875cf2f7a2297da02b8f4ba8e0");
+        CHECK(hash_hex(*k, abcd16) == "debe9ff92275b8a138604889c18e5a4d6fdb70e5387e5765293dcba39c0c5732");
+    }
+}
+
+TEST_CASE("sha: every variant equals OpenSSL on random inputs in random sections", "[sha][oracle]") {
+    std::mt19937_64 rng(4242);
+    const auto data = random_bytes(20000, 4243);
+    for (const char* alg : kAlgorithms) {
+        for (const Kernel* k : available_variants(alg)) {
+            INFO(k->name);
+            for (int trial = 0; trial < 60; ++trial) {
+                const std::size_t len = trial < 30 ? rng() % 600 : rng() % 20000;
+                const std::size_t start = rng() % (data.size() - len + 1);
+                const std::uint8_t* p = data.data() + start;
+                const std::string expect = openssl_hex(alg, p, len);
+                INFO("length " << len << " offset " << start);
+                CHECK(digest_hex(*k, {}, p, len) == expect);
+
+                // The same input as the glue loop cuts it: random whole-block sections, then final.
+                alignas(kCtxAlign) std::uint8_t ctx[kMaxCtxBytes];
+                k->init(ctx, nullptr);
+                std::size_t off = 0;
+                const std::size_t b = k->block_bytes;
+                while ((len - off) / b > 0 && rng() % 4 != 0) {
+                    const std::size_t nb = rng() % ((len - off) / b + 1);
+                    k->blocks(ctx, p + off, nb);
+                    off += nb * b;
+                }
+                std::vector<std::uint8_t> out(k->out_bytes);
+                k->final(ctx, p + off, len - off, out.data());
+                CHECK(to_hex(out) == expect);
+            }
+        }
+    }
+}
