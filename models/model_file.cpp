@@ -22,8 +22,6 @@ namespace fputune {
 
 using nlohmann::json;
 
-const char* tool_version() { return FPUTUNE_VERSION; }
-const char* tool_commit() { return FPUTUNE_GIT_COMMIT; }
 
 namespace {
 

@@ -3,6 +3,8 @@
 // and the provenance of the sweep they came from. Also the readers of every input `recommend` takes.
 #pragma once
 
+#include "probe.hpp"  // tool_version(), tool_commit()
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -17,8 +19,6 @@ namespace fputune {
 inline constexpr const char* kModelSchema = "fputune.model/1";
 
 // The tool that runs (models are pure data code, but every file says who wrote it).
-const char* tool_version();
-const char* tool_commit();
 
 struct CacheModel {
     std::string kernel, cache;  // cache: "hot" | "cold"
