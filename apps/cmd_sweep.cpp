@@ -4,6 +4,7 @@
 
 #include <csignal>
 #include <iostream>
+#include <sstream>
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -51,6 +52,8 @@ int run_sweep(const Args& args) {
         "max-bytes", po::value<std::string>()->default_value("1MiB"), "largest section of the default sweep")(
         "no-thresholds", "skip the SIMD-vs-scalar threshold sweep")(
         "quick", "about 30 s: to 256 KiB, 2 points per doubling, fewer samples")(
+        "time-budget", po::value<double>(), "seconds for the whole sweep, shared evenly by the groups (default 150; --quick 25)")(
+        "threshold-dirty", po::value<std::string>(), "dirty states for the threshold sweep: a list of xmm,ymm,zmm or 'all' (default: --dirty)")(
         "resume", po::value<std::string>(), "continue a partial sweep file (written back to -o)")(
         "cpu", po::value<int>(), "pin to this CPU (default: the last allowed)");
     po::variables_map vm;
@@ -74,6 +77,23 @@ int run_sweep(const Args& args) {
     if (opt.section_overhead_cycles > 1000000) throw UsageError("--section-overhead: at most 1000000 cycles");
     opt.thresholds = !vm.count("no-thresholds");
     const bool quick = vm.count("quick") > 0;
+    opt.budget_s = vm.count("time-budget") ? vm["time-budget"].as<double>() : quick ? 25 : 150;
+    if (!(opt.budget_s > 0 && opt.budget_s <= 86400)) throw UsageError("--time-budget: seconds, > 0 and <= 86400");
+    if (vm.count("threshold-dirty")) {
+        std::string list = vm["threshold-dirty"].as<std::string>();
+        if (list == "all") list = "xmm,ymm,zmm";
+        std::stringstream ss(list);
+        for (std::string item; std::getline(ss, item, ',');) {
+            DirtyState d;
+            try {
+                d = parse_dirty(item);
+            } catch (const std::invalid_argument& e) {
+                throw UsageError(std::string("--threshold-dirty: ") + e.what() + " or all");
+            }
+            if (!dirty_supported(d)) throw UsageError("--threshold-dirty " + item + ": this CPU (or --disable) lacks that register state");
+            opt.threshold_dirty.push_back(d);
+        }
+    }
     if (quick) {
         if (!vm["max-bytes"].defaulted()) opt.max_section_bytes = std::min<std::uint64_t>(opt.max_section_bytes, 1u << 30);
         else opt.max_section_bytes = 256u << 10;
@@ -99,7 +119,7 @@ int run_sweep(const Args& args) {
     nlohmann::json options = {{"kernels", patterns}, {"dirty", dirty_name(opt.dirty)}, {"section_overhead_cycles", opt.section_overhead_cycles},
                               {"cache", cache}, {"quick", quick}, {"max_section_bytes", opt.max_section_bytes},
                               {"points_per_doubling", opt.points_per_doubling}, {"thresholds", opt.thresholds}, {"cpu", cpu},
-                              {"point_cap_s", opt.point_cap_s}, {"target_rel_ci", opt.target_rel_ci},
+                              {"point_cap_s", opt.point_cap_s}, {"time_budget_s", opt.budget_s}, {"threshold_dirty", [&] { std::vector<std::string> v; for (auto d : opt.threshold_dirty) v.push_back(dirty_name(d)); return v; }()}, {"target_rel_ci", opt.target_rel_ci},
                               {"masked_features", feature_list_string(disabled_features() & detected_features())}};
     if (vm.count("sizes")) options["sizes"] = opt.sizes;
     const nlohmann::json probe = probe_cpu();

@@ -2,8 +2,6 @@
 // Sweep engine: the glue loop of DESIGN.md, timed per section with the TSC, sizes interleaved.
 #include "sweep.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -60,10 +58,12 @@ struct AlignedBuffer {
     explicit AlignedBuffer(std::size_t bytes) : n(bytes) {
         p = static_cast<std::uint8_t*>(std::aligned_alloc(4096, (bytes + 4095) & ~std::size_t{4095}));
         if (!p) throw std::bad_alloc();
-        std::mt19937_64 rng(7);
+        std::uint64_t x = 0x9e3779b97f4a7c15ull;  // xorshift64: fast enough for a GiB of filler
         for (std::size_t i = 0; i < bytes; i += 8) {
-            std::uint64_t r = rng();
-            std::memcpy(p + i, &r, std::min<std::size_t>(8, bytes - i));
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            std::memcpy(p + i, &x, std::min<std::size_t>(8, bytes - i));
         }
     }
     ~AlignedBuffer() { std::free(p); }
@@ -72,10 +72,9 @@ struct AlignedBuffer {
 };
 
 std::size_t cold_buffer_bytes() {
-    long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
-    std::size_t want = 256u << 20;
-    if (l3 > 0) want = std::max<std::size_t>(want, 8 * static_cast<std::size_t>(l3));
-    return want;
+    // 256 MiB: 8x the L3 of one Zen 4/5 CCD, 4x that of large Intel parts. sysconf's L3 is no help on
+    // VMs, which report the sum of every L3 on the host (508 MiB here).
+    return std::size_t{256} << 20;
 }
 
 bool has_group(const SweepFile& f, const std::string& kernel, const std::string& cache) {
@@ -88,8 +87,8 @@ bool has_threshold_group(const SweepFile& f, const std::string& kernel, const st
 // Samples every point round-robin (so drift spreads over all sizes) until each median is known to
 // target_rel_ci or its time cap is spent. sample(i) returns one sample of point i in ticks.
 template <typename SampleFn>
-bool sample_interleaved(std::size_t npoints, const SweepOptions& opt, const std::atomic<bool>& stop, SampleFn sample,
-                        std::vector<std::vector<double>>& samples) {
+bool sample_interleaved(std::size_t npoints, const SweepOptions& opt, double point_cap_s, const std::atomic<bool>& stop,
+                        SampleFn sample, std::vector<std::vector<double>>& samples) {
     const double hz = tsc_info().hz;
     samples.assign(npoints, {});
     std::vector<double> spent(npoints, 0);
@@ -107,7 +106,7 @@ bool sample_interleaved(std::size_t npoints, const SweepOptions& opt, const std:
             samples[i].push_back(sample(i));
             spent[i] += static_cast<double>(tsc_end() - t0) / hz;
             const std::size_t n = samples[i].size();
-            bool finished = n >= opt.max_samples || (spent[i] > opt.point_cap_s && n >= 5);
+            bool finished = n >= opt.max_samples || (spent[i] > point_cap_s && n >= 5);
             if (!finished && n >= opt.min_samples && n % 4 == 0) {
                 std::vector<double> sorted = samples[i];
                 std::sort(sorted.begin(), sorted.end());
@@ -130,9 +129,15 @@ void run_sweep(const SweepOptions& opt, SweepFile& out, const std::function<void
     const double overhead = tsc.overhead_ticks;
     FpuEmulator fpu;
     std::vector<DirtyState> tdirty = opt.threshold_dirty;
-    if (tdirty.empty())
-        for (DirtyState d : {DirtyState::xmm, DirtyState::ymm, DirtyState::zmm})
-            if (dirty_supported(d)) tdirty.push_back(d);
+    if (tdirty.empty()) tdirty.push_back(opt.dirty);
+    const std::uint64_t t_begin = tsc_begin();
+    // The time budget: each group gets an even share of what is left, spread over its points.
+    auto point_cap = [&](const SweepProgress& p, std::size_t npoints) {
+        const double elapsed = static_cast<double>(tsc_begin() - t_begin) / tsc.hz;
+        const double left = std::max(0.0, opt.budget_s - elapsed);
+        const double group = left / static_cast<double>(std::max<std::size_t>(1, p.total - p.done));
+        return std::min(opt.point_cap_s, group / static_cast<double>(std::max<std::size_t>(1, npoints)));
+    };
 
     // Kernels to measure, the groups to do, and the buffers they need.
     std::vector<const Kernel*> section_kernels;
@@ -203,7 +208,7 @@ void run_sweep(const SweepOptions& opt, SweepFile& out, const std::function<void
                 return static_cast<double>(t1 - t0) - overhead;
             };
             std::vector<std::vector<double>> samples;
-            if (!sample_interleaved(sizes.size(), opt, stop, sample, samples)) {
+            if (!sample_interleaved(sizes.size(), opt, point_cap(prog, sizes.size()), stop, sample, samples)) {
                 out.partial = true;
                 return;
             }
@@ -251,7 +256,7 @@ void run_sweep(const SweepOptions& opt, SweepFile& out, const std::function<void
                 return (static_cast<double>(t1 - t0) - static_cast<double>(t2 - t1)) / kBatch;
             };
             std::vector<std::vector<double>> samples;
-            if (!sample_interleaved(lengths.size(), opt, stop, sample, samples)) {
+            if (!sample_interleaved(lengths.size(), opt, point_cap(prog, lengths.size()), stop, sample, samples)) {
                 out.partial = true;
                 return;
             }

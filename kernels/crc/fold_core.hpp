@@ -15,16 +15,17 @@
 namespace fputune::crc {
 namespace {
 
-// pshufb masks for variable byte shifts of an xmm register: 16 + s gives "shift right by s bytes"
-// (towards byte 0), 16 - s "shift left by s bytes"; 0x80 selects zero.
+// pshufb masks for byte shifts by a run-time count s (0..16): the 16 bytes read at kShiftShuf + 16 + s
+// shift a register right by s bytes (towards byte 0), those at kShiftShuf + 16 - s shift it left;
+// 0x80 selects a zero byte.
 alignas(16) constexpr u8 kShiftShuf[48] = {
     0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
     0,    1,    2,    3,    4,    5,    6,    7,    8,    9,    10,   11,   12,   13,   14,   15,
     0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80};
-// Read at r: 0xff in the bytes j with j + r >= 16.
-alignas(16) constexpr u8 kHighMask[32] = {0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
-                                          0,    0,    0,    0,    0,    0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
-                                          0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+// The 16 bytes read at kHighMask + r select the bytes j >= 16 - r (the last r of a register).
+alignas(16) constexpr u8 kHighMask[32] = {
+    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+    0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
 // Reverses the bytes of each 16-byte lane: msb-first CRCs want the first byte as the top of a lane.
 alignas(16) constexpr u8 kByteReverse[16] = {15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0};
 

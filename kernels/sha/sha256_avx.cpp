@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // SHA-224/256 block function, message schedule in xmm registers (4 words at a time), scalar rounds.
-// Requires AVX (the same code as the ssse3 variant, VEX-encoded).
+// Requires AVX, BMI1 and BMI2: the ssse3 variant's code, VEX-encoded, with rorx/andn in the rounds.
 #include <immintrin.h>
 
 #include "sha_blocks.hpp"

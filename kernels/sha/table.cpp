@@ -107,7 +107,7 @@ using F = Feature;
 // What each ISA file is compiled with (kernels/sha/CMakeLists.txt) is what it requires.
 constexpr FeatureSet kShani = features(F::sha, F::ssse3, F::sse41);
 constexpr FeatureSet kAvx2 = features(F::avx, F::avx2, F::bmi1, F::bmi2);
-constexpr FeatureSet kAvx = features(F::avx);
+constexpr FeatureSet kAvx512 = features(F::avx, F::avx2, F::avx512f, F::avx512vl, F::bmi1, F::bmi2);
 constexpr FeatureSet kAvxBmi2 = features(F::avx, F::bmi1, F::bmi2);
 constexpr FeatureSet kSsse3 = features(F::ssse3);
 
@@ -126,26 +126,28 @@ std::span<const Kernel> sha_kernels() noexcept {
 
         sha224<sha256_blocks_shani>("sha224-shani", "shani", kShani),
         sha224<sha256_blocks_avx2>("sha224-avx2", "avx2", kAvx2),
-        sha224<sha256_blocks_avx>("sha224-avx", "avx", kAvx),
+        sha224<sha256_blocks_avx>("sha224-avx", "avx", kAvxBmi2),
         sha224<sha256_blocks_ssse3>("sha224-ssse3", "ssse3", kSsse3),
         sha224<sha256_blocks_generic>("sha224-generic", "generic", 0),
         kSha224OpenSsl,
 
         sha256<sha256_blocks_shani>("sha256-shani", "shani", kShani),
         sha256<sha256_blocks_avx2>("sha256-avx2", "avx2", kAvx2),
-        sha256<sha256_blocks_avx>("sha256-avx", "avx", kAvx),
+        sha256<sha256_blocks_avx>("sha256-avx", "avx", kAvxBmi2),
         sha256<sha256_blocks_ssse3>("sha256-ssse3", "ssse3", kSsse3),
         sha256<sha256_blocks_generic>("sha256-generic", "generic", 0),
         kSha256OpenSsl,
 
+        sha384<sha512_blocks_avx512>("sha384-avx512", "avx512", kAvx512),
         sha384<sha512_blocks_avx2>("sha384-avx2", "avx2", kAvx2),
-        sha384<sha512_blocks_avx>("sha384-avx", "avx", kAvx),
+        sha384<sha512_blocks_avx>("sha384-avx", "avx", kAvxBmi2),
         sha384<sha512_blocks_ssse3>("sha384-ssse3", "ssse3", kSsse3),
         sha384<sha512_blocks_generic>("sha384-generic", "generic", 0),
         kSha384OpenSsl,
 
+        sha512<sha512_blocks_avx512>("sha512-avx512", "avx512", kAvx512),
         sha512<sha512_blocks_avx2>("sha512-avx2", "avx2", kAvx2),
-        sha512<sha512_blocks_avx>("sha512-avx", "avx", kAvx),
+        sha512<sha512_blocks_avx>("sha512-avx", "avx", kAvxBmi2),
         sha512<sha512_blocks_ssse3>("sha512-ssse3", "ssse3", kSsse3),
         sha512<sha512_blocks_generic>("sha512-generic", "generic", 0),
         kSha512OpenSsl,
