@@ -14,9 +14,14 @@ build: deps
 	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
 
+# The main job: what machine, a sweep of every available kernel (~3 min), then the limits for a
+# 30 us budget at 1 GHz, written as a C header too.
+BUDGET ?= 30us
+MIN_FREQ ?= 1GHz
 run: build
 	$(FPUTUNE) cpu
-	$(FPUTUNE) list
+	$(FPUTUNE) sweep -o fputune-sweep.json --csv fputune-sweep.csv
+	$(FPUTUNE) recommend --from fputune-sweep.json --budget $(BUDGET) --min-freq $(MIN_FREQ) --header limits.h
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)

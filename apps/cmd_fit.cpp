@@ -32,7 +32,7 @@ int run_fit(const Args& args) {
         return kExitOk;
     }
     std::cout << fmt::format("fputune {} ({}) fit: {} ({}, {}), core/TSC {:.3f}, TSC {:.3f} GHz, weighted least squares "
-                             "(weights 1/y^2), 95 % intervals\n\n",
+                             "(weights 1/y^2, Huber), 95 % intervals\n\n",
                              m.tool_version, m.tool_commit, m.machine, m.source, m.sweep_date.empty() ? m.source_kind : m.sweep_date,
                              m.core_per_tsc, m.tsc_hz / 1e9);
     std::cout << fmt::format("{:<22} {:<5} {:<4} {:>20} {:>24} {:>8} {:>8} {:>7}  {}\n", "kernel", "cache", "q", "A ticks",

@@ -131,12 +131,12 @@ std::string render_check(const CheckReport& report, const std::string& source, c
         out += fmt::format("machine: {} ({} {}{})\n", s.machine, s.source_kind, s.source, s.sweep_date.empty() ? "" : ", " + s.sweep_date);
     out += "\n";
     const std::string tcol = "time@" + format_frequency(o.min_freq_hz);
-    out += fmt::format("{:<34} {:>9} {:>11} {:<7} {}\n", "constant", "bytes", tcol, "verdict", "slowest");
+    out += fmt::format("{:<40} {:>9} {:>11} {:<7} {}\n", "constant", "bytes", tcol, "verdict", "slowest");
     for (const auto& r : report.results) {
-        out += fmt::format("{:<34} {:>9} {:>11} {:<7} {}{}{}\n", r.constant.name, r.constant.value, format_duration(r.time_s),
+        out += fmt::format("{:<40} {:>9} {:>11} {:<7} {}{}{}\n", r.constant.name, r.constant.value, format_duration(r.time_s),
                            r.pass ? "PASS" : "OVER", r.kernel, sources.size() > 1 ? " on " + r.machine : "",
                            r.cache != o.cache ? " (" + r.cache + " cache: no " + o.cache + " points)" : "");
-        if (!r.note.empty()) out += fmt::format("{:<34}   note: {}\n", "", r.note);
+        if (!r.note.empty()) out += fmt::format("{:<40}   note: {}\n", "", r.note);
     }
     for (const auto& n : report.notes) out += "note: " + n + "\n";
     const auto over = std::count_if(report.results.begin(), report.results.end(), [](const CheckResult& r) { return !r.pass; });

@@ -17,7 +17,7 @@ struct LineFit {
     double a = 0, b = 0;            // ticks(n) = a + b·n
     double a_lo = 0, a_hi = 0;      // 95 % confidence intervals (equal to a, b when none can be computed)
     double b_lo = 0, b_hi = 0;
-    double r2 = 1;                  // weighted R² (weights 1/y², so every size counts by its relative error)
+    double r2 = 1;                  // weighted R² (weights h/y², so every size counts by its relative error)
     double max_rel_residual = 0;    // max |y - fit| / y over the points
     std::uint64_t max_residual_bytes = 0;  // where it is
     std::size_t points = 0;
@@ -28,7 +28,9 @@ struct LineFit {
     double upper_at(double n) const { return a_hi + b_hi * n; }  // the bound recommendations use
 };
 
-// Fits y = a + b·x minimising Σ (y - a - b·x)² / y², so that small and large sections both count.
+// Fits y = a + b·x minimising Σ h·(y - a - b·x)² / y², so that small and large sections both count;
+// h are Huber weights (iteratively reweighted), so one point hit by interruptions moves the line little.
+// Intervals: Student's t on s²(XᵀWX)⁻¹ of the final weights. R² is weighted the same way.
 // With one distinct x the line goes through the origin (b = y/x) and the note says so; with two
 // points it is exact and has no confidence interval. Throws std::invalid_argument when xs is empty,
 // the sizes differ, or a y is not > 0.

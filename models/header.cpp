@@ -65,7 +65,7 @@ std::string render_header(const Recommendation& r, const std::string& path) {
         const VariantResult& v = row.bound;
         const std::string by = r.machines.size() > 1 ? ", " + v.machine : "";
         if (!v.fits) {
-            h += comment_safe(fmt::format("/* {}: {}{} */", variant_macro(v.kernel), no_fit_message(v, o.min_freq_hz), by)) + "\n";
+            h += "/* " + comment_safe(fmt::format("{}: {}{}", variant_macro(v.kernel), no_fit_message(v, o.min_freq_hz), by)) + " */\n";
             continue;
         }
         h += fmt::format("#define {} {}U /* {} at {}, {:.1f}% throughput cost{} */\n", variant_macro(v.kernel), v.bytes,
@@ -82,8 +82,8 @@ std::string render_header(const Recommendation& r, const std::string& path) {
             continue;
         }
         if (!a.fits) {
-            h += comment_safe(fmt::format("/* {}: no size fits: one block of {} takes {} at {} */", algorithm_macro(a.algorithm),
-                                          by, format_duration(a.one_block_s), freq)) + "\n";
+            h += "/* " + comment_safe(fmt::format("{}: no size fits: one block of {} takes {} at {}", algorithm_macro(a.algorithm),
+                                                  by, format_duration(a.one_block_s), freq)) + " */\n";
             continue;
         }
         h += fmt::format("#define {} {}U /* {} at {}, bound by {} */\n", algorithm_macro(a.algorithm), a.bytes,
@@ -99,8 +99,8 @@ std::string render_header(const Recommendation& r, const std::string& path) {
             const std::string what = fmt::format("{} vs {}, {} dirty{}", t.kernel, t.scalar_kernels, t.dirty,
                                                  r.machines.size() > 1 ? ", " + a.threshold_machine : "");
             if (t.kind == "never")
-                h += comment_safe(fmt::format("/* {}: the SIMD path never won up to {} B ({}) */", threshold_macro(a.algorithm),
-                                              t.measured_to, what)) + "\n";
+                h += "/* " + comment_safe(fmt::format("{}: the SIMD path never won up to {} B ({})", threshold_macro(a.algorithm),
+                                                      t.measured_to, what)) + " */\n";
             else
                 h += fmt::format("#define {} {}U /* {}{} */\n", threshold_macro(a.algorithm), t.bytes, comment_safe(what),
                                  t.kind == "always" ? ": always" : "");

@@ -22,19 +22,7 @@ namespace fputune {
 
 using nlohmann::json;
 
-const char* tool_version() { return FPUTUNE_VERSION; }
-const char* tool_commit() { return FPUTUNE_GIT_COMMIT; }
-
 namespace {
-
-std::string utc_now() {
-    std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return buf;
-}
 
 bool glob_match(const std::string& pattern, const std::string& name) {
     return fnmatch(pattern.c_str(), name.c_str(), 0) == 0;
@@ -184,7 +172,7 @@ ModelFile fit_sweep(const SweepFile& sweep, const std::string& source, const std
     ModelFile m;
     m.tool_version = tool_version();
     m.tool_commit = tool_commit();
-    m.date = utc_now();
+    m.date = utc_now_iso8601();
     m.source = source;
     m.source_kind = "sweep";
     m.machine = machine_name(sweep.cpu);
@@ -259,7 +247,8 @@ json to_json(const ModelFile& m) {
     j["tool"] = {{"name", "fputune"}, {"version", m.tool_version}, {"commit", m.tool_commit}};
     j["date"] = m.date;
     j["fit"] = {{"model", "ticks(n) = A + B*n per section"},
-                {"method", "weighted least squares (Eigen), weights 1/y^2 so every size counts by its relative error"},
+                {"method", "weighted least squares (Eigen), weights 1/y^2 so every size counts by its relative error, "
+                           "Huber-reweighted (IRLS, k = 1.345 MAD sigmas) against points hit by interruptions"},
                 {"quantiles", {"p50", "p90"}},
                 {"confidence", 0.95},
                 {"max_rel_residual_for_line", kMaxRelResidualForLine}};
@@ -383,7 +372,7 @@ ModelFile read_reference_csv(const std::string& text, const std::string& source)
     ModelFile m;
     m.tool_version = tool_version();
     m.tool_commit = tool_commit();
-    m.date = utc_now();
+    m.date = utc_now_iso8601();
     m.source = source;
     m.source_kind = "reference-csv";
     m.core_per_tsc = m.core_per_tsc_end = 1;  // cycles per op: the counter is the core clock there
@@ -454,6 +443,12 @@ ModelFile read_reference_csv(const std::string& text, const std::string& source)
         m.models.push_back(cm);
     }
     if (!header) throw std::runtime_error(fmt::format("{}: no header line '{}'", source, kReferenceCsvHeader));
+    {
+        std::string blocks;
+        for (const auto& k : m.kernels) blocks += fmt::format("{}{} {} B", blocks.empty() ? "" : ", ", k.name, k.block_bytes);
+        m.notes.push_back("block sizes assumed (the CSV does not say; SHA-1/224/256 64 B, SHA-384/512 128 B, crc32c 8 B for the "
+                          "crc32q instruction, crct10dif 16 B for one PCLMULQDQ fold): " + blocks);
+    }
     if (m.models.empty()) throw std::runtime_error(fmt::format("{}: no data rows after the header", source));
     // The machine: an explicit "machine: X" comment, else the first "Intel ..." / "AMD ..." phrase.
     std::smatch match;

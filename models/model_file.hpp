@@ -10,15 +10,12 @@
 #include <nlohmann/json.hpp>
 
 #include "fit.hpp"
+#include "probe.hpp"  // tool_version(), tool_commit(), utc_now_iso8601()
 #include "sweep_file.hpp"
 
 namespace fputune {
 
 inline constexpr const char* kModelSchema = "fputune.model/1";
-
-// The tool that runs (models are pure data code, but every file says who wrote it).
-const char* tool_version();
-const char* tool_commit();
 
 struct CacheModel {
     std::string kernel, cache;  // cache: "hot" | "cold"

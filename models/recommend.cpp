@@ -229,14 +229,7 @@ Recommendation recommend(const std::vector<ModelFile>& sources, const RecommendO
     r.options = o;
     r.tool_version = tool_version();
     r.tool_commit = tool_commit();
-    {
-        std::time_t t = std::time(nullptr);
-        std::tm tm{};
-        gmtime_r(&t, &tm);
-        char buf[32];
-        std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-        r.date = buf;
-    }
+    r.date = utc_now_iso8601();
     for (const auto& s : sources) {
         r.machines.push_back({s.machine, s.source, s.source_kind, s.sweep_date, s.dirty,
                               s.sweep_tool_version.empty() ? s.tool_version : s.sweep_tool_version,
@@ -266,7 +259,8 @@ Recommendation recommend(const std::vector<ModelFile>& sources, const RecommendO
             }
             VariantResult v = solve(s, k, *cm, o);
             if (is_peer(k)) v.notes.push_back("a peer (" + k.provider + "): the algorithm has no variant of ours");
-            if (!cm->p90.straight) v.notes.push_back("p90 fit: " + cm->p90.note);
+            // The median line shows structure (a cache step); the p90 one mostly shows noise (see `fit`).
+            if (!cm->p50.straight) v.notes.push_back("p50 fit: " + cm->p50.note);
             judge_upstream(v, *cm, s.core_per_tsc, o);
             const std::string dirty = o.dirty.empty() ? s.dirty : o.dirty;
             for (const auto& t : s.thresholds)

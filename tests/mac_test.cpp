@@ -32,12 +32,6 @@ std::vector<const Kernel*> runnable(const std::string& algorithm, bool with_peer
     return out;
 }
 
-const Kernel* kernel_named(const std::string& name) {
-    for (const Kernel* k : all_kernels())
-        if (name == k->name) return k;
-    return nullptr;
-}
-
 struct Vector {
     const char* key_hex;
     std::vector<std::uint8_t> msg;

@@ -144,6 +144,21 @@ TEST_CASE("fit flags a cache-size step: a straight line does not fit", "[models]
     CHECK_THAT(hot->p50.note, Catch::Contains("not a straight line"));
 }
 
+TEST_CASE("fit: one point hit by interruptions moves the line little (Huber reweighting)", "[models]") {
+    std::vector<double> xs, ys;
+    for (double n = 64; n <= 1 << 20; n *= 2) {
+        xs.push_back(n);
+        ys.push_back(500 + 2 * n);
+    }
+    ys[12] *= 1.4;  // 256 KiB, 40 % high
+    const LineFit f = fit_line(xs, ys);
+    CHECK(f.a == Approx(500).epsilon(0.02));
+    CHECK(f.b == Approx(2).epsilon(0.02));
+    CHECK_FALSE(f.straight);  // still said: the point is 40 % off the line
+    CHECK(f.max_residual_bytes == 256 * 1024);
+    CHECK_THAT(f.note, Catch::Contains("a cache-size step?"));
+}
+
 TEST_CASE("fit_line edge cases: exact, two points, one size", "[models]") {
     LineFit exact = fit_line({64, 128, 256, 512}, {164, 228, 356, 612});
     CHECK(exact.a == Approx(100));
@@ -342,6 +357,22 @@ TEST_CASE("the generated header compiles with cc -Wall -Werror", "[models]") {
     const std::string cmd = "cc -std=c11 -Wall -Wextra -Werror -pedantic -c " + c + " -o " + (temp_dir() / "use_limits.o").string() + " 2>&1";
     INFO(header);
     CHECK(std::system(cmd.c_str()) == 0);
+
+    // Every kind of comment line: no size fits (variant and algorithm), a threshold that never wins.
+    SweepFile never = synthetic_sweep("Test CPU", 2000, 0.8);
+    add_threshold_points(never, 50, 1, 600, 1);
+    const std::string tiny = render_header(recommend({fit_sweep(never, "t")}, options(1e-9)), "tiny.h");
+    CHECK_THAT(tiny, Catch::Contains("no size fits") && Catch::Contains("never won"));
+    write_temp("tiny.h", tiny);
+    const std::string c2 = write_temp("use_tiny.c", "#include \"tiny.h\"\nint fputune_tiny;\n");
+    INFO(tiny);
+    CHECK(std::system(("cc -std=c11 -Wall -Wextra -Werror -pedantic -c " + c2 + " -o " + (temp_dir() / "use_tiny.o").string() + " 2>&1").c_str()) == 0);
+    for (const std::string& text : {header, tiny}) {
+        std::size_t open = 0, close = 0;
+        for (std::size_t i = 0; (i = text.find("/*", i)) != std::string::npos; ++i) ++open;
+        for (std::size_t i = 0; (i = text.find("*/", i)) != std::string::npos; ++i) ++close;
+        CHECK(open == close);
+    }
 }
 
 TEST_CASE("check: PASS at the recommended size, OVER above; algorithm constants; others ignored", "[models]") {

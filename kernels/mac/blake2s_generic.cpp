@@ -37,6 +37,7 @@ void blake2s_compress_generic(Blake2sState* st, const std::uint8_t* block, std::
         v[12] ^= st->t[0];
         v[13] ^= st->t[1];
         v[14] ^= f0;
+#pragma GCC unroll 10
         for (int r = 0; r < 10; ++r) {
             const std::uint8_t* s = kBlake2sSigma[r];
             auto g = [&](int a, int b, int c, int d, u32 x, u32 y) {

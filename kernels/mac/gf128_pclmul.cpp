@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // POLYVAL and GHASH with PCLMULQDQ (and SSSE3 pshufb for GHASH's byte order). Requires PCLMUL, SSSE3.
-// Up to eight blocks per reduction: sum of X_i * H^(n-i) by Karatsuba, one Montgomery reduction
-// (Gueron's aggregated reduction, as in the kernel's and OpenSSL's clmul GHASH). H^2..H^8 are computed
-// on first use per key. GHASH is POLYVAL of the byte-reversed blocks under H' = mulX(ByteReverse(H)).
+// Up to sixteen blocks per reduction: sum of X_i * H^(n-i) by Karatsuba, one Montgomery reduction
+// (Gueron's aggregated reduction, as in OpenSSL's clmul GHASH, which aggregates four). H^2..H^16 are
+// computed on first use per key. Sixteen rather than eight measured ~10% faster on Zen 5. GHASH is POLYVAL of the byte-reversed blocks under H' = mulX(ByteReverse(H)).
 #include <immintrin.h>
 
 #include <cstring>
@@ -14,7 +14,7 @@ namespace fputune::mac {
 namespace {
 
 using u64 = std::uint64_t;
-constexpr int kAgg = 8;
+constexpr int kAgg = 16;
 
 struct alignas(64) Ctx {
     u64 s[2];
@@ -73,16 +73,19 @@ void absorb(Ctx* c, const std::uint8_t* m, std::size_t nblocks) noexcept {
         const std::size_t b = nblocks < kAgg ? nblocks : kAgg;
         const __m128i* pw = c->pw + (kAgg - b);
         const __m128i* pk = c->pk + (kAgg - b);
-        __m128i x = _mm_xor_si128(load_block<kGhash>(m), s);
-        __m128i lo = _mm_clmulepi64_si128(x, pw[0], 0x00);
-        __m128i hi = _mm_clmulepi64_si128(x, pw[0], 0x11);
-        __m128i mid = _mm_clmulepi64_si128(_mm_xor_si128(x, _mm_shuffle_epi32(x, 0x4e)), pk[0], 0x00);
+        // Blocks 1.. do not depend on the running sum: their products are summed first, off the chain
+        // that runs from one reduction through block 0 to the next reduction.
+        __m128i lo = _mm_setzero_si128(), hi = lo, mid = lo;
         for (std::size_t i = 1; i < b; ++i) {
-            x = load_block<kGhash>(m + 16 * i);
+            const __m128i x = load_block<kGhash>(m + 16 * i);
             lo = _mm_xor_si128(lo, _mm_clmulepi64_si128(x, pw[i], 0x00));
             hi = _mm_xor_si128(hi, _mm_clmulepi64_si128(x, pw[i], 0x11));
             mid = _mm_xor_si128(mid, _mm_clmulepi64_si128(_mm_xor_si128(x, _mm_shuffle_epi32(x, 0x4e)), pk[i], 0x00));
         }
+        const __m128i x = _mm_xor_si128(load_block<kGhash>(m), s);
+        lo = _mm_xor_si128(lo, _mm_clmulepi64_si128(x, pw[0], 0x00));
+        hi = _mm_xor_si128(hi, _mm_clmulepi64_si128(x, pw[0], 0x11));
+        mid = _mm_xor_si128(mid, _mm_clmulepi64_si128(_mm_xor_si128(x, _mm_shuffle_epi32(x, 0x4e)), pk[0], 0x00));
         mid = _mm_xor_si128(mid, _mm_xor_si128(lo, hi));
         lo = _mm_xor_si128(lo, _mm_slli_si128(mid, 8));
         hi = _mm_xor_si128(hi, _mm_srli_si128(mid, 8));

@@ -51,7 +51,7 @@ FPUTUNE_POLY1305_DECL(ifma)
 
 // ghash: GCM's GHASH (McGrew-Viega) keyed by H over the data zero-padded to 16 bytes, WITHOUT the
 // length block (GCM appends it; callers here hash whatever blocks they give). polyval: RFC 8452.
-inline constexpr std::size_t kGf128CtxBytes = 512;
+inline constexpr std::size_t kGf128CtxBytes = 640;
 FPUTUNE_MAC_DECL(ghash, generic)
 FPUTUNE_MAC_DECL(ghash, pclmul)
 FPUTUNE_MAC_DECL(ghash, vpclmul_avx512)

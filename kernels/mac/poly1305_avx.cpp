@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Poly1305 with AVX (VEX-encoded SSE2 integer ops on xmm): two blocks per step in base 2^26, r^1..r^2.
-// Requires AVX. Two lanes each absorb every other block times r^2; at the end lane j is multiplied by the
-// power of r its last block still owes and the lanes are summed.
+// Poly1305 with AVX (VEX-encoded 128-bit integer ops): two blocks per xmm step in base 2^26 (vpmuludq),
+// key powers r^1..r^4 computed on first use. Requires AVX. Two lanes each absorb every other block; at the
+// end each lane is multiplied by the power of r its last block still owes and the lanes are summed. Two
+// such accumulators take alternate 32-byte groups (step r^4), so two independent chains overlap.
 #include <immintrin.h>
 
 #include <cassert>
@@ -16,7 +17,7 @@ namespace {
 using u64 = std::uint64_t;
 using u128 = unsigned __int128;
 constexpr u64 kMask26 = (u64{1} << 26) - 1;
-constexpr int kPowers = 2;
+constexpr int kPowers = 4;
 
 struct alignas(64) Ctx {
     Poly1305Core core;
@@ -82,29 +83,37 @@ struct V5 {
     __m128i v[5];
 };
 
-// d = h * r (each lane), not carried. s[i] = 5 * r[i] folds the limbs above 2^130 back.
-inline V5 mul(const V5& h, const V5& r, const V5& s) noexcept {
+// d = h * r (each lane), not carried. rs holds r0..r4 then 5*r1..5*r4 (s folds limbs above 2^130 back);
+// it stays in memory so the loop needs few of the sixteen ymm registers and spills nothing.
+inline V5 mul(const V5& h, const __m128i* rs) noexcept {
+    const __m128i* r = rs;
+    const __m128i* s = rs + 4;  // s[i] = 5 * r[i] for i = 1..4
     V5 d;
-    d.v[0] = _mm_add_epi64(
-        _mm_add_epi64(_mm_add_epi64(_mm_mul_epu32(h.v[0], r.v[0]), _mm_mul_epu32(h.v[1], s.v[4])),
-                         _mm_add_epi64(_mm_mul_epu32(h.v[2], s.v[3]), _mm_mul_epu32(h.v[3], s.v[2]))),
-        _mm_mul_epu32(h.v[4], s.v[1]));
-    d.v[1] = _mm_add_epi64(
-        _mm_add_epi64(_mm_add_epi64(_mm_mul_epu32(h.v[0], r.v[1]), _mm_mul_epu32(h.v[1], r.v[0])),
-                         _mm_add_epi64(_mm_mul_epu32(h.v[2], s.v[4]), _mm_mul_epu32(h.v[3], s.v[3]))),
-        _mm_mul_epu32(h.v[4], s.v[2]));
-    d.v[2] = _mm_add_epi64(
-        _mm_add_epi64(_mm_add_epi64(_mm_mul_epu32(h.v[0], r.v[2]), _mm_mul_epu32(h.v[1], r.v[1])),
-                         _mm_add_epi64(_mm_mul_epu32(h.v[2], r.v[0]), _mm_mul_epu32(h.v[3], s.v[4]))),
-        _mm_mul_epu32(h.v[4], s.v[3]));
-    d.v[3] = _mm_add_epi64(
-        _mm_add_epi64(_mm_add_epi64(_mm_mul_epu32(h.v[0], r.v[3]), _mm_mul_epu32(h.v[1], r.v[2])),
-                         _mm_add_epi64(_mm_mul_epu32(h.v[2], r.v[1]), _mm_mul_epu32(h.v[3], r.v[0]))),
-        _mm_mul_epu32(h.v[4], s.v[4]));
-    d.v[4] = _mm_add_epi64(
-        _mm_add_epi64(_mm_add_epi64(_mm_mul_epu32(h.v[0], r.v[4]), _mm_mul_epu32(h.v[1], r.v[3])),
-                         _mm_add_epi64(_mm_mul_epu32(h.v[2], r.v[2]), _mm_mul_epu32(h.v[3], r.v[1]))),
-        _mm_mul_epu32(h.v[4], r.v[0]));
+    d.v[0] = _mm_mul_epu32(h.v[0], r[0]);
+    d.v[1] = _mm_mul_epu32(h.v[0], r[1]);
+    d.v[2] = _mm_mul_epu32(h.v[0], r[2]);
+    d.v[3] = _mm_mul_epu32(h.v[0], r[3]);
+    d.v[4] = _mm_mul_epu32(h.v[0], r[4]);
+    d.v[0] = _mm_add_epi64(d.v[0], _mm_mul_epu32(h.v[1], s[4]));
+    d.v[1] = _mm_add_epi64(d.v[1], _mm_mul_epu32(h.v[1], r[0]));
+    d.v[2] = _mm_add_epi64(d.v[2], _mm_mul_epu32(h.v[1], r[1]));
+    d.v[3] = _mm_add_epi64(d.v[3], _mm_mul_epu32(h.v[1], r[2]));
+    d.v[4] = _mm_add_epi64(d.v[4], _mm_mul_epu32(h.v[1], r[3]));
+    d.v[0] = _mm_add_epi64(d.v[0], _mm_mul_epu32(h.v[2], s[3]));
+    d.v[1] = _mm_add_epi64(d.v[1], _mm_mul_epu32(h.v[2], s[4]));
+    d.v[2] = _mm_add_epi64(d.v[2], _mm_mul_epu32(h.v[2], r[0]));
+    d.v[3] = _mm_add_epi64(d.v[3], _mm_mul_epu32(h.v[2], r[1]));
+    d.v[4] = _mm_add_epi64(d.v[4], _mm_mul_epu32(h.v[2], r[2]));
+    d.v[0] = _mm_add_epi64(d.v[0], _mm_mul_epu32(h.v[3], s[2]));
+    d.v[1] = _mm_add_epi64(d.v[1], _mm_mul_epu32(h.v[3], s[3]));
+    d.v[2] = _mm_add_epi64(d.v[2], _mm_mul_epu32(h.v[3], s[4]));
+    d.v[3] = _mm_add_epi64(d.v[3], _mm_mul_epu32(h.v[3], r[0]));
+    d.v[4] = _mm_add_epi64(d.v[4], _mm_mul_epu32(h.v[3], r[1]));
+    d.v[0] = _mm_add_epi64(d.v[0], _mm_mul_epu32(h.v[4], s[1]));
+    d.v[1] = _mm_add_epi64(d.v[1], _mm_mul_epu32(h.v[4], s[2]));
+    d.v[2] = _mm_add_epi64(d.v[2], _mm_mul_epu32(h.v[4], s[3]));
+    d.v[3] = _mm_add_epi64(d.v[3], _mm_mul_epu32(h.v[4], s[4]));
+    d.v[4] = _mm_add_epi64(d.v[4], _mm_mul_epu32(h.v[4], r[0]));
     return d;
 }
 
@@ -153,34 +162,72 @@ inline V5 add(const V5& a, const V5& b) noexcept {
     return x;
 }
 
-void blocks_simd(Ctx* c, const std::uint8_t* m, std::size_t groups) noexcept {
-    V5 r, s, fr, fs;
-    for (int i = 0; i < 5; ++i) {
-        r.v[i] = _mm_set1_epi64x(static_cast<long long>(c->pw[1][i]));
-        s.v[i] = _mm_add_epi64(r.v[i], _mm_slli_epi64(r.v[i], 2));
-        // Lane 0 holds the even blocks (owing r^2), lane 1 the odd ones (owing r).
-        fr.v[i] = _mm_set_epi64x(static_cast<long long>(c->pw[0][i]), static_cast<long long>(c->pw[1][i]));
-        fs.v[i] = _mm_add_epi64(fr.v[i], _mm_slli_epi64(fr.v[i], 2));
-    }
-    u64 h26[5];
-    to26(c->core.h, h26);
-    V5 h0;
-    for (int i = 0; i < 5; ++i) h0.v[i] = _mm_set_epi64x(0, static_cast<long long>(h26[i]));
-    V5 h = add(load_blocks(m), h0);
-    for (std::size_t g = 1; g < groups; ++g) {
-        m += 32;
-        V5 d = mul(h, r, s);
-        carry(d);
-        h = add(d, load_blocks(m));
-    }
-    const V5 d = mul(h, fr, fs);
-    u64 sum[5];
+inline __m128i lanes2(const Ctx* c, int i, int k0, int k1) noexcept {
+    return _mm_set_epi64x(static_cast<long long>(c->pw[k1 - 1][i]), static_cast<long long>(c->pw[k0 - 1][i]));
+}
+
+// Five limbs then 5x limbs 1..4, the layout mul() reads.
+inline void with_fives(__m128i* rs) noexcept {
+    for (int i = 1; i < 5; ++i) rs[4 + i] = _mm_add_epi64(rs[i], _mm_slli_epi64(rs[i], 2));
+}
+
+inline void sum_lanes(const V5& d, u64 sum[5]) noexcept {
     for (int i = 0; i < 5; ++i) {
         alignas(16) u64 lanes[2];
         _mm_store_si128(reinterpret_cast<__m128i*>(lanes), d.v[i]);
-        sum[i] = lanes[0] + lanes[1];
+        sum[i] += lanes[0] + lanes[1];
     }
+}
+
+inline V5 with_h(const Ctx* c, const V5& x) noexcept {
+    u64 h26[5];
+    to26(c->core.h, h26);
+    V5 h;
+    for (int i = 0; i < 5; ++i) h.v[i] = _mm_add_epi64(x.v[i], _mm_set_epi64x(0, static_cast<long long>(h26[i])));
+    return h;
+}
+
+// 4 * pairs blocks: accumulator a takes the even 32-byte groups, b the odd ones.
+void blocks_2x(Ctx* c, const std::uint8_t* m, std::size_t pairs) noexcept {
+    __m128i rs[9], fa[9], fb[9];
+    for (int i = 0; i < 5; ++i) {
+        rs[i] = _mm_set1_epi64x(static_cast<long long>(c->pw[3][i]));
+        // In a window of 4 blocks, block p still owes r^(4-p).
+        fa[i] = lanes2(c, i, 4, 3);
+        fb[i] = lanes2(c, i, 2, 1);
+    }
+    with_fives(rs);
+    with_fives(fa);
+    with_fives(fb);
+    V5 a = with_h(c, load_blocks(m)), b = load_blocks(m + 32);
+    for (std::size_t k = 1; k < pairs; ++k) {
+        m += 64;
+        V5 d = mul(a, rs);
+        carry(d);
+        a = add(d, load_blocks(m));
+        d = mul(b, rs);
+        carry(d);
+        b = add(d, load_blocks(m + 32));
+    }
+    u64 sum[5] = {};
+    sum_lanes(mul(a, fa), sum);
+    sum_lanes(mul(b, fb), sum);
     from26(sum, c->core.h);
+}
+
+// One group of two blocks.
+void blocks_1x(Ctx* c, const std::uint8_t* m) noexcept {
+    __m128i f[9];
+    for (int i = 0; i < 5; ++i) f[i] = lanes2(c, i, 2, 1);
+    with_fives(f);
+    u64 sum[5] = {};
+    sum_lanes(mul(with_h(c, load_blocks(m)), f), sum);
+    from26(sum, c->core.h);
+}
+
+void blocks_simd(Ctx* c, const std::uint8_t* m, std::size_t groups) noexcept {
+    if (groups >= 2) blocks_2x(c, m, groups / 2);
+    if (groups % 2) blocks_1x(c, m + (groups - 1) * 32);
 }
 
 }  // namespace
@@ -188,7 +235,7 @@ void blocks_simd(Ctx* c, const std::uint8_t* m, std::size_t groups) noexcept {
 void poly1305_init_avx(void* ctx, const std::uint8_t* key) noexcept {
     auto* c = static_cast<Ctx*>(ctx);
     poly1305_core_init(&c->core, key);
-    c->powers_ready = 0;  // r^2 is computed by the first blocks()/final() that goes vector
+    c->powers_ready = 0;  // r^2..r^4 are computed by the first blocks()/final() that goes vector
 }
 
 void poly1305_blocks_avx(void* ctx, const std::uint8_t* data, std::size_t nblocks) noexcept {

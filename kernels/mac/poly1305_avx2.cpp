@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
-// Poly1305 with AVX2: four blocks per step in base 2^26 (vpmuludq), precomputed r^1..r^4. Requires AVX2.
-// Four lanes each absorb every fourth block times r^4; at the end lane j is multiplied by the power of r
-// that its last block still owes and the lanes are summed (Goll-Gueron, as in the kernel's avx2 code).
+// Poly1305 with AVX2: four blocks per ymm step in base 2^26 (vpmuludq), key powers r^1..r^8 computed on
+// first use. Requires AVX2. Four lanes each absorb every fourth block; at the end lane j is multiplied by
+// the power of r its last block still owes and the lanes are summed (Goll-Gueron, as in the kernel's avx2
+// code). Two such accumulators take alternate 64-byte groups (step r^8): one step is a chain of dependent
+// multiplies and carries, and two independent chains keep the vector units busy.
 #include <immintrin.h>
 
 #include <cassert>
@@ -16,7 +18,7 @@ namespace {
 using u64 = std::uint64_t;
 using u128 = unsigned __int128;
 constexpr u64 kMask26 = (u64{1} << 26) - 1;
-constexpr int kPowers = 4;
+constexpr int kPowers = 8;
 
 struct alignas(64) Ctx {
     Poly1305Core core;
@@ -161,37 +163,73 @@ inline V5 add(const V5& a, const V5& b) noexcept {
     return x;
 }
 
-void blocks_simd(Ctx* c, const std::uint8_t* m, std::size_t groups) noexcept {
-    __m256i rs[9], frs[9];  // r^4 broadcast, and per lane the power each lane still owes; then 5x those
-    for (int i = 0; i < 5; ++i) {
-        rs[i] = _mm256_set1_epi64x(static_cast<long long>(c->pw[3][i]));
-        // Lanes hold blocks 0, 2, 1, 3 of each group: they still owe r^4, r^2, r^3, r^1.
-        frs[i] = _mm256_set_epi64x(static_cast<long long>(c->pw[0][i]), static_cast<long long>(c->pw[2][i]),
-                                   static_cast<long long>(c->pw[1][i]), static_cast<long long>(c->pw[3][i]));
-    }
-    for (int i = 1; i < 5; ++i) {
-        rs[4 + i] = _mm256_add_epi64(rs[i], _mm256_slli_epi64(rs[i], 2));
-        frs[4 + i] = _mm256_add_epi64(frs[i], _mm256_slli_epi64(frs[i], 2));
-    }
-    u64 h26[5];
-    to26(c->core.h, h26);
-    V5 h0;
-    for (int i = 0; i < 5; ++i) h0.v[i] = _mm256_set_epi64x(0, 0, 0, static_cast<long long>(h26[i]));
-    V5 h = add(load_blocks(m), h0);
-    for (std::size_t g = 1; g < groups; ++g) {
-        m += 64;
-        V5 d = mul(h, rs);
-        carry(d);
-        h = add(d, load_blocks(m));
-    }
-    const V5 d = mul(h, frs);
-    u64 sum[5];
+inline __m256i lanes4(const Ctx* c, int i, int k0, int k1, int k2, int k3) noexcept {
+    return _mm256_set_epi64x(static_cast<long long>(c->pw[k3 - 1][i]), static_cast<long long>(c->pw[k2 - 1][i]),
+                             static_cast<long long>(c->pw[k1 - 1][i]), static_cast<long long>(c->pw[k0 - 1][i]));
+}
+
+// Five limbs then 5x limbs 1..4, the layout mul() reads.
+inline void with_fives(__m256i* rs) noexcept {
+    for (int i = 1; i < 5; ++i) rs[4 + i] = _mm256_add_epi64(rs[i], _mm256_slli_epi64(rs[i], 2));
+}
+
+inline void sum_lanes(const V5& d, u64 sum[5]) noexcept {
     for (int i = 0; i < 5; ++i) {
         alignas(32) u64 lanes[4];
         _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), d.v[i]);
-        sum[i] = lanes[0] + lanes[1] + lanes[2] + lanes[3];
+        sum[i] += lanes[0] + lanes[1] + lanes[2] + lanes[3];
     }
+}
+
+inline V5 with_h(const Ctx* c, const V5& x) noexcept {
+    u64 h26[5];
+    to26(c->core.h, h26);
+    V5 h;
+    for (int i = 0; i < 5; ++i) h.v[i] = _mm256_add_epi64(x.v[i], _mm256_set_epi64x(0, 0, 0, static_cast<long long>(h26[i])));
+    return h;
+}
+
+// 8 * pairs blocks: accumulator a takes the even 64-byte groups, b the odd ones.
+void blocks_2x(Ctx* c, const std::uint8_t* m, std::size_t pairs) noexcept {
+    __m256i rs[9], fa[9], fb[9];
+    for (int i = 0; i < 5; ++i) {
+        rs[i] = _mm256_set1_epi64x(static_cast<long long>(c->pw[7][i]));
+        // Lanes hold blocks 0, 2, 1, 3 of a group; in a window of 8 blocks, block p still owes r^(8-p).
+        fa[i] = lanes4(c, i, 8, 6, 7, 5);
+        fb[i] = lanes4(c, i, 4, 2, 3, 1);
+    }
+    with_fives(rs);
+    with_fives(fa);
+    with_fives(fb);
+    V5 a = with_h(c, load_blocks(m)), b = load_blocks(m + 64);
+    for (std::size_t k = 1; k < pairs; ++k) {
+        m += 128;
+        V5 d = mul(a, rs);
+        carry(d);
+        a = add(d, load_blocks(m));
+        d = mul(b, rs);
+        carry(d);
+        b = add(d, load_blocks(m + 64));
+    }
+    u64 sum[5] = {};
+    sum_lanes(mul(a, fa), sum);
+    sum_lanes(mul(b, fb), sum);
     from26(sum, c->core.h);
+}
+
+// One group of four blocks.
+void blocks_1x(Ctx* c, const std::uint8_t* m) noexcept {
+    __m256i f[9];
+    for (int i = 0; i < 5; ++i) f[i] = lanes4(c, i, 4, 2, 3, 1);
+    with_fives(f);
+    u64 sum[5] = {};
+    sum_lanes(mul(with_h(c, load_blocks(m)), f), sum);
+    from26(sum, c->core.h);
+}
+
+void blocks_simd(Ctx* c, const std::uint8_t* m, std::size_t groups) noexcept {
+    if (groups >= 2) blocks_2x(c, m, groups / 2);
+    if (groups % 2) blocks_1x(c, m + (groups - 1) * 64);
 }
 
 }  // namespace
@@ -199,7 +237,7 @@ void blocks_simd(Ctx* c, const std::uint8_t* m, std::size_t groups) noexcept {
 void poly1305_init_avx2(void* ctx, const std::uint8_t* key) noexcept {
     auto* c = static_cast<Ctx*>(ctx);
     poly1305_core_init(&c->core, key);
-    c->powers_ready = 0;  // r^2..r^4 are computed by the first blocks()/final() that goes vector
+    c->powers_ready = 0;  // r^2..r^8 are computed by the first blocks()/final() that goes vector
 }
 
 void poly1305_blocks_avx2(void* ctx, const std::uint8_t* data, std::size_t nblocks) noexcept {

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-// Poly1305 with AVX-512 IFMA: eight blocks per step in base 2^44 (three limbs), 52-bit multiply-adds
-// (vpmadd52luq/huq) on zmm, r^1..r^8 computed on first use. Requires AVX-512F and AVX-512IFMA.
+// Poly1305 with AVX-512 IFMA: eight blocks per zmm step in base 2^44 (three limbs), 52-bit multiply-adds
+// (vpmadd52luq/huq), r^1..r^16 computed on first use. Requires AVX-512F and AVX-512IFMA.
 // Same lane scheme as the avx512 variant; each product's low 52 bits and high bits are accumulated
-// separately and the high parts shifted into the next limb (2^52 = 2^44 * 2^8).
+// separately and the high parts shifted into the next limb (2^52 = 2^44 * 2^8). Two accumulators take
+// alternate 128-byte groups (step r^16), so two independent multiply-and-carry chains overlap.
 #include <immintrin.h>
 
 #include <cstring>
@@ -18,7 +19,7 @@ using u128 = unsigned __int128;
 constexpr u64 kMask26 = (u64{1} << 26) - 1;
 constexpr u64 kMask44 = (u64{1} << 44) - 1;
 constexpr u64 kMask42 = (u64{1} << 42) - 1;
-constexpr int kPowers = 8;
+constexpr int kPowers = 16;
 
 struct alignas(64) Ctx {
     Poly1305Core core;
@@ -158,30 +159,68 @@ inline V3 load_blocks(const std::uint8_t* p) noexcept {
     return x;
 }
 
-void blocks_simd(Ctx* c, const std::uint8_t* m, std::size_t groups) noexcept {
-    V3 r, s, fr, fs;
+// Lane j of a group holds block (0, 4, 1, 5, 2, 6, 3, 7)[j]; with `base` blocks after the group in the
+// window, block p owes r^(base + 8 - p).
+inline V3 owed(const Ctx* c, int base) noexcept {
+    V3 f;
     for (int i = 0; i < 3; ++i) {
-        r.v[i] = _mm512_set1_epi64(static_cast<long long>(c->pw[7][i]));
-        s.v[i] = _mm512_add_epi64(_mm512_slli_epi64(r.v[i], 4), _mm512_slli_epi64(r.v[i], 2));  // 20 r
-        auto p = [&](int k) { return static_cast<long long>(c->pw[k - 1][i]); };
-        fr.v[i] = _mm512_set_epi64(p(1), p(5), p(2), p(6), p(3), p(7), p(4), p(8));
-        fs.v[i] = _mm512_add_epi64(_mm512_slli_epi64(fr.v[i], 4), _mm512_slli_epi64(fr.v[i], 2));
+        auto p = [&](int k) { return static_cast<long long>(c->pw[base + k - 1][i]); };
+        f.v[i] = _mm512_set_epi64(p(1), p(5), p(2), p(6), p(3), p(7), p(4), p(8));
     }
+    return f;
+}
+
+inline V3 times20(const V3& r) noexcept {
+    V3 s;
+    for (int i = 0; i < 3; ++i) s.v[i] = _mm512_add_epi64(_mm512_slli_epi64(r.v[i], 4), _mm512_slli_epi64(r.v[i], 2));
+    return s;
+}
+
+inline V3 with_h(const Ctx* c, V3 x) noexcept {
     u64 h44[3];
     to44(c->core.h, h44);
-    V3 h = load_blocks(m);
     for (int i = 0; i < 3; ++i)
-        h.v[i] = _mm512_add_epi64(h.v[i], _mm512_set_epi64(0, 0, 0, 0, 0, 0, 0, static_cast<long long>(h44[i])));
-    for (std::size_t g = 1; g < groups; ++g) {
-        m += 128;
-        const V3 x = load_blocks(m);
-        const V3 d = mul(h, r, s);
-        for (int i = 0; i < 3; ++i) h.v[i] = _mm512_add_epi64(d.v[i], x.v[i]);
+        x.v[i] = _mm512_add_epi64(x.v[i], _mm512_set_epi64(0, 0, 0, 0, 0, 0, 0, static_cast<long long>(h44[i])));
+    return x;
+}
+
+inline void sum_lanes(const V3& d, u64 sum[3]) noexcept {
+    for (int i = 0; i < 3; ++i) sum[i] += static_cast<u64>(_mm512_reduce_add_epi64(d.v[i]));
+}
+
+// 16 * pairs blocks: accumulator a takes the even 128-byte groups, b the odd ones.
+void blocks_2x(Ctx* c, const std::uint8_t* m, std::size_t pairs) noexcept {
+    V3 r;
+    for (int i = 0; i < 3; ++i) r.v[i] = _mm512_set1_epi64(static_cast<long long>(c->pw[15][i]));
+    const V3 s = times20(r);
+    V3 a = with_h(c, load_blocks(m)), b = load_blocks(m + 128);
+    for (std::size_t k = 1; k < pairs; ++k) {
+        m += 256;
+        const V3 xa = load_blocks(m), xb = load_blocks(m + 128);
+        const V3 da = mul(a, r, s), db = mul(b, r, s);
+        for (int i = 0; i < 3; ++i) {
+            a.v[i] = _mm512_add_epi64(da.v[i], xa.v[i]);
+            b.v[i] = _mm512_add_epi64(db.v[i], xb.v[i]);
+        }
     }
-    const V3 d = mul(h, fr, fs);
-    u64 sum[3];
-    for (int i = 0; i < 3; ++i) sum[i] = static_cast<u64>(_mm512_reduce_add_epi64(d.v[i]));
+    const V3 fa = owed(c, 8), fb = owed(c, 0);
+    u64 sum[3] = {};
+    sum_lanes(mul(a, fa, times20(fa)), sum);
+    sum_lanes(mul(b, fb, times20(fb)), sum);
     from44(sum, c->core.h);
+}
+
+// One group of eight blocks.
+void blocks_1x(Ctx* c, const std::uint8_t* m) noexcept {
+    const V3 f = owed(c, 0);
+    u64 sum[3] = {};
+    sum_lanes(mul(with_h(c, load_blocks(m)), f, times20(f)), sum);
+    from44(sum, c->core.h);
+}
+
+void blocks_simd(Ctx* c, const std::uint8_t* m, std::size_t groups) noexcept {
+    if (groups >= 2) blocks_2x(c, m, groups / 2);
+    if (groups % 2) blocks_1x(c, m + (groups - 1) * 128);
 }
 
 }  // namespace
@@ -189,7 +228,7 @@ void blocks_simd(Ctx* c, const std::uint8_t* m, std::size_t groups) noexcept {
 void poly1305_init_ifma(void* ctx, const std::uint8_t* key) noexcept {
     auto* c = static_cast<Ctx*>(ctx);
     poly1305_core_init(&c->core, key);
-    c->powers_ready = 0;  // r^2..r^8 are computed by the first blocks()/final() that goes vector
+    c->powers_ready = 0;  // r^2..r^16 are computed by the first blocks()/final() that goes vector
 }
 
 void poly1305_blocks_ifma(void* ctx, const std::uint8_t* data, std::size_t nblocks) noexcept {

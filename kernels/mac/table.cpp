@@ -36,6 +36,8 @@ const Kernel kMacKernels[] = {
 
     // ghash: key H (16 bytes), 16-byte blocks; GCM's GHASH over the data zero-padded to 16 bytes, with no
     // length block (GCM appends one; here the caller hashes exactly the blocks it gives).
+    {"ghash-vpclmul-avx512", "ghash", "vpclmul-avx512", "fputune", features(F::avx512f, F::avx512vl, F::avx512bw, F::vpclmulqdq, F::pclmul), 16, GF128, 16, 16, true,
+     ghash_init_vpclmul_avx512, ghash_blocks_vpclmul_avx512, ghash_final_vpclmul_avx512},
     {"ghash-pclmul", "ghash", "pclmul", "fputune", features(F::pclmul, F::ssse3), 16, GF128, 16, 16, true,
      ghash_init_pclmul, ghash_blocks_pclmul, ghash_final_pclmul},
     {"ghash-generic", "ghash", "generic", "fputune", 0, 16, GF128, 16, 16, false,
@@ -45,6 +47,8 @@ const Kernel kMacKernels[] = {
      ghash_init_openssl, ghash_blocks_openssl, ghash_final_openssl},
 
     // polyval (RFC 8452): key H (16 bytes), 16-byte blocks, a tail zero-padded to a block.
+    {"polyval-vpclmul-avx512", "polyval", "vpclmul-avx512", "fputune", features(F::avx512f, F::avx512vl, F::avx512bw, F::vpclmulqdq, F::pclmul), 16, GF128, 16, 16, true,
+     polyval_init_vpclmul_avx512, polyval_blocks_vpclmul_avx512, polyval_final_vpclmul_avx512},
     {"polyval-pclmul", "polyval", "pclmul", "fputune", features(F::pclmul, F::ssse3), 16, GF128, 16, 16, true,
      polyval_init_pclmul, polyval_blocks_pclmul, polyval_final_pclmul},
     {"polyval-generic", "polyval", "generic", "fputune", 0, 16, GF128, 16, 16, false,

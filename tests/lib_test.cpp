@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: MIT
+// lib/: units, statistics, the sweep file format and its errors, atomic writes, sweep sizes, clocks.
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include <catch2/catch.hpp>
+
+#include "atomic_file.hpp"
+#include "clock.hpp"
+#include "cpu.hpp"
+#include "fpu.hpp"
+#include "registry.hpp"
+#include "stats.hpp"
+#include "sweep.hpp"
+#include "sweep_file.hpp"
+#include "units.hpp"
+
+using namespace fputune;
+
+TEST_CASE("units: sizes, durations and frequencies parse, and bad ones are named", "[units]") {
+    CHECK(parse_size("64") == 64);
+    CHECK(parse_size("1KiB") == 1024);
+    CHECK(parse_size("4k") == 4096);
+    CHECK(parse_size("1MiB") == 1048576);
+    CHECK(parse_size_list("64,256,1KiB", 1ull << 30) == std::vector<std::uint64_t>{64, 256, 1024});
+    CHECK_THROWS_WITH(parse_size("0"), Catch::Contains("'0'") && Catch::Contains("greater than 0"));
+    CHECK_THROWS_WITH(parse_size("-5"), Catch::Contains("'-5'"));
+    CHECK_THROWS_WITH(parse_size("1XB"), Catch::Contains("unknown unit 'XB'"));
+    CHECK_THROWS_WITH(parse_size_list("64,2GiB", 1ull << 30), Catch::Contains("'2GiB'") && Catch::Contains("above"));
+    CHECK(parse_duration_s("30us") == Approx(30e-6));
+    CHECK(parse_duration_s("30µs") == Approx(30e-6));
+    CHECK(parse_duration_s("0.5ms") == Approx(0.5e-3));
+    CHECK_THROWS_WITH(parse_duration_s("30xs"), Catch::Contains("'30xs'") && Catch::Contains("unknown unit"));
+    CHECK_THROWS_WITH(parse_duration_s("-1us"), Catch::Contains("greater than 0"));
+    CHECK_THROWS_WITH(parse_duration_s("0"), Catch::Contains("'0'"));
+    CHECK(parse_frequency_hz("1GHz") == Approx(1e9));
+    CHECK(parse_frequency_hz("2200MHz") == Approx(2.2e9));
+    CHECK_THROWS_WITH(parse_frequency_hz("-1GHz"), Catch::Contains("greater than 0"));
+    CHECK_THROWS_WITH(parse_frequency_hz("0"), Catch::Contains("'0'"));
+    CHECK(format_size(12800) == "12.5 KiB");
+    CHECK(format_frequency(2.2e9) == "2.2 GHz");
+}
+
+TEST_CASE("stats: quantiles, interrupted samples, the median's confidence", "[stats]") {
+    std::vector<double> v;
+    for (int i = 1; i <= 1000; ++i) v.push_back(1000 + i % 10);
+    v.push_back(50000);  // an interrupt
+    PointStats s = summarize(v);
+    CHECK(s.samples == 1001);
+    CHECK(s.min == 1000);
+    CHECK(s.max == 50000);
+    CHECK(s.p50 == Approx(1005).margin(1));
+    CHECK(s.interrupted == 1);
+    CHECK(s.rel_ci50 < 0.01);
+    CHECK(summarize({}).samples == 0);
+}
+
+TEST_CASE("sweep sizes: whole blocks from one block past the maximum, with 1 KiB and 4 KiB", "[sweep]") {
+    auto sizes = default_section_sizes(64, 1 << 20, 4);
+    CHECK(sizes.front() == 64);
+    CHECK(sizes.back() >= (1u << 20));
+    for (auto s : sizes) CHECK(s % 64 == 0);
+    CHECK(std::count(sizes.begin(), sizes.end(), 1024) == 1);
+    CHECK(std::count(sizes.begin(), sizes.end(), 4096) == 1);
+    CHECK(sizes.size() >= 48);  // ~4 per doubling over 14 doublings, fewer where rounding to blocks merges small sizes
+    auto big = default_section_sizes(128, 1 << 20, 4);
+    for (auto s : big) CHECK(s % 128 == 0);
+    auto lengths = default_threshold_lengths();
+    CHECK(lengths.front() == 1);
+    CHECK(lengths.back() == 4096);
+}
+
+namespace {
+std::string scratch(const std::string& name) {
+    auto dir = std::filesystem::temp_directory_path() / ("fputune-lib-test-" + std::to_string(getpid()));
+    std::filesystem::create_directories(dir);
+    return (dir / name).string();
+}
+SweepFile tiny_sweep() {
+    SweepFile f;
+    f.tool_version = "t";
+    f.cpu = {{"brand", "Test CPU"}};
+    f.tsc_hz = 2e9;
+    f.core_per_tsc = 1.5;
+    f.core_per_tsc_end = 1.5;
+    f.kernels.push_back({"sha256-avx2", "sha256", "avx2", "fputune", 64, true});
+    f.sections.push_back({"sha256-avx2", "hot", 64, PointStats{10, 1, 2, 3, 4, 5, 6, 7, 0, 0.01}, 3.5});
+    f.thresholds.push_back({"sha256-avx2", "ymm", 16, PointStats{10, 1, 2, 3, 4, 5, 6, 7, 0, 0.01}});
+    return f;
+}
+}  // namespace
+
+TEST_CASE("sweep file: round trip, and each way a file can be wrong has its own message", "[format]") {
+    const std::string path = scratch("sweep.json");
+    write_sweep_file(path, tiny_sweep());
+    SweepFile back = read_sweep_file(path);
+    CHECK(back.sections.size() == 1);
+    CHECK(back.sections[0].ticks.p90 == 4);
+    CHECK(back.thresholds[0].dirty == "ymm");
+    CHECK(back.core_per_tsc == 1.5);
+
+    std::string text = read_file(path);
+    write_file_atomic(path, text.substr(0, text.size() / 2));
+    CHECK_THROWS_WITH(read_sweep_file(path), Catch::Contains("not valid JSON") && Catch::Contains(path));
+    write_file_atomic(path, R"({"schema":"fputune.model/1"})");
+    CHECK_THROWS_WITH(read_sweep_file(path), Catch::Contains("not a sweep"));
+    write_file_atomic(path, R"({"schema":"fputune.sweep/2"})");
+    CHECK_THROWS_WITH(read_sweep_file(path), Catch::Contains("newer"));
+    write_file_atomic(path, R"({"name":"something else"})");
+    CHECK_THROWS_WITH(read_sweep_file(path), Catch::Contains("not an fputune sweep file"));
+    write_file_atomic(path, R"({"schema":"fputune.sweep/1","tool":{}})");
+    CHECK_THROWS_WITH(read_sweep_file(path), Catch::Contains("malformed"));
+    std::filesystem::remove_all(std::filesystem::path(path).parent_path());
+}
+
+TEST_CASE("atomic files: an unwritable target fails up front and leaves the old file untouched", "[format]") {
+    const std::string path = scratch("keep.txt");
+    write_file_atomic(path, "old contents\n");
+    CHECK_THROWS_WITH(write_file_atomic(scratch("no/such/dir/x.json"), "x"), Catch::Contains("does not exist"));
+    CHECK_THROWS_WITH(check_writable(std::filesystem::path(path).parent_path().string()), Catch::Contains("directory"));
+    write_file_atomic(path, "new contents\n");
+    CHECK(read_file(path) == "new contents\n");
+    for (const auto& e : std::filesystem::directory_iterator(std::filesystem::path(path).parent_path()))
+        CHECK(e.path().filename().string().find(".tmp.") == std::string::npos);  // no temporary left behind
+    std::filesystem::remove_all(std::filesystem::path(path).parent_path());
+}
+
+TEST_CASE("clock and FPU emulation: sane TSC, ratio and save costs", "[clock]") {
+    const TscInfo& t = tsc_info();
+    CHECK(t.hz > 1e8);
+    CHECK(t.hz < 1e10);
+    CHECK(t.overhead_ticks >= 0);
+    CoreRatio r = measure_core_per_tsc(5);
+    CHECK(r.best > 0.1);
+    CHECK(r.best < 10);
+    auto costs = measure_xsave_costs(101);
+    REQUIRE(!costs.empty());
+    for (const auto& c : costs) CHECK(c.pair_ticks > 0);
+}
+
+TEST_CASE("sweep engine: a tiny sweep measures every size of a kernel, and stops when told", "[sweep]") {
+    const Kernel* k = best_kernel("sha256", usable_features());
+    REQUIRE(k != nullptr);
+    SweepOptions opt;
+    opt.kernels = {k, reference_kernel("sha256")};
+    opt.sizes = {64, 1024, 4096};
+    opt.cold = false;
+    opt.min_samples = 5;
+    opt.point_cap_s = 0.005;
+    opt.budget_s = 2;
+    SweepFile f;
+    std::atomic<bool> stop{false};
+    run_sweep(opt, f, [](const SweepProgress&) {}, stop);
+    if (k->needs_fpu) {
+        REQUIRE(f.sections.size() == 3);
+        CHECK(f.sections[0].ticks.p50 < f.sections[2].ticks.p50);
+        CHECK(!f.thresholds.empty());
+    }
+    CHECK(!f.partial);
+    SweepFile g;
+    stop = true;
+    run_sweep(opt, g, [](const SweepProgress&) {}, stop);
+    CHECK((g.partial || !k->needs_fpu));
+}
