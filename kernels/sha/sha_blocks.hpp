@@ -26,7 +26,6 @@ void sha512_blocks_generic(std::uint64_t state[8], const std::uint8_t* data, std
 void sha512_blocks_ssse3(std::uint64_t state[8], const std::uint8_t* data, std::size_t nblocks) noexcept;
 void sha512_blocks_avx(std::uint64_t state[8], const std::uint8_t* data, std::size_t nblocks) noexcept;
 void sha512_blocks_avx2(std::uint64_t state[8], const std::uint8_t* data, std::size_t nblocks) noexcept;
-void sha512_blocks_avx512(std::uint64_t state[8], const std::uint8_t* data, std::size_t nblocks) noexcept;
 
 // SM3: 8-word state, 64-byte blocks.
 void sm3_blocks_generic(std::uint32_t state[8], const std::uint8_t* data, std::size_t nblocks) noexcept;

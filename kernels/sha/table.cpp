@@ -107,7 +107,6 @@ using F = Feature;
 // What each ISA file is compiled with (kernels/sha/CMakeLists.txt) is what it requires.
 constexpr FeatureSet kShani = features(F::sha, F::ssse3, F::sse41);
 constexpr FeatureSet kAvx2 = features(F::avx, F::avx2, F::bmi1, F::bmi2);
-constexpr FeatureSet kAvx512 = features(F::avx, F::avx2, F::avx512f, F::avx512vl, F::bmi1, F::bmi2);
 constexpr FeatureSet kAvxBmi2 = features(F::avx, F::bmi1, F::bmi2);
 constexpr FeatureSet kSsse3 = features(F::ssse3);
 
@@ -138,14 +137,12 @@ std::span<const Kernel> sha_kernels() noexcept {
         sha256<sha256_blocks_generic>("sha256-generic", "generic", 0),
         kSha256OpenSsl,
 
-        sha384<sha512_blocks_avx512>("sha384-avx512", "avx512", kAvx512),
         sha384<sha512_blocks_avx2>("sha384-avx2", "avx2", kAvx2),
         sha384<sha512_blocks_avx>("sha384-avx", "avx", kAvxBmi2),
         sha384<sha512_blocks_ssse3>("sha384-ssse3", "ssse3", kSsse3),
         sha384<sha512_blocks_generic>("sha384-generic", "generic", 0),
         kSha384OpenSsl,
 
-        sha512<sha512_blocks_avx512>("sha512-avx512", "avx512", kAvx512),
         sha512<sha512_blocks_avx2>("sha512-avx2", "avx2", kAvx2),
         sha512<sha512_blocks_avx>("sha512-avx", "avx", kAvxBmi2),
         sha512<sha512_blocks_ssse3>("sha512-ssse3", "ssse3", kSsse3),
