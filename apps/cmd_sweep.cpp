@@ -53,7 +53,7 @@ int run_sweep(const Args& args) {
         "no-thresholds", "skip the SIMD-vs-scalar threshold sweep")(
         "quick", "about 30 s: to 256 KiB, 2 points per doubling, fewer samples")(
         "time-budget", po::value<double>(), "seconds for the whole sweep, shared evenly by the groups (default 150; --quick 25)")(
-        "threshold-dirty", po::value<std::string>(), "dirty states for the threshold sweep: a list of xmm,ymm,zmm or 'all' (default: --dirty)")(
+        "threshold-dirty", po::value<std::string>(), "dirty states for the threshold sweep: a list of xmm,ymm,zmm,none (none = user state already saved, no XSAVE) or 'all' (= xmm,ymm,zmm,none; default: --dirty)")(
         "resume", po::value<std::string>(), "continue a partial sweep file (written back to -o)")(
         "cpu", po::value<int>(), "pin to this CPU (default: the last allowed)");
     po::variables_map vm;
@@ -81,15 +81,16 @@ int run_sweep(const Args& args) {
     if (!(opt.budget_s > 0 && opt.budget_s <= 86400)) throw UsageError("--time-budget: seconds, > 0 and <= 86400");
     if (vm.count("threshold-dirty")) {
         std::string list = vm["threshold-dirty"].as<std::string>();
-        if (list == "all") list = "xmm,ymm,zmm";
+        if (list == "all") list = "xmm,ymm,zmm,none";
         std::stringstream ss(list);
         for (std::string item; std::getline(ss, item, ',');) {
-            DirtyState d;
-            try {
-                d = parse_dirty(item);
-            } catch (const std::invalid_argument& e) {
-                throw UsageError(std::string("--threshold-dirty: ") + e.what() + " or all");
-            }
+            DirtyState d = DirtyState::none;
+            if (item != "none") try {
+                    d = parse_dirty(item);
+                } catch (const std::invalid_argument&) {
+                    throw UsageError("--threshold-dirty: unknown state '" + item +
+                                     "'; accepted: a list of xmm, ymm, zmm, none (user state already saved), or all");
+                }
             if (!dirty_supported(d)) throw UsageError("--threshold-dirty " + item + ": this CPU (or --disable) lacks that register state");
             opt.threshold_dirty.push_back(d);
         }

@@ -8,6 +8,7 @@
 #include <spdlog/spdlog.h>
 
 #include "cli.hpp"
+#include "probe.hpp"
 
 using namespace fputune::cli;
 
@@ -29,7 +30,7 @@ int main(int argc, char** argv) {
         return argc < 2 ? kExitUsage : kExitOk;
     }
     if (!std::strcmp(argv[1], "--version")) {
-        std::cout << "fputune " << FPUTUNE_VERSION << " (" << FPUTUNE_GIT_COMMIT << ")\n";
+        std::cout << "fputune " << fputune::tool_version() << " (" << fputune::tool_commit() << ")\n";
         return kExitOk;
     }
     const std::string name = argv[1];

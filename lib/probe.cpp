@@ -10,8 +10,6 @@
 
 namespace fputune {
 
-const char* tool_version() noexcept { return FPUTUNE_VERSION; }
-const char* tool_commit() noexcept { return FPUTUNE_GIT_COMMIT; }
 
 std::string utc_now_iso8601() {
     std::time_t now = std::time(nullptr);

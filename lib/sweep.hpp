@@ -24,7 +24,7 @@ struct SweepOptions {
     std::uint64_t section_overhead_cycles = 0;  // added per section (core cycles), e.g. 50 for begin/end
     bool hot = true, cold = true;
     bool thresholds = true;
-    std::vector<DirtyState> threshold_dirty;    // default: the section sweep's dirty state
+    std::vector<DirtyState> threshold_dirty;    // default: the section sweep's dirty state; none = state already saved
     double budget_s = 150;                  // whole sweep: each group gets an even share of what is left...
     double point_cap_s = 0.25;              // ...and each point at most this, spread over the group's points...
     double target_rel_ci = 0.01;            // ...or once the median is known to ~1 %

@@ -68,8 +68,8 @@ void validate(const RecommendOptions& o) {
     if (o.round != "block" && o.round != "kib" && o.round != "pow2")
         throw std::invalid_argument("--round " + o.round + ": expected block, kib or pow2");
     if (o.cache != "cold" && o.cache != "hot") throw std::invalid_argument("--cache " + o.cache + ": expected cold or hot");
-    if (!o.dirty.empty() && o.dirty != "xmm" && o.dirty != "ymm" && o.dirty != "zmm")
-        throw std::invalid_argument("--dirty " + o.dirty + ": expected xmm, ymm or zmm");
+    if (!o.dirty.empty() && o.dirty != "xmm" && o.dirty != "ymm" && o.dirty != "zmm" && o.dirty != "none")
+        throw std::invalid_argument("--dirty " + o.dirty + ": expected xmm, ymm, zmm or none (thresholds with the user state already saved)");
 }
 
 double effective_budget_s(const RecommendOptions& o) { return o.budget_s / o.margin; }
