@@ -47,7 +47,7 @@ nlohmann::json probe_cpu() {
                 {"overhead_ticks", t.overhead_ticks}, {"granularity_ticks", t.granularity_ticks}};
     CoreRatio r = measure_core_per_tsc();
     j["core_per_tsc"] = {{"value", r.best}, {"median", r.median}, {"min", r.min}, {"max", r.max}, {"repeats", r.repeats},
-                         {"spread", r.spread()}, {"method", "dependent add chain, 1 M adds per repeat; value = fastest repeat, spread = (value - median) / value"}};
+                         {"spread", r.spread()}, {"method", "dependent register add chain, 1 M adds per repeat; value = fastest repeat, spread = (value - median) / value"}};
     const XsaveLayout& l = xsave_layout();
     json comps = json::array();
     for (const auto& c : l.components)
