@@ -102,6 +102,8 @@ int run_sweep(const Args& args) {
         opt.point_cap_s = 0.04;
         opt.min_samples = 9;
         opt.target_rel_ci = 0.02;
+        opt.min_samples90 = 21;
+        opt.target_rel_ci90 = 0.05;
     }
     std::vector<std::string> patterns;
     if (vm.count("kernel")) patterns = vm["kernel"].as<std::vector<std::string>>();
@@ -120,7 +122,7 @@ int run_sweep(const Args& args) {
     nlohmann::json options = {{"kernels", patterns}, {"dirty", dirty_name(opt.dirty)}, {"section_overhead_cycles", opt.section_overhead_cycles},
                               {"cache", cache}, {"quick", quick}, {"max_section_bytes", opt.max_section_bytes},
                               {"points_per_doubling", opt.points_per_doubling}, {"thresholds", opt.thresholds}, {"cpu", cpu},
-                              {"point_cap_s", opt.point_cap_s}, {"time_budget_s", opt.budget_s}, {"threshold_dirty", [&] { std::vector<std::string> v; for (auto d : opt.threshold_dirty) v.push_back(dirty_name(d)); return v; }()}, {"target_rel_ci", opt.target_rel_ci},
+                              {"point_cap_s", opt.point_cap_s}, {"time_budget_s", opt.budget_s}, {"threshold_dirty", [&] { std::vector<std::string> v; for (auto d : opt.threshold_dirty) v.push_back(dirty_name(d)); return v; }()}, {"target_rel_ci", opt.target_rel_ci}, {"target_rel_ci90", opt.target_rel_ci90}, {"min_samples90", opt.min_samples90},
                               {"masked_features", feature_list_string(disabled_features() & detected_features())}};
     if (vm.count("sizes")) options["sizes"] = opt.sizes;
     const nlohmann::json probe = probe_cpu();

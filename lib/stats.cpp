@@ -17,15 +17,17 @@ double quantile(const std::vector<double>& sorted, double q) {
 }
 }  // namespace
 
-double median_rel_ci(const std::vector<double>& sorted) {
+double quantile_rel_ci(const std::vector<double>& sorted, double q) {
     const double n = static_cast<double>(sorted.size());
     if (n < 3) return 1.0;
-    const double half = 1.96 * std::sqrt(n) / 2;
-    const auto lo = static_cast<std::size_t>(std::max(0.0, std::floor(n / 2 - half)));
-    const auto hi = static_cast<std::size_t>(std::min(n - 1, std::ceil(n / 2 + half)));
-    const double med = quantile(sorted, 0.5);
-    return med > 0 ? (sorted[hi] - sorted[lo]) / 2 / med : 1.0;
+    const double half = 1.96 * std::sqrt(n * q * (1 - q));
+    const auto lo = static_cast<std::size_t>(std::max(0.0, std::floor(n * q - half)));
+    const auto hi = static_cast<std::size_t>(std::min(n - 1, std::ceil(n * q + half)));
+    const double v = quantile(sorted, q);
+    return v > 0 ? (sorted[hi] - sorted[lo]) / 2 / v : 1.0;
 }
+
+double median_rel_ci(const std::vector<double>& sorted) { return quantile_rel_ci(sorted, 0.5); }
 
 PointStats summarize(std::vector<double> samples) {
     PointStats s;

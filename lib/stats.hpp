@@ -14,5 +14,7 @@ PointStats summarize(std::vector<double> samples);
 
 // Half-width of the 95 % confidence interval of the median (order statistics), relative to the median.
 double median_rel_ci(const std::vector<double>& sorted);
+// The same for the quantile q (0 < q < 1): binomial order statistics n·q ± 1.96·sqrt(n·q·(1-q)).
+double quantile_rel_ci(const std::vector<double>& sorted, double q);
 
 }  // namespace fputune

@@ -87,8 +87,8 @@ bool has_threshold_group(const SweepFile& f, const std::string& kernel, const st
 // Samples every point round-robin (so drift spreads over all sizes) until each median is known to
 // target_rel_ci or its time cap is spent. sample(i) returns one sample of point i in ticks.
 template <typename SampleFn>
-bool sample_interleaved(std::size_t npoints, const SweepOptions& opt, double point_cap_s, const std::atomic<bool>& stop,
-                        SampleFn sample, std::vector<std::vector<double>>& samples) {
+bool sample_interleaved(std::size_t npoints, const SweepOptions& opt, double point_cap_s, bool need90,
+                        const std::atomic<bool>& stop, SampleFn sample, std::vector<std::vector<double>>& samples) {
     const double hz = tsc_info().hz;
     samples.assign(npoints, {});
     std::vector<double> spent(npoints, 0);
@@ -107,10 +107,11 @@ bool sample_interleaved(std::size_t npoints, const SweepOptions& opt, double poi
             spent[i] += static_cast<double>(tsc_end() - t0) / hz;
             const std::size_t n = samples[i].size();
             bool finished = n >= opt.max_samples || (spent[i] > point_cap_s && n >= 5);
-            if (!finished && n >= opt.min_samples && n % 4 == 0) {
+            if (!finished && n >= std::max(opt.min_samples, need90 ? opt.min_samples90 : 0) && n % 4 == 0) {
                 std::vector<double> sorted = samples[i];
                 std::sort(sorted.begin(), sorted.end());
-                finished = median_rel_ci(sorted) < opt.target_rel_ci;
+                finished = median_rel_ci(sorted) < opt.target_rel_ci &&
+                           (!need90 || quantile_rel_ci(sorted, 0.9) < opt.target_rel_ci90);
             }
             if (finished) {
                 done[i] = true;
@@ -210,7 +211,7 @@ void run_sweep(const SweepOptions& opt, SweepFile& out, const std::function<void
                 return static_cast<double>(t1 - t0) - overhead;
             };
             std::vector<std::vector<double>> samples;
-            if (!sample_interleaved(sizes.size(), opt, point_cap(prog, sizes.size()), stop, sample, samples)) {
+            if (!sample_interleaved(sizes.size(), opt, point_cap(prog, sizes.size()), true, stop, sample, samples)) {
                 out.partial = true;
                 return;
             }
@@ -261,7 +262,7 @@ void run_sweep(const SweepOptions& opt, SweepFile& out, const std::function<void
                 return (static_cast<double>(t1 - t0) - static_cast<double>(t2 - t1)) / kBatch;
             };
             std::vector<std::vector<double>> samples;
-            if (!sample_interleaved(lengths.size(), opt, point_cap(prog, lengths.size()), stop, sample, samples)) {
+            if (!sample_interleaved(lengths.size(), opt, point_cap(prog, lengths.size()), false, stop, sample, samples)) {
                 out.partial = true;
                 return;
             }
