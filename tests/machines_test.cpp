@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: MIT
+// fit + recommend on real sweeps committed under data/machines (golden values): the model code is
+// tested on real data without measuring anything. The inputs are fixed files, so the answers are
+// exact up to floating-point order; the tolerance is one block.
+#include <catch2/catch.hpp>
+
+#include "model_file.hpp"
+#include "recommend.hpp"
+
+using namespace fputune;
+
+namespace {
+
+const char* kZen5 = FPUTUNE_SOURCE_DIR "/data/machines/zen5-turin-vm-2026-11-30.json";
+const char* kEmeraldRapids = FPUTUNE_SOURCE_DIR "/data/machines/emerald-rapids-vm-2026-11-30.json";
+
+Recommendation run(const std::vector<const char*>& files, const std::string& cache) {
+    std::vector<ModelFile> sources;
+    for (const char* f : files) sources.push_back(load_models(f));
+    RecommendOptions o;
+    o.budget_s = 30e-6;
+    o.min_freq_hz = 1e9;
+    o.cache = cache;
+    return recommend(sources, o);
+}
+
+const VariantResult& variant(const Recommendation& r, const std::string& kernel) {
+    for (const auto& v : r.variants)
+        if (v.bound.kernel == kernel) return v.bound;
+    FAIL("no variant " << kernel);
+    throw;
+}
+
+}  // namespace
+
+TEST_CASE("golden: recommend on the committed Zen 5 sweep, 30 us at 1 GHz", "[models][golden]") {
+    struct Golden {
+        const char* kernel;
+        const char* cache;
+        double unrounded_bytes;
+    };
+    // `fputune recommend --from data/machines/zen5-turin-vm-2026-11-30.json --budget 30us --min-freq 1GHz [--cache hot]`
+    const Golden golden[] = {
+        {"sha256-shani", "cold", 7496.5},           {"sha256-avx2", "cold", 4235.2},
+        {"sha512-avx2", "cold", 6804.6},            {"crc32c-vpclmul-avx512", "cold", 168329.6},
+        {"poly1305-avx2", "cold", 48964.4},         {"ghash-pclmul", "cold", 14352.4},
+        {"sha256-shani", "hot", 7689.7},            {"sha256-avx2", "hot", 4490.8},
+        {"crc32c-vpclmul-avx512", "hot", 454034.9}, {"poly1305-avx2", "hot", 62133.3},
+    };
+    const Recommendation cold = run({kZen5}, "cold"), hot = run({kZen5}, "hot");
+    for (const Golden& g : golden) {
+        INFO(g.kernel << " " << g.cache);
+        const VariantResult& v = variant(std::string(g.cache) == "hot" ? hot : cold, g.kernel);
+        REQUIRE(v.fits);
+        CHECK(v.cache == g.cache);
+        CHECK(std::abs(v.unrounded_bytes - g.unrounded_bytes) <= v.block_bytes);
+        // The limit is the largest whole-block size that fits; one more block does not.
+        CHECK(v.bytes % v.block_bytes == 0);
+        CHECK(v.time_s <= 30e-6);
+        CHECK(v.next_time_s > 30e-6);
+    }
+}
+
+TEST_CASE("golden: two machines merge to the more conservative limit and name it", "[models][golden]") {
+    const Recommendation zen5 = run({kZen5}, "cold"), intel = run({kEmeraldRapids}, "cold");
+    const Recommendation both = run({kZen5, kEmeraldRapids}, "cold");
+    REQUIRE(both.machines.size() == 2);
+    for (const char* kernel : {"sha256-shani", "sha256-avx2", "crc32c-vpclmul-avx512", "poly1305-avx2"}) {
+        INFO(kernel);
+        const VariantResult& a = variant(zen5, kernel);
+        const VariantResult& b = variant(intel, kernel);
+        const VariantResult& m = variant(both, kernel);
+        CHECK(m.bytes == std::min(a.bytes, b.bytes));
+        CHECK(m.machine == (a.bytes <= b.bytes ? a.machine : b.machine));
+    }
+    // Measured there: the Intel host holds sha256-avx2 longer per byte, the Zen 5 host sha256-shani.
+    CHECK(variant(both, "sha256-avx2").machine == variant(intel, "sha256-avx2").machine);
+    CHECK(variant(both, "sha256-shani").machine == variant(zen5, "sha256-shani").machine);
+}
