@@ -10,6 +10,8 @@
 #include <random>
 #include <set>
 
+#include <fmt/format.h>
+
 #include "clock.hpp"
 #include "cpu.hpp"
 #include "registry.hpp"
@@ -77,36 +79,41 @@ std::size_t cold_buffer_bytes() {
     return std::size_t{256} << 20;
 }
 
-bool has_group(const SweepFile& f, const std::string& kernel, const std::string& cache) {
-    return std::any_of(f.sections.begin(), f.sections.end(), [&](const SectionPoint& p) { return p.kernel == kernel && p.cache == cache; });
-}
 bool has_threshold_group(const SweepFile& f, const std::string& kernel, const std::string& dirty) {
     return std::any_of(f.thresholds.begin(), f.thresholds.end(), [&](const ThresholdPoint& p) { return p.kernel == kernel && p.dirty == dirty; });
 }
 
-// Samples every point round-robin (so drift spreads over all sizes) until each median is known to
-// target_rel_ci or its time cap is spent. sample(i) returns one sample of point i in ticks.
+// Samples every point round-robin in shuffled order (so drift and the host's noisy phases spread over
+// all of them) until each is settled: its median known to target_rel_ci (and, with need90, its p90 to
+// target_rel_ci90) or its share of pool_budget_s spent (what settled points left over is shared by
+// the rest; at most opt.point_cap_s each). sample(i) returns one sample of point i in ticks.
+// Returns false when stopped; `settled` then says which points are complete.
 template <typename SampleFn>
-bool sample_interleaved(std::size_t npoints, const SweepOptions& opt, double point_cap_s, bool need90,
-                        const std::atomic<bool>& stop, SampleFn sample, std::vector<std::vector<double>>& samples) {
+bool sample_interleaved(std::size_t npoints, const SweepOptions& opt, double pool_budget_s, bool need90,
+                        const std::atomic<bool>& stop, SampleFn sample, std::vector<std::vector<double>>& samples,
+                        std::vector<bool>& settled, const std::function<void(std::size_t)>& on_progress = {}) {
     const double hz = tsc_info().hz;
     samples.assign(npoints, {});
     std::vector<double> spent(npoints, 0);
-    std::vector<bool> done(npoints, false);
+    double spent_settled = 0;  // by settled points: what is left of the pool goes to the others
+    settled.assign(npoints, false);
     std::size_t left = npoints;
     std::vector<std::size_t> order(npoints);
     for (std::size_t i = 0; i < npoints; ++i) order[i] = i;
     std::mt19937 rng(3);
+    std::uint64_t last_report = tsc_begin();
     while (left) {
         std::shuffle(order.begin(), order.end(), rng);
         for (std::size_t i : order) {
-            if (done[i]) continue;
+            if (settled[i]) continue;
             if (stop.load(std::memory_order_relaxed)) return false;
             const std::uint64_t t0 = tsc_begin();
             samples[i].push_back(sample(i));
-            spent[i] += static_cast<double>(tsc_end() - t0) / hz;
+            const std::uint64_t t1 = tsc_end();
+            spent[i] += static_cast<double>(t1 - t0) / hz;
             const std::size_t n = samples[i].size();
-            bool finished = n >= opt.max_samples || (spent[i] > point_cap_s && n >= 5);
+            const double cap = std::min(opt.point_cap_s, (pool_budget_s - spent_settled) / static_cast<double>(left));
+            bool finished = n >= opt.max_samples || (spent[i] > cap && n >= 5);
             if (!finished && n >= std::max(opt.min_samples, need90 ? opt.min_samples90 : 0) && n % 4 == 0) {
                 std::vector<double> sorted = samples[i];
                 std::sort(sorted.begin(), sorted.end());
@@ -114,12 +121,22 @@ bool sample_interleaved(std::size_t npoints, const SweepOptions& opt, double poi
                            (!need90 || quantile_rel_ci(sorted, 0.9) < opt.target_rel_ci90);
             }
             if (finished) {
-                done[i] = true;
+                settled[i] = true;
+                spent_settled += spent[i];
                 --left;
+            }
+            if (on_progress && static_cast<double>(t1 - last_report) > 0.5 * hz) {
+                on_progress(npoints - left);
+                last_report = t1;
             }
         }
     }
     return true;
+}
+
+bool has_point(const SweepFile& f, const std::string& kernel, const std::string& cache, std::uint64_t bytes) {
+    return std::any_of(f.sections.begin(), f.sections.end(),
+                       [&](const SectionPoint& p) { return p.kernel == kernel && p.cache == cache && p.bytes == bytes; });
 }
 
 }  // namespace
@@ -131,15 +148,6 @@ void run_sweep(const SweepOptions& opt, SweepFile& out, const std::function<void
     FpuEmulator fpu;
     std::vector<DirtyState> tdirty = opt.threshold_dirty;
     if (tdirty.empty()) tdirty.push_back(opt.dirty);
-    const std::uint64_t t_begin = tsc_begin();
-    // The time budget: each group gets an even share of what is left, spread over its points.
-    auto point_cap = [&](const SweepProgress& p, std::size_t npoints) {
-        const double elapsed = static_cast<double>(tsc_begin() - t_begin) / tsc.hz;
-        const double left = std::max(0.0, opt.budget_s - elapsed);
-        const double group = left / static_cast<double>(std::max<std::size_t>(1, p.total - p.done));
-        return std::min(opt.point_cap_s, group / static_cast<double>(std::max<std::size_t>(1, npoints)));
-    };
-
     // Kernels to measure, the groups to do, and the buffers they need.
     std::vector<const Kernel*> section_kernels;
     for (const Kernel* k : opt.kernels)
@@ -156,10 +164,6 @@ void run_sweep(const SweepOptions& opt, SweepFile& out, const std::function<void
             out.kernels.push_back({k->name, k->algorithm, k->isa, k->provider, k->block_bytes, k->needs_fpu});
     }
 
-    SweepProgress prog;
-    prog.total = section_kernels.size() * ((opt.hot ? 1 : 0) + (opt.cold ? 1 : 0));
-    for (const Kernel* k : threshold_kernels) prog.total += k->needs_fpu ? tdirty.size() : 1;
-
     std::uint64_t max_bytes = opt.max_section_bytes;
     for (std::uint64_t s : opt.sizes) max_bytes = std::max(max_bytes, s);
     AlignedBuffer hot(max_bytes + 4096);
@@ -170,63 +174,90 @@ void run_sweep(const SweepOptions& opt, SweepFile& out, const std::function<void
     std::uint8_t request_out[256];
     std::mt19937_64 rng(5);
 
+    // Every section point of every kernel and cache state, sampled in one interleaved pool: the host's
+    // noisy phases (seconds long on a shared VM) then fall on all kernels alike instead of on whichever
+    // kernel was being measured at the time.
+    struct Point {
+        const Kernel* k;
+        std::size_t key;
+        bool cold;
+        std::uint64_t bytes;
+    };
+    std::vector<Point> points;
+    std::vector<std::vector<std::uint8_t>> keys;
     for (const Kernel* k : section_kernels) {
-        std::vector<std::uint8_t> key(k->key_bytes);
-        for (auto& b : key) b = static_cast<std::uint8_t>(rng());
+        keys.emplace_back(k->key_bytes);
+        for (auto& b : keys.back()) b = static_cast<std::uint8_t>(rng());
         std::vector<std::uint64_t> sizes;
         if (opt.sizes.empty()) sizes = default_section_sizes(k->block_bytes, opt.max_section_bytes, opt.points_per_doubling);
         else
-            for (std::uint64_t s : opt.sizes) sizes.push_back(std::max<std::uint64_t>(1, s / k->block_bytes) * k->block_bytes);
+            for (std::uint64_t sz : opt.sizes) sizes.push_back(std::max<std::uint64_t>(1, sz / k->block_bytes) * k->block_bytes);
         std::sort(sizes.begin(), sizes.end());
         sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
-        for (const char* cache : {"hot", "cold"}) {
-            const bool is_cold = std::strcmp(cache, "cold") == 0;
-            if ((is_cold && !opt.cold) || (!is_cold && !opt.hot) || has_group(out, k->name, cache)) {
-                if (!((is_cold && !opt.cold) || (!is_cold && !opt.hot))) ++prog.done;
-                continue;
-            }
-            prog.what = std::string(k->name) + " " + cache;
-            progress(prog);
-            std::vector<double> request_ticks_p50(sizes.size());
-            std::vector<std::vector<double>> request(sizes.size());
-            auto sample = [&](std::size_t i) {
-                const std::uint64_t bytes = sizes[i];
-                const std::uint8_t* data = hot.p;
-                if (is_cold) {
-                    if (cold_offset + bytes > cold->n) cold_offset = 0;
-                    data = cold->p + cold_offset;
-                    cold_offset += (bytes + 4095) & ~std::uint64_t{4095};
-                }
-                k->init(ctx, key.empty() ? nullptr : key.data());
-                fpu.dirty(opt.dirty);
-                const std::uint64_t t0 = tsc_begin();
-                fpu.save();                                       // kernel_fpu_begin: the user state
-                spin_core_cycles(opt.section_overhead_cycles);    // the rest of begin/end
-                k->blocks(ctx, data, bytes / k->block_bytes);
-                const std::uint64_t t1 = tsc_end();
-                fpu.restore();                                    // return to user space
-                const std::uint64_t t2 = tsc_end();
-                k->final(ctx, nullptr, 0, request_out);           // end the request (frees a peer's context)
-                request[i].push_back(static_cast<double>(t2 - t0) - 2 * overhead);
-                return static_cast<double>(t1 - t0) - overhead;
-            };
-            std::vector<std::vector<double>> samples;
-            if (!sample_interleaved(sizes.size(), opt, point_cap(prog, sizes.size()), true, stop, sample, samples)) {
-                out.partial = true;
-                return;
-            }
-            for (std::size_t i = 0; i < sizes.size(); ++i) {
-                std::sort(request[i].begin(), request[i].end());
-                out.sections.push_back({k->name, cache, sizes[i], summarize(samples[i]), request[i][request[i].size() / 2]});
-            }
-            ++prog.done;
+        for (bool is_cold : {false, true}) {
+            if (is_cold ? !opt.cold : !opt.hot) continue;
+            for (std::uint64_t bytes : sizes)
+                if (!has_point(out, k->name, is_cold ? "cold" : "hot", bytes)) points.push_back({k, keys.size() - 1, is_cold, bytes});
         }
     }
+    // The time budget, shared evenly by every point (sections and threshold lengths).
+    std::size_t threshold_groups = 0;
+    for (const Kernel* k : threshold_kernels) threshold_groups += k->needs_fpu ? tdirty.size() : 1;
+    const std::vector<std::uint64_t> lengths = default_threshold_lengths();
+    const std::size_t total_points = points.size() + threshold_groups * lengths.size();
+    const double per_point_s = opt.budget_s / static_cast<double>(std::max<std::size_t>(1, total_points));
+    SweepProgress prog;
+    prog.total = points.size() + threshold_groups;
+    prog.what = "sections";
+    progress(prog);
+    std::vector<std::vector<double>> request(points.size());
+    auto sample = [&](std::size_t i) {
+        const Point& pt = points[i];
+        const Kernel* k = pt.k;
+        const std::uint8_t* data = hot.p;
+        if (pt.cold) {
+            if (cold_offset + pt.bytes > cold->n) cold_offset = 0;
+            data = cold->p + cold_offset;
+            cold_offset += (pt.bytes + 4095) & ~std::uint64_t{4095};
+        }
+        const std::vector<std::uint8_t>& key = keys[pt.key];
+        k->init(ctx, key.empty() ? nullptr : key.data());
+        fpu.dirty(opt.dirty);
+        const std::uint64_t t0 = tsc_begin();
+        fpu.save();                                       // kernel_fpu_begin: the user state
+        spin_core_cycles(opt.section_overhead_cycles);    // the rest of begin/end
+        k->blocks(ctx, data, pt.bytes / k->block_bytes);
+        const std::uint64_t t1 = tsc_end();
+        fpu.restore();                                    // return to user space
+        const std::uint64_t t2 = tsc_end();
+        k->final(ctx, nullptr, 0, request_out);           // end the request (frees a peer's context)
+        request[i].push_back(static_cast<double>(t2 - t0) - 2 * overhead);
+        return static_cast<double>(t1 - t0) - overhead;
+    };
+    std::vector<std::vector<double>> samples;
+    std::vector<bool> settled;
+    const std::uint64_t t_sections = tsc_begin();
+    const bool complete = sample_interleaved(points.size(), opt, per_point_s * static_cast<double>(points.size()), true, stop, sample, samples, settled, [&](std::size_t n) {
+        prog.done = n;
+        prog.what = fmt::format("sections: {} of {} points settled", n, points.size());
+        progress(prog);
+    });
+    // Points in table order; on a stop, the settled ones are kept (--resume measures the rest).
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        if (!settled[i]) continue;
+        std::sort(request[i].begin(), request[i].end());
+        out.sections.push_back({points[i].k->name, points[i].cold ? "cold" : "hot", points[i].bytes, summarize(samples[i]),
+                                request[i][request[i].size() / 2]});
+    }
+    if (!complete) {
+        out.partial = true;
+        return;
+    }
+    prog.done = points.size();
 
     // Thresholds: one-shot cost by length; FPU kernels pay dirty + save + restore per request.
     // Batches of 8 requests resolve below the TSC step; the dirty() between them is timed alone
     // and subtracted (it stands for what user space did, not for the kernel's cost).
-    const std::vector<std::uint64_t> lengths = default_threshold_lengths();
     constexpr int kBatch = 8;
     std::vector<std::uint8_t> outbuf(256);
     for (const Kernel* k : threshold_kernels) {
@@ -262,7 +293,11 @@ void run_sweep(const SweepOptions& opt, SweepFile& out, const std::function<void
                 return (static_cast<double>(t1 - t0) - static_cast<double>(t2 - t1)) / kBatch;
             };
             std::vector<std::vector<double>> samples;
-            if (!sample_interleaved(lengths.size(), opt, point_cap(prog, lengths.size()), false, stop, sample, samples)) {
+            std::vector<bool> settled;
+            const double elapsed = static_cast<double>(tsc_begin() - t_sections) / tsc.hz;
+            const double pool = std::max(per_point_s * static_cast<double>(lengths.size()),
+                                         (opt.budget_s - elapsed) / static_cast<double>(std::max<std::size_t>(1, prog.total - prog.done)));
+            if (!sample_interleaved(lengths.size(), opt, pool, false, stop, sample, samples, settled)) {
                 out.partial = true;
                 return;
             }

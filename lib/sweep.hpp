@@ -28,9 +28,9 @@ struct SweepOptions {
     double budget_s = 150;                  // whole sweep: each group gets an even share of what is left...
     double point_cap_s = 0.25;              // ...and each point at most this, spread over the group's points...
     double target_rel_ci = 0.01;            // ...or once the median is known to ~1 %
-    double target_rel_ci90 = 0.02;          // and the p90 (the bound recommend uses) to ~2 %
+    double target_rel_ci90 = 0.01;          // and the p90 (the bound recommend uses) to ~1 %
     std::uint64_t min_samples = 21, max_samples = 2000;
-    std::uint64_t min_samples90 = 60;       // the p90's interval means little below this
+    std::uint64_t min_samples90 = 100;      // the p90's interval means little below this
 };
 
 // The default section sizes of a kernel: whole blocks from one block to >= max_bytes, geometric
