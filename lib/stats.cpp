@@ -42,7 +42,9 @@ PointStats summarize(std::vector<double> samples) {
     s.p99 = quantile(samples, 0.99);
     s.p999 = quantile(samples, 0.999);
     const double limit = 1.5 * s.p50 + 2000;
-    s.interrupted = static_cast<std::uint64_t>(samples.end() - std::upper_bound(samples.begin(), samples.end(), limit));
+    const auto clean_end = std::upper_bound(samples.begin(), samples.end(), limit);
+    s.interrupted = static_cast<std::uint64_t>(samples.end() - clean_end);
+    s.p99_clean = quantile(std::vector<double>(samples.begin(), clean_end), 0.99);
     s.rel_ci50 = median_rel_ci(samples);
     return s;
 }

@@ -14,7 +14,7 @@ namespace {
 
 json stats_json(const PointStats& s) {
     return {{"samples", s.samples}, {"min", s.min}, {"p10", s.p10}, {"p50", s.p50}, {"p90", s.p90}, {"p99", s.p99},
-            {"p999", s.p999}, {"max", s.max}, {"interrupted", s.interrupted}, {"rel_ci50", s.rel_ci50}};
+            {"p999", s.p999}, {"max", s.max}, {"interrupted", s.interrupted}, {"rel_ci50", s.rel_ci50}, {"p99_clean", s.p99_clean}};
 }
 
 PointStats stats_from(const json& j) {
@@ -29,6 +29,7 @@ PointStats stats_from(const json& j) {
     s.max = j.at("max").get<double>();
     s.interrupted = j.at("interrupted").get<std::uint64_t>();
     s.rel_ci50 = j.value("rel_ci50", 0.0);
+    s.p99_clean = j.value("p99_clean", s.p99);
     return s;
 }
 

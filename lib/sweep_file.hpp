@@ -18,6 +18,7 @@ struct PointStats {
     double min = 0, p10 = 0, p50 = 0, p90 = 0, p99 = 0, p999 = 0, max = 0;
     std::uint64_t interrupted = 0;  // samples far above the typical time (an interrupt or VM exit hit them)
     double rel_ci50 = 0;            // half-width of the 95 % confidence interval of p50, relative to p50
+    double p99_clean = 0;           // p99 of the samples not hit by an interruption (the section's own worst)
 };
 
 struct KernelInfo {
