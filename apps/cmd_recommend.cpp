@@ -45,6 +45,7 @@ RecommendOptions budget_options(const po::variables_map& vm, const std::string& 
         if (vm.count("round")) o.round = vm["round"].as<std::string>();
         if (vm.count("cache")) o.cache = vm["cache"].as<std::string>();
         if (vm.count("dirty")) o.dirty = vm["dirty"].as<std::string>();
+        o.quantile = vm["quantile"].as<std::string>();
         o.command_line = command_line(command, args);
         validate(o);
     } catch (const std::invalid_argument& e) {
@@ -61,7 +62,9 @@ void add_budget_options(po::options_description& desc) {
         "min-freq", po::value<std::string>()->default_value("1GHz"), "lowest core frequency to plan for (Hz, kHz, MHz, GHz)")(
         "margin", po::value<std::string>()->default_value("1.0"), "safety factor >= 1: limits fit budget / margin")(
         "cache", po::value<std::string>()->default_value("cold"), "cold | hot: which sweep points to use")(
-        "dirty", po::value<std::string>(), "xmm | ymm | zmm: user state for the thresholds (default: as swept)")(
+        "dirty", po::value<std::string>(), "xmm | ymm | zmm | none: user state for the thresholds (default: as swept)")(
+        "quantile", po::value<std::string>()->default_value("p90"),
+        "p90 | p99: the cost line that bounds a section (p99 of samples not hit by an interruption is stricter)")(
         "kernel,k", po::value<std::vector<std::string>>()->composing(), "only kernels matching GLOB (repeatable)");
 }
 

@@ -58,7 +58,8 @@ std::string render_header(const Recommendation& r, const std::string& path) {
     h += comment_safe(fmt::format(" * Rounding:      {}\n", o.round));
     h += comment_safe(fmt::format(" * Date:          {}\n", r.date));
     h += comment_safe(fmt::format(" * Command:       {}\n", o.command_line.empty() ? "(library call)" : o.command_line));
-    h += " *\n * Time per section: upper 95 % bound of the p90 cost line, FPU state save included.\n */\n";
+    h += fmt::format(" *\n * Time per section: upper 95 % bound of the {} cost line, FPU state save included.\n */\n",
+                     o.quantile == "p99" ? "p99 (uninterrupted samples)" : "p90");
     h += "#ifndef " + guard + "\n#define " + guard + "\n\n";
     h += "/* Per variant: the most bytes one section may process. */\n";
     for (const auto& row : r.variants) {

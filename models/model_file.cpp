@@ -212,15 +212,17 @@ ModelFile fit_sweep(const SweepFile& sweep, const std::string& source, const std
             CacheModel cm;
             cm.kernel = k.name;
             cm.cache = cache;
-            std::vector<double> xs, y50, y90;
+            std::vector<double> xs, y50, y90, y99;
             for (const SectionPoint* p : it->second) {
                 xs.push_back(static_cast<double>(p->bytes));
                 y50.push_back(p->ticks.p50);
                 y90.push_back(p->ticks.p90);
+                y99.push_back(std::max(p->ticks.p99_clean, p->ticks.p90));
                 cm.bytes.push_back(p->bytes);
             }
             cm.p50 = fit_line(xs, y50);
             cm.p90 = fit_line(xs, y90);
+            cm.p99 = fit_line(xs, y99);
             m.models.push_back(std::move(cm));
         }
         const bool has_points = groups.count({k.name, "hot"}) || groups.count({k.name, "cold"});
@@ -249,7 +251,7 @@ json to_json(const ModelFile& m) {
     j["fit"] = {{"model", "ticks(n) = A + B*n per section"},
                 {"method", "weighted least squares (Eigen), weights 1/y^2 so every size counts by its relative error, "
                            "Huber-reweighted (IRLS, k = 1.345 MAD sigmas) against points hit by interruptions"},
-                {"quantiles", {"p50", "p90"}},
+                {"quantiles", {"p50", "p90", "p99_clean"}},
                 {"confidence", 0.95},
                 {"max_rel_residual_for_line", kMaxRelResidualForLine}};
     j["source"] = {{"path", m.source},
@@ -275,7 +277,8 @@ json to_json(const ModelFile& m) {
                                {"bytes", cm.bytes},
                                {"core_cycles_per_byte_p50", cm.p50.b * m.core_per_tsc},
                                {"p50", line_json(cm.p50)},
-                               {"p90", line_json(cm.p90)}});
+                               {"p90", line_json(cm.p90)},
+                               {"p99", line_json(cm.p99)}});
     j["thresholds"] = json::array();
     for (const auto& t : m.thresholds)
         j["thresholds"].push_back({{"algorithm", t.algorithm}, {"kernel", t.kernel}, {"dirty", t.dirty},
@@ -329,6 +332,7 @@ ModelFile model_from_json(const json& j, const std::string& source) {
             cm.bytes = c.value("bytes", std::vector<std::uint64_t>{});
             cm.p50 = line_from(c.at("p50"));
             cm.p90 = line_from(c.at("p90"));
+            cm.p99 = c.contains("p99") ? line_from(c.at("p99")) : cm.p90;
             if (!m.kernel(cm.kernel)) throw fail("malformed model file: model for kernel '" + cm.kernel + "' not in its kernels list");
             m.models.push_back(std::move(cm));
         }
@@ -439,7 +443,7 @@ ModelFile read_reference_csv(const std::string& text, const std::string& source)
         line_fit.b = line_fit.b_lo = line_fit.b_hi = cycles / bytes;
         line_fit.points = 1;
         line_fit.note = "one point: A = 0, B = cycles/bytes";
-        cm.p50 = cm.p90 = line_fit;
+        cm.p50 = cm.p90 = cm.p99 = line_fit;
         m.models.push_back(cm);
     }
     if (!header) throw std::runtime_error(fmt::format("{}: no header line '{}'", source, kReferenceCsvHeader));

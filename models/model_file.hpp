@@ -21,6 +21,7 @@ struct CacheModel {
     std::string kernel, cache;  // cache: "hot" | "cold"
     LineFit p50;                // typical section cost
     LineFit p90;                // the bound recommendations use (its upper confidence line)
+    LineFit p99;                // p99 of uninterrupted samples: the stricter bound (--quantile p99)
     std::vector<std::uint64_t> bytes;  // the sizes the fit used
 };
 

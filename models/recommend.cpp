@@ -68,6 +68,8 @@ void validate(const RecommendOptions& o) {
     if (o.round != "block" && o.round != "kib" && o.round != "pow2")
         throw std::invalid_argument("--round " + o.round + ": expected block, kib or pow2");
     if (o.cache != "cold" && o.cache != "hot") throw std::invalid_argument("--cache " + o.cache + ": expected cold or hot");
+    if (o.quantile != "p90" && o.quantile != "p99")
+        throw std::invalid_argument("--quantile " + o.quantile + ": expected p90 or p99 (of uninterrupted samples)");
     if (!o.dirty.empty() && o.dirty != "xmm" && o.dirty != "ymm" && o.dirty != "zmm" && o.dirty != "none")
         throw std::invalid_argument("--dirty " + o.dirty + ": expected xmm, ymm, zmm or none (thresholds with the user state already saved)");
 }
@@ -78,8 +80,10 @@ std::string format_margin(double margin) {
     return margin == std::floor(margin) ? fmt::format("{:.1f}", margin) : fmt::format("{:g}", margin);
 }
 
-double predict_upper_s(const CacheModel& m, double core_per_tsc, double bytes, double min_freq_hz) {
-    return m.p90.upper_at(bytes) * core_per_tsc / min_freq_hz;
+const LineFit& bound_fit(const CacheModel& m, const std::string& quantile) { return quantile == "p99" ? m.p99 : m.p90; }
+
+double predict_upper_s(const CacheModel& m, double core_per_tsc, double bytes, double min_freq_hz, const std::string& quantile) {
+    return bound_fit(m, quantile).upper_at(bytes) * core_per_tsc / min_freq_hz;
 }
 
 std::string Recommendation::dirty_label() const {
@@ -114,15 +118,16 @@ VariantResult solve(const ModelFile& src, const KernelInfo& k, const CacheModel&
     v.cache = cm.cache;
     v.block_bytes = std::max<std::uint32_t>(1, k.block_bytes);
     const double budget = effective_budget_s(o);
-    auto t = [&](double n) { return predict_upper_s(cm, src.core_per_tsc, n, o.min_freq_hz); };
+    auto t = [&](double n) { return predict_upper_s(cm, src.core_per_tsc, n, o.min_freq_hz, o.quantile); };
+    const LineFit& bound = bound_fit(cm, o.quantile);
     v.one_block_s = t(v.block_bytes);
-    const double b_ticks = cm.p90.b_hi;
+    const double b_ticks = bound.b_hi;
     if (!(b_ticks > 0)) {
         v.notes.push_back("the fit has no positive per-byte cost; no limit can be computed");
         return v;
     }
     const double budget_ticks = budget * o.min_freq_hz / src.core_per_tsc;
-    v.unrounded_bytes = std::max(0.0, (budget_ticks - cm.p90.a_hi) / b_ticks);
+    v.unrounded_bytes = std::max(0.0, (budget_ticks - bound.a_hi) / b_ticks);
     auto largest_multiple = [&](std::uint64_t g) {
         std::uint64_t n = static_cast<std::uint64_t>(std::floor(v.unrounded_bytes / static_cast<double>(g))) * g;
         while (n > 0 && t(static_cast<double>(n)) > budget) n -= g;  // guard against rounding at the edge
@@ -164,7 +169,7 @@ void judge_upstream(VariantResult& v, const CacheModel& cm, double core_per_tsc,
     v.upstream_known = true;
     v.upstream_bytes = u->fpu_chunk_bytes;
     if (u->fpu_chunk_bytes) {
-        v.upstream_time_s = predict_upper_s(cm, core_per_tsc, static_cast<double>(*u->fpu_chunk_bytes), o.min_freq_hz);
+        v.upstream_time_s = predict_upper_s(cm, core_per_tsc, static_cast<double>(*u->fpu_chunk_bytes), o.min_freq_hz, o.quantile);
         v.upstream_pass = v.upstream_time_s <= effective_budget_s(o);
     } else {
         v.upstream_time_s = std::numeric_limits<double>::infinity();
@@ -341,9 +346,9 @@ std::string render_table(const Recommendation& r) {
     const bool many = r.machines.size() > 1;
     std::string out;
     out += fmt::format("fputune {} ({}) recommend: budget {} per FPU section at {} minimum, margin {} (limit fits {}), "
-                       "{} cache, dirty {}, rounding {}\n",
+                       "{} cache, dirty {}, rounding {}, bound {}\n",
                        r.tool_version, r.tool_commit, format_duration(o.budget_s), format_frequency(o.min_freq_hz), format_margin(o.margin),
-                       format_duration(effective_budget_s(o)), o.cache, r.dirty_label(), o.round);
+                       format_duration(effective_budget_s(o)), o.cache, r.dirty_label(), o.round, o.quantile);
     for (std::size_t i = 0; i < r.machines.size(); ++i) {
         const auto& m = r.machines[i];
         out += fmt::format("machine{}: {} ({} {}{}, core/TSC {:.3f})\n", many ? fmt::format(" [{}]", i + 1) : "", m.machine,
@@ -389,7 +394,7 @@ std::string render_table(const Recommendation& r) {
                            upstream_time_text(a.upstream_time_s, a.upstream_known, a.upstream_pass), thr, by);
     }
     out += "\nlimit: largest section in whole " + std::string(o.round == "block" ? "blocks" : o.round == "kib" ? "KiB (and blocks)" : "blocks, a power of two") +
-           " whose predicted time (upper 95 % bound of the p90 fit, core cycles = ticks x core/TSC) at the minimum frequency "
+           " whose predicted time (upper 95 % bound of the " + o.quantile + " fit, core cycles = ticks x core/TSC) at the minimum frequency "
            "fits budget / margin; unrounded: the exact size where it equals it; cost: throughput lost against no limit "
            "(A / (A + B n), p50 fit); simd min: shortest input from which the SIMD path beats the no-FPU one\n";
     for (const auto& n : r.notes) out += "note: " + n + "\n";
@@ -403,7 +408,7 @@ json to_json(const Recommendation& r) {
     j["tool"] = {{"name", "fputune"}, {"version", r.tool_version}, {"commit", r.tool_commit}};
     j["date"] = r.date;
     j["inputs"] = {{"budget_s", o.budget_s}, {"min_freq_hz", o.min_freq_hz}, {"margin", o.margin},
-                   {"effective_budget_s", effective_budget_s(o)}, {"cache", o.cache}, {"dirty", r.dirty_label()},
+                   {"effective_budget_s", effective_budget_s(o)}, {"cache", o.cache}, {"dirty", r.dirty_label()}, {"quantile", o.quantile},
                    {"round", o.round}, {"command", o.command_line}};
     j["machines"] = json::array();
     for (const auto& m : r.machines)

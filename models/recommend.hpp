@@ -34,6 +34,7 @@ struct RecommendOptions {
     std::string round = "block";  // block | kib | pow2
     std::string cache = "cold";   // cold | hot (falls back to the other, with a note, when missing)
     std::string dirty;            // xmm | ymm | zmm for the thresholds; "" = each sweep's own
+    std::string quantile = "p90"; // p90 | p99: which cost line bounds a section (p99 = of uninterrupted samples)
     std::string command_line;     // for the provenance
 };
 // Throws std::invalid_argument naming the option and how to mend it.
@@ -41,8 +42,11 @@ void validate(const RecommendOptions& o);
 double effective_budget_s(const RecommendOptions& o);
 std::string format_margin(double margin);  // "1.0", "1.25"
 
-// Predicted section time at f_min, upper bound of the p90 fit.
-double predict_upper_s(const CacheModel& m, double core_per_tsc, double bytes, double min_freq_hz);
+// The cost line that bounds a section: p90, or p99 of uninterrupted samples.
+const LineFit& bound_fit(const CacheModel& m, const std::string& quantile);
+// Predicted section time at f_min, upper bound of that line.
+double predict_upper_s(const CacheModel& m, double core_per_tsc, double bytes, double min_freq_hz,
+                       const std::string& quantile = "p90");
 
 struct VariantResult {
     std::string kernel, algorithm, machine, source, cache;

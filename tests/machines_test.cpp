@@ -14,13 +14,14 @@ namespace {
 const char* kZen5 = FPUTUNE_SOURCE_DIR "/data/machines/zen5-turin-vm-2026-11-30.json";
 const char* kEmeraldRapids = FPUTUNE_SOURCE_DIR "/data/machines/emerald-rapids-vm-2026-11-30.json";
 
-Recommendation run(const std::vector<const char*>& files, const std::string& cache) {
+Recommendation run(const std::vector<const char*>& files, const std::string& cache, const std::string& quantile = "p90") {
     std::vector<ModelFile> sources;
     for (const char* f : files) sources.push_back(load_models(f));
     RecommendOptions o;
     o.budget_s = 30e-6;
     o.min_freq_hz = 1e9;
     o.cache = cache;
+    o.quantile = quantile;
     return recommend(sources, o);
 }
 
@@ -76,4 +77,18 @@ TEST_CASE("golden: two machines merge to the more conservative limit and name it
     // Measured there: the Intel host holds sha256-avx2 longer per byte, the Zen 5 host sha256-shani.
     CHECK(variant(both, "sha256-avx2").machine == variant(intel, "sha256-avx2").machine);
     CHECK(variant(both, "sha256-shani").machine == variant(zen5, "sha256-shani").machine);
+}
+
+TEST_CASE("golden: the p99 bound (uninterrupted samples) is stricter than the p90 one", "[models][golden]") {
+    const Recommendation p90 = run({kZen5}, "cold"), p99 = run({kZen5}, "cold", "p99");
+    REQUIRE(p90.variants.size() == p99.variants.size());
+    for (std::size_t i = 0; i < p90.variants.size(); ++i) {
+        INFO(p90.variants[i].bound.kernel);
+        CHECK(p99.variants[i].bound.bytes <= p90.variants[i].bound.bytes);
+        if (p99.variants[i].bound.fits) CHECK(p99.variants[i].bound.time_s <= 30e-6);
+    }
+    RecommendOptions o;
+    o.budget_s = 30e-6;
+    o.quantile = "p98";
+    CHECK_THROWS_WITH(validate(o), Catch::Contains("--quantile p98"));
 }
