@@ -135,8 +135,9 @@ bool sample_interleaved(std::size_t npoints, const SweepOptions& opt, double poo
 }
 
 bool has_point(const SweepFile& f, const std::string& kernel, const std::string& cache, std::uint64_t bytes) {
-    return std::any_of(f.sections.begin(), f.sections.end(),
-                       [&](const SectionPoint& p) { return p.kernel == kernel && p.cache == cache && p.bytes == bytes; });
+    return std::any_of(f.sections.begin(), f.sections.end(), [&](const SectionPoint& p) {
+        return p.settled && p.kernel == kernel && p.cache == cache && p.bytes == bytes;
+    });
 }
 
 }  // namespace
@@ -185,6 +186,8 @@ void run_sweep(const SweepOptions& opt, SweepFile& out, const std::function<void
     };
     std::vector<Point> points;
     std::vector<std::vector<std::uint8_t>> keys;
+    // Points a stopped sweep cut short are measured again (--resume).
+    std::erase_if(out.sections, [](const SectionPoint& p) { return !p.settled; });
     for (const Kernel* k : section_kernels) {
         keys.emplace_back(k->key_bytes);
         for (auto& b : keys.back()) b = static_cast<std::uint8_t>(rng());
@@ -242,12 +245,13 @@ void run_sweep(const SweepOptions& opt, SweepFile& out, const std::function<void
         prog.what = fmt::format("sections: {} of {} points settled", n, points.size());
         progress(prog);
     });
-    // Points in table order; on a stop, the settled ones are kept (--resume measures the rest).
+    // Points in table order. On a stop nothing measured is dropped: a point cut short is kept with
+    // what it has (>= 3 samples), marked unsettled, and --resume measures it again.
     for (std::size_t i = 0; i < points.size(); ++i) {
-        if (!settled[i]) continue;
+        if (!settled[i] && samples[i].size() < 3) continue;
         std::sort(request[i].begin(), request[i].end());
         out.sections.push_back({points[i].k->name, points[i].cold ? "cold" : "hot", points[i].bytes, summarize(samples[i]),
-                                request[i][request[i].size() / 2]});
+                                request[i][request[i].size() / 2], static_cast<bool>(settled[i])});
     }
     if (!complete) {
         out.partial = true;

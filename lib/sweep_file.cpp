@@ -52,9 +52,11 @@ json to_json(const SweepFile& f) {
         j["kernels"].push_back({{"name", k.name}, {"algorithm", k.algorithm}, {"isa", k.isa}, {"provider", k.provider},
                                 {"block_bytes", k.block_bytes}, {"needs_fpu", k.needs_fpu}});
     j["sections"] = json::array();
-    for (const auto& p : f.sections)
+    for (const auto& p : f.sections) {
         j["sections"].push_back({{"kernel", p.kernel}, {"cache", p.cache}, {"bytes", p.bytes},
                                  {"ticks", stats_json(p.ticks)}, {"request_ticks_p50", p.request_ticks_p50}});
+        if (!p.settled) j["sections"].back()["settled"] = false;
+    }
     j["thresholds"] = json::array();
     for (const auto& p : f.thresholds)
         j["thresholds"].push_back({{"kernel", p.kernel}, {"dirty", p.dirty}, {"bytes", p.bytes}, {"ticks", stats_json(p.ticks)}});
@@ -100,7 +102,8 @@ SweepFile sweep_from_json(const json& j, const std::string& source) {
                                  k.value("needs_fpu", true)});
         for (const auto& p : j.at("sections"))
             f.sections.push_back({p.at("kernel").get<std::string>(), p.at("cache").get<std::string>(),
-                                  p.at("bytes").get<std::uint64_t>(), stats_from(p.at("ticks")), p.value("request_ticks_p50", 0.0)});
+                                  p.at("bytes").get<std::uint64_t>(), stats_from(p.at("ticks")), p.value("request_ticks_p50", 0.0),
+                                  p.value("settled", true)});
         for (const auto& p : j.value("thresholds", json::array()))
             f.thresholds.push_back({p.at("kernel").get<std::string>(), p.at("dirty").get<std::string>(),
                                     p.at("bytes").get<std::uint64_t>(), stats_from(p.at("ticks"))});

@@ -37,6 +37,7 @@ struct SectionPoint {
     std::uint64_t bytes = 0;
     PointStats ticks;
     double request_ticks_p50 = 0;
+    bool settled = true;  // false: cut short by Ctrl-C (kept, marked; --resume measures it again)
 };
 
 // One point of the threshold sweep: the one-shot cost (init + final) of `bytes` on one kernel; for a

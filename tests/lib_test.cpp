@@ -101,6 +101,13 @@ TEST_CASE("sweep file: round trip, and each way a file can be wrong has its own 
     CHECK(back.sections[0].ticks.p90 == 4);
     CHECK(back.thresholds[0].dirty == "ymm");
     CHECK(back.core_per_tsc == 1.5);
+    CHECK(back.sections[0].settled);
+    SweepFile cut = tiny_sweep();
+    cut.partial = true;
+    cut.sections[0].settled = false;  // a point Ctrl-C cut short is kept, marked
+    write_sweep_file(path, cut);
+    CHECK_FALSE(read_sweep_file(path).sections[0].settled);
+    CHECK(read_sweep_file(path).partial);
 
     std::string text = read_file(path);
     write_file_atomic(path, text.substr(0, text.size() / 2));
