@@ -5,13 +5,33 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "clock.hpp"
 #include "cpu.hpp"
+#include "registry.hpp"
 
 namespace fputune::cli {
 
 std::string& current_command() {
     static std::string name;
     return name;
+}
+
+std::vector<std::string> kernel_patterns(const po::variables_map& vm) {
+    return vm.count("kernel") ? vm["kernel"].as<std::vector<std::string>>() : std::vector<std::string>{};
+}
+
+std::vector<const Kernel*> selected_kernels(const po::variables_map& vm) {
+    try {
+        return select_kernels(kernel_patterns(vm));
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(std::string(e.what()) + "; `fputune list` shows the kernels");
+    }
+}
+
+int pin_cpu(const po::variables_map& vm) {
+    const int cpu = vm.count("cpu") ? vm["cpu"].as<int>() : last_allowed_cpu();
+    if (!pin_to_cpu(cpu)) throw UsageError("--cpu " + std::to_string(cpu) + ": cannot pin to that CPU (not allowed or not online)");
+    return cpu;
 }
 
 bool parse(const std::string& command, const std::string& usage, po::options_description& desc, const Args& args,

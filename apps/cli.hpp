@@ -8,6 +8,8 @@
 
 #include <boost/program_options.hpp>
 
+#include "kernel.hpp"
+
 namespace fputune::cli {
 
 namespace po = boost::program_options;
@@ -34,6 +36,12 @@ const std::vector<Command>& commands();
 bool parse(const std::string& command, const std::string& usage, po::options_description& desc, const Args& args,
            po::variables_map& vm, bool with_disable = true,
            const po::positional_options_description* positional = nullptr);
+
+// The kernels the -k GLOB options select (all when none); a glob that matches nothing is a UsageError.
+std::vector<const Kernel*> selected_kernels(const po::variables_map& vm);
+std::vector<std::string> kernel_patterns(const po::variables_map& vm);
+// Pins to --cpu N (default: the last allowed CPU) and returns it; UsageError when it cannot.
+int pin_cpu(const po::variables_map& vm);
 
 // `fputune <command>`: the name used in messages.
 std::string& current_command();

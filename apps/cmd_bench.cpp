@@ -34,16 +34,8 @@ int run_bench(const Args& args) {
     }
     const double time_cap = vm["time"].as<double>();
     if (!(time_cap > 0 && time_cap <= 60)) throw UsageError(fmt::format("--time {}: must be > 0 and <= 60 seconds", time_cap));
-    std::vector<std::string> patterns;
-    if (vm.count("kernel")) patterns = vm["kernel"].as<std::vector<std::string>>();
-    std::vector<const Kernel*> kernels;
-    try {
-        kernels = select_kernels(patterns);
-    } catch (const std::invalid_argument& e) {
-        throw UsageError(std::string(e.what()) + "; `fputune list` shows the kernels");
-    }
-    const int cpu = vm.count("cpu") ? vm["cpu"].as<int>() : last_allowed_cpu();
-    if (!pin_to_cpu(cpu)) throw UsageError(fmt::format("--cpu {}: cannot pin to that CPU", cpu));
+    const std::vector<const Kernel*> kernels = selected_kernels(vm);
+    const int cpu = pin_cpu(vm);
     const bool json_out = vm.count("json") > 0;
     const bool tty = isatty(STDERR_FILENO);
 

@@ -15,8 +15,7 @@ int run_cpu(const Args& args) {
     desc.add_options()("json", "print the probe as JSON")("cpu", po::value<int>(), "pin to this CPU while measuring (default: the last allowed)");
     po::variables_map vm;
     if (!parse("cpu", "[--json] [--cpu N] [--disable FEATURES]", desc, args, vm)) return kExitOk;
-    const int cpu = vm.count("cpu") ? vm["cpu"].as<int>() : last_allowed_cpu();
-    if (!pin_to_cpu(cpu)) throw UsageError(fmt::format("--cpu {}: cannot pin to that CPU (not allowed or not online)", cpu));
+    const int cpu = pin_cpu(vm);
     const nlohmann::json j = probe_cpu();
     if (vm.count("json")) {
         std::cout << j.dump(1) << "\n";

@@ -17,14 +17,7 @@ int run_list(const Args& args) {
         "json", "print JSON");
     po::variables_map vm;
     if (!parse("list", "[-k GLOB]... [--json] [--disable FEATURES]", desc, args, vm)) return kExitOk;
-    std::vector<std::string> patterns;
-    if (vm.count("kernel")) patterns = vm["kernel"].as<std::vector<std::string>>();
-    std::vector<const Kernel*> kernels;
-    try {
-        kernels = select_kernels(patterns);
-    } catch (const std::invalid_argument& e) {
-        throw UsageError(std::string(e.what()) + "; `fputune list` shows the kernels");
-    }
+    const std::vector<const Kernel*> kernels = selected_kernels(vm);
     const FeatureSet usable = usable_features();
     auto status = [&](const Kernel& k) -> std::string {
         FeatureSet missing = missing_features(k, usable);

@@ -105,18 +105,12 @@ int run_sweep(const Args& args) {
         opt.min_samples90 = 21;
         opt.target_rel_ci90 = 0.05;
     }
-    std::vector<std::string> patterns;
-    if (vm.count("kernel")) patterns = vm["kernel"].as<std::vector<std::string>>();
-    try {
-        opt.kernels = select_kernels(patterns);
-    } catch (const std::invalid_argument& e) {
-        throw UsageError(std::string(e.what()) + "; `fputune list` shows the kernels");
-    }
+    const std::vector<std::string> patterns = kernel_patterns(vm);
+    opt.kernels = selected_kernels(vm);
     const std::string output = vm["output"].as<std::string>();
     check_writable(output);
     if (vm.count("csv")) check_writable(vm["csv"].as<std::string>());
-    const int cpu = vm.count("cpu") ? vm["cpu"].as<int>() : last_allowed_cpu();
-    if (!pin_to_cpu(cpu)) throw UsageError(fmt::format("--cpu {}: cannot pin to that CPU", cpu));
+    const int cpu = pin_cpu(vm);
 
     SweepFile file;
     nlohmann::json options = {{"kernels", patterns}, {"dirty", dirty_name(opt.dirty)}, {"section_overhead_cycles", opt.section_overhead_cycles},
