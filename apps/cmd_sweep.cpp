@@ -51,7 +51,7 @@ int run_sweep(const Args& args) {
         "sizes", po::value<std::string>(), "section sizes instead of the default geometric sweep (comma-separated)")(
         "max-bytes", po::value<std::string>()->default_value("1MiB"), "largest section of the default sweep")(
         "no-thresholds", "skip the SIMD-vs-scalar threshold sweep")(
-        "quick", "about 30 s: to 256 KiB, 2 points per doubling, fewer samples")(
+        "quick", "10-30 s: to 256 KiB, 2 points per doubling, fewer samples (p90 to ~3 %)")(
         "time-budget", po::value<double>(), "seconds for the whole sweep, shared evenly by the groups (default 150; --quick 25)")(
         "threshold-dirty", po::value<std::string>(), "dirty states for the threshold sweep: a list of xmm,ymm,zmm,none (none = user state already saved, no XSAVE) or 'all' (= xmm,ymm,zmm,none; default: --dirty)")(
         "resume", po::value<std::string>(), "continue a partial sweep file (written back to -o)")(
@@ -102,8 +102,8 @@ int run_sweep(const Args& args) {
         opt.point_cap_s = 0.04;
         opt.min_samples = 9;
         opt.target_rel_ci = 0.02;
-        opt.min_samples90 = 21;
-        opt.target_rel_ci90 = 0.05;
+        opt.min_samples90 = 40;
+        opt.target_rel_ci90 = 0.03;
     }
     const std::vector<std::string> patterns = kernel_patterns(vm);
     opt.kernels = selected_kernels(vm);
