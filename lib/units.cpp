@@ -83,6 +83,7 @@ double parse_duration_s(std::string_view text, std::string_view option) {
     double value = 0;
     std::string unit;
     if (!split_number(text, value, unit)) throw bad("not a number");
+    if (!std::isfinite(value) || value <= 0) throw bad("must be greater than 0");
     double mult = 0;
     if (unit == "ns") mult = 1e-9;
     else if (unit == "us" || unit == "µs" || unit == "μs") mult = 1e-6;
@@ -102,6 +103,7 @@ double parse_frequency_hz(std::string_view text, std::string_view option) {
     double value = 0;
     std::string unit;
     if (!split_number(text, value, unit)) throw bad("not a number");
+    if (!std::isfinite(value) || value <= 0) throw bad("must be greater than 0");
     std::string u;
     for (char c : unit) u += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     double mult = 0;

@@ -35,11 +35,12 @@ TEST_CASE("units: sizes, durations and frequencies parse, and bad ones are named
     CHECK(parse_duration_s("0.5ms") == Approx(0.5e-3));
     CHECK_THROWS_WITH(parse_duration_s("30xs"), Catch::Contains("'30xs'") && Catch::Contains("unknown unit"));
     CHECK_THROWS_WITH(parse_duration_s("-1us"), Catch::Contains("greater than 0"));
-    CHECK_THROWS_WITH(parse_duration_s("0"), Catch::Contains("'0'"));
+    CHECK_THROWS_WITH(parse_duration_s("0"), Catch::Contains("'0'") && Catch::Contains("greater than 0"));
+    CHECK_THROWS_WITH(parse_duration_s("30"), Catch::Contains("missing unit"));
     CHECK(parse_frequency_hz("1GHz") == Approx(1e9));
     CHECK(parse_frequency_hz("2200MHz") == Approx(2.2e9));
     CHECK_THROWS_WITH(parse_frequency_hz("-1GHz"), Catch::Contains("greater than 0"));
-    CHECK_THROWS_WITH(parse_frequency_hz("0"), Catch::Contains("'0'"));
+    CHECK_THROWS_WITH(parse_frequency_hz("0"), Catch::Contains("'0'") && Catch::Contains("greater than 0"));
     CHECK(format_size(12800) == "12.5 KiB");
     CHECK(format_frequency(2.2e9) == "2.2 GHz");
 }
