@@ -10,14 +10,12 @@
 #include <cstring>
 
 #include "mac.hpp"
+#include "poly1305_base26.hpp"
 
 namespace fputune::mac {
 
 namespace {
 
-using u64 = std::uint64_t;
-using u128 = unsigned __int128;
-constexpr u64 kMask26 = (u64{1} << 26) - 1;
 constexpr int kPowers = 8;
 
 struct alignas(64) Ctx {
@@ -28,55 +26,8 @@ struct alignas(64) Ctx {
 };
 static_assert(sizeof(Ctx) <= kPoly1305SimdCtxBytes);
 
-void to26(const u64 h[3], u64 out[5]) noexcept {
-    out[0] = h[0] & kMask26;
-    out[1] = (h[0] >> 26) & kMask26;
-    out[2] = ((h[0] >> 52) | (h[1] << 12)) & kMask26;
-    out[3] = (h[1] >> 14) & kMask26;
-    out[4] = (h[1] >> 40) | (h[2] << 24);
-}
-
-// Limbs of any size below 2^62 (lane sums) back to 64-bit limbs, partially reduced (h2 < 8).
-void from26(const u64 d[5], u64 h[3]) noexcept {
-    u128 t = static_cast<u128>(d[0]) + (static_cast<u128>(d[1]) << 26) + (static_cast<u128>(d[2]) << 52);
-    u64 h0 = static_cast<u64>(t);
-    t = (t >> 64) + (static_cast<u128>(d[3]) << 14) + (static_cast<u128>(d[4]) << 40);
-    u64 h1 = static_cast<u64>(t);
-    u64 h2 = static_cast<u64>(t >> 64);
-    const u64 c = (h2 >> 2) * 5;
-    h2 &= 3;
-    t = static_cast<u128>(h0) + c;
-    h0 = static_cast<u64>(t);
-    t = static_cast<u128>(h1) + static_cast<u64>(t >> 64);
-    h[0] = h0;
-    h[1] = static_cast<u64>(t);
-    h[2] = h2 + static_cast<u64>(t >> 64);
-}
-
-// a * b mod 2^130-5 in base 2^26, carried (scalar: only for the key powers).
-void mul26(const u64 a[5], const u64 b[5], u64 out[5]) noexcept {
-    const u64 s1 = b[1] * 5, s2 = b[2] * 5, s3 = b[3] * 5, s4 = b[4] * 5;
-    u64 d[5];
-    d[0] = a[0] * b[0] + a[1] * s4 + a[2] * s3 + a[3] * s2 + a[4] * s1;
-    d[1] = a[0] * b[1] + a[1] * b[0] + a[2] * s4 + a[3] * s3 + a[4] * s2;
-    d[2] = a[0] * b[2] + a[1] * b[1] + a[2] * b[0] + a[3] * s4 + a[4] * s3;
-    d[3] = a[0] * b[3] + a[1] * b[2] + a[2] * b[1] + a[3] * b[0] + a[4] * s4;
-    d[4] = a[0] * b[4] + a[1] * b[3] + a[2] * b[2] + a[3] * b[1] + a[4] * b[0];
-    for (int pass = 0; pass < 2; ++pass) {
-        for (int i = 0; i < 4; ++i) {
-            d[i + 1] += d[i] >> 26;
-            d[i] &= kMask26;
-        }
-        d[0] += (d[4] >> 26) * 5;
-        d[4] &= kMask26;
-    }
-    for (int i = 0; i < 5; ++i) out[i] = d[i];
-}
-
 void compute_powers(Ctx* c) noexcept {
-    const u64 r[3] = {c->core.r[0], c->core.r[1], 0};
-    to26(r, c->pw[0]);
-    for (int k = 1; k < kPowers; ++k) mul26(c->pw[k - 1], c->pw[0], c->pw[k]);
+    powers_base26(c->core.r, c->pw, kPowers);
     c->powers_ready = 1;
 }
 
