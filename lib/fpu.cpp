@@ -14,6 +14,14 @@ namespace fputune {
 
 void fpu_dirty_zmm() noexcept;  // fpu_dirty_avx512.cpp (built with -mavx512f)
 
+namespace {
+// XRSTOR of every enabled component from an XSAVE area (64-byte aligned, >= 4096 bytes).
+void xrstor_all(const unsigned char* area, std::uint64_t mask) noexcept {
+    const std::uint32_t lo = static_cast<std::uint32_t>(mask), hi = static_cast<std::uint32_t>(mask >> 32);
+    __asm__ volatile("xrstor64 %0" : : "m"(*reinterpret_cast<const unsigned char(*)[4096]>(area)), "a"(lo), "d"(hi) : "memory");
+}
+}  // namespace
+
 std::string dirty_name(DirtyState d) {
     switch (d) {
         case DirtyState::none: return "none";
@@ -101,11 +109,7 @@ FpuEmulator::~FpuEmulator() {
 }
 
 void FpuEmulator::dirty(DirtyState d) noexcept {
-    const XsaveLayout& l = xsave_layout();
-    if (l.save_mask) {
-        const std::uint32_t lo = static_cast<std::uint32_t>(l.save_mask), hi = static_cast<std::uint32_t>(l.save_mask >> 32);
-        __asm__ volatile("xrstor64 %0" : : "m"(*reinterpret_cast<unsigned char(*)[4096]>(init_area_)), "a"(lo), "d"(hi) : "memory");
-    }
+    if (const std::uint64_t mask = xsave_layout().save_mask) xrstor_all(init_area_, mask);
     switch (d) {
         case DirtyState::none: return;
         case DirtyState::xmm:
@@ -140,10 +144,7 @@ void FpuEmulator::save() noexcept {
 }
 
 void FpuEmulator::restore() noexcept {
-    const XsaveLayout& l = xsave_layout();
-    if (!l.save_mask) return;
-    const std::uint32_t lo = static_cast<std::uint32_t>(l.save_mask), hi = static_cast<std::uint32_t>(l.save_mask >> 32);
-    __asm__ volatile("xrstor64 %0" : : "m"(*reinterpret_cast<unsigned char(*)[4096]>(area_)), "a"(lo), "d"(hi) : "memory");
+    if (const std::uint64_t mask = xsave_layout().save_mask) xrstor_all(area_, mask);
 }
 
 std::vector<XsaveCost> measure_xsave_costs(int repeats) {
