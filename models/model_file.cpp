@@ -168,13 +168,21 @@ std::vector<SimdThreshold> compute_thresholds(const SweepFile& sweep) {
     return out;
 }
 
-ModelFile fit_sweep(const SweepFile& sweep, const std::string& source, const std::vector<std::string>& kernel_globs) {
+namespace {
+// A model file stamped with who fitted it, when, and from what.
+ModelFile new_model(const std::string& source, const std::string& kind) {
     ModelFile m;
     m.tool_version = tool_version();
     m.tool_commit = tool_commit();
     m.date = utc_now_iso8601();
     m.source = source;
-    m.source_kind = "sweep";
+    m.source_kind = kind;
+    return m;
+}
+}  // namespace
+
+ModelFile fit_sweep(const SweepFile& sweep, const std::string& source, const std::vector<std::string>& kernel_globs) {
+    ModelFile m = new_model(source, "sweep");
     m.machine = machine_name(sweep.cpu);
     m.cpu = sweep.cpu;
     m.sweep_date = sweep.date;
@@ -373,12 +381,7 @@ std::string trim(std::string s) {
 }  // namespace
 
 ModelFile read_reference_csv(const std::string& text, const std::string& source) {
-    ModelFile m;
-    m.tool_version = tool_version();
-    m.tool_commit = tool_commit();
-    m.date = utc_now_iso8601();
-    m.source = source;
-    m.source_kind = "reference-csv";
+    ModelFile m = new_model(source, "reference-csv");
     m.core_per_tsc = m.core_per_tsc_end = 1;  // cycles per op: the counter is the core clock there
     m.notes.push_back("reference CSV: one point per kernel in core cycles (TSC = core, core/TSC 1); A = 0, B = cycles / bytes, "
                       "no confidence interval; cache state not stated (taken as hot)");
