@@ -149,18 +149,15 @@ void run_sweep(const SweepOptions& opt, SweepFile& out, const std::function<void
     FpuEmulator fpu;
     std::vector<DirtyState> tdirty = opt.threshold_dirty;
     if (tdirty.empty()) tdirty.push_back(opt.dirty);
-    // Kernels to measure, the groups to do, and the buffers they need.
-    std::vector<const Kernel*> section_kernels;
+    // Our kernels this CPU can run (peers are never swept), the ones with sections, and the ones
+    // whose algorithm has both a no-FPU and an FPU path among them (thresholds).
+    std::vector<const Kernel*> ours, section_kernels, threshold_kernels;
     for (const Kernel* k : opt.kernels)
-        if (k->needs_fpu && !is_peer(*k) && !missing_features(*k, usable_features())) section_kernels.push_back(k);
-    const std::vector<std::string> talgs = opt.thresholds ? threshold_algorithms(opt.kernels) : std::vector<std::string>{};
-    std::vector<const Kernel*> threshold_kernels;
-    for (const Kernel* k : opt.kernels)
-        if (!is_peer(*k) && !missing_features(*k, usable_features()) &&
-            std::find(talgs.begin(), talgs.end(), k->algorithm) != talgs.end())
-            threshold_kernels.push_back(k);
-    for (const Kernel* k : opt.kernels) {
-        if (missing_features(*k, usable_features()) || is_peer(*k)) continue;
+        if (!is_peer(*k) && !missing_features(*k, usable_features())) ours.push_back(k);
+    const std::vector<std::string> talgs = opt.thresholds ? threshold_algorithms(ours) : std::vector<std::string>{};
+    for (const Kernel* k : ours) {
+        if (k->needs_fpu) section_kernels.push_back(k);
+        if (std::find(talgs.begin(), talgs.end(), k->algorithm) != talgs.end()) threshold_kernels.push_back(k);
         if (std::none_of(out.kernels.begin(), out.kernels.end(), [&](const KernelInfo& i) { return i.name == k->name; }))
             out.kernels.push_back({k->name, k->algorithm, k->isa, k->provider, k->block_bytes, k->needs_fpu});
     }
