@@ -26,15 +26,17 @@ std::atomic<bool> g_stop{false};
 extern "C" void on_sigint(int) { g_stop.store(true); }
 
 std::string sweep_csv(const SweepFile& f) {
-    std::string s = fmt::format("# fputune.sweep/1 as CSV; {} ; TSC {:.0f} Hz; core/TSC {:.4f}; dirty {}; date {}; ticks with timer overhead subtracted\n",
-                                f.cpu.value("brand", "?"), f.tsc_hz, f.core_per_tsc, f.dirty, f.date);
-    s += "kind,kernel,state,bytes,samples,min,p10,p50,p90,p99,p999,max,interrupted,rel_ci50\n";
-    auto row = [&](const char* kind, const std::string& k, const std::string& state, std::uint64_t bytes, const PointStats& p) {
-        s += fmt::format("{},{},{},{},{},{:.1f},{:.1f},{:.1f},{:.1f},{:.1f},{:.1f},{:.1f},{},{:.4f}\n", kind, k, state, bytes, p.samples, p.min,
-                         p.p10, p.p50, p.p90, p.p99, p.p999, p.max, p.interrupted, p.rel_ci50);
+    std::string s = fmt::format("# fputune.sweep/1 as CSV; {} ; TSC {:.0f} Hz; core/TSC {:.4f} (probed {:.3f}..{:.3f}); dirty {}; date {}; "
+                                "ticks with timer overhead subtracted; cycles_* = each sample x the core/TSC ratio probed around it\n",
+                                f.cpu.value("brand", "?"), f.tsc_hz, f.core_per_tsc, f.ratio_trace.min, f.ratio_trace.max, f.dirty, f.date);
+    s += "kind,kernel,state,bytes,samples,min,p10,p50,p90,p99,p999,max,interrupted,rel_ci50,p99_clean,cycles_p50,cycles_p90,cycles_p99_clean,cycles_interrupted\n";
+    auto row = [&](const char* kind, const std::string& k, const std::string& state, std::uint64_t bytes, const PointStats& p, const PointStats& c) {
+        s += fmt::format("{},{},{},{},{},{:.1f},{:.1f},{:.1f},{:.1f},{:.1f},{:.1f},{:.1f},{},{:.4f},{:.1f},{:.1f},{:.1f},{:.1f},{}\n", kind, k, state, bytes,
+                         p.samples, p.min, p.p10, p.p50, p.p90, p.p99, p.p999, p.max, p.interrupted, p.rel_ci50, p.p99_clean, c.p50, c.p90,
+                         c.p99_clean, c.interrupted);
     };
-    for (const auto& p : f.sections) row("section", p.kernel, p.cache, p.bytes, p.ticks);
-    for (const auto& p : f.thresholds) row("threshold", p.kernel, p.dirty, p.bytes, p.ticks);
+    for (const auto& p : f.sections) row("section", p.kernel, p.cache, p.bytes, p.ticks, p.cycles);
+    for (const auto& p : f.thresholds) row("threshold", p.kernel, p.dirty, p.bytes, p.ticks, p.cycles);
     return s;
 }
 
@@ -104,6 +106,8 @@ int run_sweep(const Args& args) {
         opt.target_rel_ci = 0.02;
         opt.min_samples90 = 40;
         opt.target_rel_ci90 = 0.03;
+        opt.min_samples99 = 100;
+        opt.target_rel_ci99 = 0.10;
     }
     const std::vector<std::string> patterns = kernel_patterns(vm);
     opt.kernels = selected_kernels(vm);
@@ -116,7 +120,7 @@ int run_sweep(const Args& args) {
     nlohmann::json options = {{"kernels", patterns}, {"dirty", dirty_name(opt.dirty)}, {"section_overhead_cycles", opt.section_overhead_cycles},
                               {"cache", cache}, {"quick", quick}, {"max_section_bytes", opt.max_section_bytes},
                               {"points_per_doubling", opt.points_per_doubling}, {"thresholds", opt.thresholds}, {"cpu", cpu},
-                              {"point_cap_s", opt.point_cap_s}, {"time_budget_s", opt.budget_s}, {"threshold_dirty", [&] { std::vector<std::string> v; for (auto d : opt.threshold_dirty) v.push_back(dirty_name(d)); return v; }()}, {"target_rel_ci", opt.target_rel_ci}, {"target_rel_ci90", opt.target_rel_ci90}, {"min_samples90", opt.min_samples90},
+                              {"point_cap_s", opt.point_cap_s}, {"time_budget_s", opt.budget_s}, {"threshold_dirty", [&] { std::vector<std::string> v; for (auto d : opt.threshold_dirty) v.push_back(dirty_name(d)); return v; }()}, {"target_rel_ci", opt.target_rel_ci}, {"target_rel_ci90", opt.target_rel_ci90}, {"min_samples90", opt.min_samples90}, {"tail_max_s", opt.tail_max_s}, {"min_samples99", opt.min_samples99}, {"target_rel_ci99", opt.target_rel_ci99},
                               {"masked_features", feature_list_string(disabled_features() & detected_features())}};
     if (vm.count("sizes")) options["sizes"] = opt.sizes;
     const nlohmann::json probe = probe_cpu();
@@ -172,9 +176,10 @@ int run_sweep(const Args& args) {
     file.core_per_tsc_end = end.best;
     const double drift = std::abs(end.best - file.core_per_tsc) / file.core_per_tsc;
     if (drift > 0.03) {
-        std::string w = fmt::format("core/TSC ratio changed from {:.3f} to {:.3f} ({:.1f}%) during the sweep: the core clock moved "
-                                    "(frequency scaling, thermal limits or a busy host); times in cycles are less certain",
-                                    file.core_per_tsc, end.best, 100 * drift);
+        std::string w = fmt::format("core/TSC ratio changed from {:.3f} to {:.3f} ({:.1f}%) during the sweep (probed {:.3f}..{:.3f}): the core "
+                                    "clock moved (frequency scaling, thermal limits or a busy host); each sample was converted to cycles "
+                                    "with the ratio probed around it",
+                                    file.core_per_tsc, end.best, 100 * drift, file.ratio_trace.min, file.ratio_trace.max);
         file.warnings.push_back(w);
         spdlog::warn("{}", w);
     }
@@ -183,7 +188,7 @@ int run_sweep(const Args& args) {
     if (vm.count("csv")) write_file_atomic(vm["csv"].as<std::string>(), sweep_csv(file));
     const double elapsed = static_cast<double>(tsc_begin() - t_start) / file.tsc_hz;
     std::uint64_t interrupted = 0;
-    for (const auto& p : file.sections) interrupted += p.ticks.interrupted;
+    for (const auto& p : file.sections) interrupted += p.cycles.samples ? p.cycles.interrupted : p.ticks.interrupted;
     std::cout << fmt::format("{} {}: {} kernels, {} section points, {} threshold points in {:.0f} s; {} samples hit by interruptions{}\n",
                              file.partial ? "partial sweep written to" : "wrote", output, file.kernels.size(), file.sections.size(),
                              file.thresholds.size(), elapsed, interrupted,

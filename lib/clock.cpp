@@ -126,6 +126,14 @@ CoreRatio measure_core_per_tsc(int repeats) {
     return c;
 }
 
+double probe_core_per_tsc() noexcept {
+    constexpr std::uint64_t iterations = 2000;  // x 10 adds
+    const std::uint64_t t0 = tsc_begin();
+    add_chain10(iterations);
+    const std::uint64_t t1 = tsc_end();
+    return t1 > t0 ? static_cast<double>(iterations * 10) / static_cast<double>(t1 - t0) : 0;
+}
+
 void spin_core_cycles(std::uint64_t cycles) noexcept {
     if (cycles >= 10) add_chain10(cycles / 10);
 }

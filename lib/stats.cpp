@@ -29,6 +29,10 @@ double quantile_rel_ci(const std::vector<double>& sorted, double q) {
 
 double median_rel_ci(const std::vector<double>& sorted) { return quantile_rel_ci(sorted, 0.5); }
 
+double interrupted_above(const PointStats& s) {
+    return s.p50 + std::max({8 * (s.p50 - s.p10), 0.1 * s.p50, 1000.0});
+}
+
 PointStats summarize(std::vector<double> samples) {
     PointStats s;
     std::sort(samples.begin(), samples.end());
@@ -41,7 +45,7 @@ PointStats summarize(std::vector<double> samples) {
     s.p90 = quantile(samples, 0.90);
     s.p99 = quantile(samples, 0.99);
     s.p999 = quantile(samples, 0.999);
-    const double limit = 1.5 * s.p50 + 2000;
+    const double limit = interrupted_above(s);
     const auto clean_end = std::upper_bound(samples.begin(), samples.end(), limit);
     s.interrupted = static_cast<std::uint64_t>(samples.end() - clean_end);
     s.p99_clean = quantile(std::vector<double>(samples.begin(), clean_end), 0.99);

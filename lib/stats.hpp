@@ -8,9 +8,17 @@
 
 namespace fputune {
 
-// Samples in ticks. A sample is "interrupted" when it exceeds 1.5 x p50 + 2000 ticks: an interrupt or
-// VM exit costs microseconds, far above the spread of an undisturbed point.
+// Samples in ticks or cycles. A sample is "interrupted" when it exceeds interrupted_above(): an
+// interrupt or VM exit costs microseconds, far above the spread of an undisturbed point. p99_clean is
+// the p99 of the others.
 PointStats summarize(std::vector<double> samples);
+
+// p50 + max(8 x (p50 - p10), 10 % of p50, 1000): eight times the point's lower spread (~10 sigma of a
+// normal spread; the lower half, because interruptions only add time: when more than 10 % of the
+// samples are hit, as in a host's slow phase, the p90 is theirs). So a 5 us interrupt on a 20 us
+// section is one (the old 1.5 x p50 rule kept those, and they set the p99 of 15-50 us sections); the
+// floors keep quantized tiny sections from flagging.
+double interrupted_above(const PointStats& s);
 
 // Half-width of the 95 % confidence interval of the median (order statistics), relative to the median.
 double median_rel_ci(const std::vector<double>& sorted);

@@ -87,14 +87,22 @@ bool has_threshold_group(const SweepFile& f, const std::string& kernel, const st
 // all of them) until each is settled: its median known to target_rel_ci (and, with need90, its p90 to
 // target_rel_ci90) or its share of pool_budget_s spent (what settled points left over is shared by
 // the rest; at most opt.point_cap_s each). sample(i) returns one sample of point i in ticks.
+// Every ~0.25 ms of sampling the core/TSC ratio is probed (probe_core_per_tsc, into `ratios`); each
+// sample since the last probe is converted to core cycles with the larger of the two probes around
+// it. The core clock here moves by 5-10 % within milliseconds: a ratio measured once per sweep
+// leaves that in every p90, a ratio per sample takes it out. Settling is judged on the cycles.
 // Returns false when stopped; `settled` then says which points are complete.
 template <typename SampleFn>
 bool sample_interleaved(std::size_t npoints, const SweepOptions& opt, double pool_budget_s, bool need90,
-                        const std::atomic<bool>& stop, SampleFn sample, std::vector<std::vector<double>>& samples,
-                        std::vector<bool>& settled, const std::function<void(std::size_t)>& on_progress = {}) {
+                        const std::atomic<bool>& stop, SampleFn sample, std::vector<std::vector<double>>& ticks,
+                        std::vector<std::vector<double>>& cycles, std::vector<bool>& settled, std::vector<double>& ratios,
+                        const std::function<void(std::size_t)>& on_progress = {}) {
     const double hz = tsc_info().hz;
-    samples.assign(npoints, {});
+    const auto probe_every = static_cast<std::uint64_t>(0.25e-3 * hz);
+    ticks.assign(npoints, {});
+    cycles.assign(npoints, {});
     std::vector<double> spent(npoints, 0);
+    std::vector<std::size_t> next_check(npoints, std::max(opt.min_samples, need90 ? opt.min_samples90 : 0));
     double spent_settled = 0;  // by settled points: what is left of the pool goes to the others
     settled.assign(npoints, false);
     std::size_t left = npoints;
@@ -102,34 +110,68 @@ bool sample_interleaved(std::size_t npoints, const SweepOptions& opt, double poo
     for (std::size_t i = 0; i < npoints; ++i) order[i] = i;
     std::mt19937 rng(3);
     std::uint64_t last_report = tsc_begin();
-    while (left) {
-        std::shuffle(order.begin(), order.end(), rng);
-        for (std::size_t i : order) {
+    double ratio_before = probe_core_per_tsc();
+    ratios.push_back(ratio_before);
+    std::uint64_t last_probe = tsc_end();
+    std::vector<std::pair<std::size_t, double>> pending;  // samples waiting for the probe after them
+    auto flush = [&] {
+        const double ratio_after = probe_core_per_tsc();
+        last_probe = tsc_end();
+        ratios.push_back(ratio_after);
+        const double r = std::max(ratio_before, ratio_after);
+        ratio_before = ratio_after;
+        for (const auto& [i, t] : pending) cycles[i].push_back(t * r);
+        for (const auto& [i, t] : pending) {
             if (settled[i]) continue;
-            if (stop.load(std::memory_order_relaxed)) return false;
-            const std::uint64_t t0 = tsc_begin();
-            samples[i].push_back(sample(i));
-            const std::uint64_t t1 = tsc_end();
-            spent[i] += static_cast<double>(t1 - t0) / hz;
-            const std::size_t n = samples[i].size();
+            const std::size_t n = cycles[i].size();
             const double cap = std::min(opt.point_cap_s, (pool_budget_s - spent_settled) / static_cast<double>(left));
             bool finished = n >= opt.max_samples || (spent[i] > cap && n >= 5);
-            if (!finished && n >= std::max(opt.min_samples, need90 ? opt.min_samples90 : 0) && n % 4 == 0) {
-                std::vector<double> sorted = samples[i];
+            if (!finished && n >= next_check[i]) {
+                next_check[i] = n + std::max<std::size_t>(4, n / 16);  // sorting is not free: look again after ~6 % more
+                std::vector<double> sorted = cycles[i];
                 std::sort(sorted.begin(), sorted.end());
                 finished = median_rel_ci(sorted) < opt.target_rel_ci &&
                            (!need90 || quantile_rel_ci(sorted, 0.9) < opt.target_rel_ci90);
+                // A short section's p99 of uninterrupted samples (what the bounds are fitted on).
+                const double p50_s = sorted[n / 2] / ratio_before / hz;
+                if (finished && need90 && p50_s <= opt.tail_max_s) {
+                    PointStats st;
+                    st.p50 = sorted[n / 2];
+                    st.p10 = sorted[n / 10];
+                    const auto clean_end = std::upper_bound(sorted.begin(), sorted.end(), interrupted_above(st));
+                    const std::vector<double> clean(sorted.begin(), clean_end);
+                    finished = n >= opt.min_samples99 && quantile_rel_ci(clean, 0.99) < opt.target_rel_ci99;
+                }
             }
             if (finished) {
                 settled[i] = true;
                 spent_settled += spent[i];
                 --left;
             }
+        }
+        pending.clear();
+    };
+    while (left) {
+        std::shuffle(order.begin(), order.end(), rng);
+        for (std::size_t i : order) {
+            if (settled[i]) continue;
+            if (stop.load(std::memory_order_relaxed)) {
+                if (!pending.empty()) flush();
+                return false;
+            }
+            const std::uint64_t t0 = tsc_begin();
+            const double t = sample(i);
+            const std::uint64_t t1 = tsc_end();
+            ticks[i].push_back(t);
+            pending.emplace_back(i, t);
+            spent[i] += static_cast<double>(t1 - t0) / hz;
+            if (t1 - last_probe >= probe_every) flush();
             if (on_progress && static_cast<double>(t1 - last_report) > 0.5 * hz) {
                 on_progress(npoints - left);
                 last_report = t1;
             }
         }
+        if (!pending.empty()) flush();
     }
     return true;
 }
@@ -221,6 +263,13 @@ void run_sweep(const SweepOptions& opt, SweepFile& out, const std::function<void
             cold_offset += (pt.bytes + 4095) & ~std::uint64_t{4095};
         }
         const std::vector<std::uint8_t>& key = keys[pt.key];
+        // Warm the kernel's code and constant tables (one block, resident data, untimed): the section is
+        // one of a request's loop of sections, as when hashing a module, not the first call after
+        // other code ran. Without it each sample pays for whatever the previous point evicted, which
+        // is a property of the pool's order, not of the kernel (p99 20-40 % over p50 instead of ~1 %).
+        k->init(ctx, key.empty() ? nullptr : key.data());
+        k->blocks(ctx, hot.p + hot.n - 4096, 1);
+        k->final(ctx, nullptr, 0, request_out);
         k->init(ctx, key.empty() ? nullptr : key.data());
         fpu.dirty(opt.dirty);
         const std::uint64_t t0 = tsc_begin();
@@ -234,10 +283,24 @@ void run_sweep(const SweepOptions& opt, SweepFile& out, const std::function<void
         request[i].push_back(static_cast<double>(t2 - t0) - 2 * overhead);
         return static_cast<double>(t1 - t0) - overhead;
     };
-    std::vector<std::vector<double>> samples;
+    std::vector<std::vector<double>> samples, cycles;
     std::vector<bool> settled;
+    std::vector<double> ratios;
+    auto record_ratios = [&] {
+        // The trace of this run (a resumed file keeps its first reference: its cycles are cycles either way).
+        if (ratios.empty()) return;
+        std::vector<double> r = ratios;
+        std::sort(r.begin(), r.end());
+        RatioTrace& t = out.ratio_trace;
+        auto q = [&](double f) { return r[static_cast<std::size_t>(f * static_cast<double>(r.size() - 1))]; };
+        if (!t.probes) t = {0, r.front(), q(0.1), q(0.5), q(0.9), r.back()};
+        t.probes += r.size();
+        t.min = std::min(t.min, r.front());
+        t.max = std::max(t.max, r.back());
+    };
     const std::uint64_t t_sections = tsc_begin();
-    const bool complete = sample_interleaved(points.size(), opt, per_point_s * static_cast<double>(points.size()), true, stop, sample, samples, settled, [&](std::size_t n) {
+    const bool complete = sample_interleaved(points.size(), opt, per_point_s * static_cast<double>(points.size()), true, stop, sample, samples,
+                                             cycles, settled, ratios, [&](std::size_t n) {
         prog.done = n;
         prog.what = fmt::format("sections: {} of {} points settled", n, points.size());
         progress(prog);
@@ -245,12 +308,13 @@ void run_sweep(const SweepOptions& opt, SweepFile& out, const std::function<void
     // Points in table order. On a stop nothing measured is dropped: a point cut short is kept with
     // what it has (>= 3 samples), marked unsettled, and --resume measures it again.
     for (std::size_t i = 0; i < points.size(); ++i) {
-        if (!settled[i] && samples[i].size() < 3) continue;
+        if (!settled[i] && cycles[i].size() < 3) continue;
         std::sort(request[i].begin(), request[i].end());
         out.sections.push_back({points[i].k->name, points[i].cold ? "cold" : "hot", points[i].bytes, summarize(samples[i]),
-                                request[i][request[i].size() / 2], static_cast<bool>(settled[i])});
+                                request[i][request[i].size() / 2], static_cast<bool>(settled[i]), summarize(cycles[i])});
     }
     if (!complete) {
+        record_ratios();
         out.partial = true;
         return;
     }
@@ -293,19 +357,22 @@ void run_sweep(const SweepOptions& opt, SweepFile& out, const std::function<void
                 const std::uint64_t t2 = tsc_end();
                 return (static_cast<double>(t1 - t0) - static_cast<double>(t2 - t1)) / kBatch;
             };
-            std::vector<std::vector<double>> samples;
+            std::vector<std::vector<double>> samples, cycles;
             std::vector<bool> settled;
             const double elapsed = static_cast<double>(tsc_begin() - t_sections) / tsc.hz;
             const double pool = std::max(per_point_s * static_cast<double>(lengths.size()),
                                          (opt.budget_s - elapsed) / static_cast<double>(std::max<std::size_t>(1, prog.total - prog.done)));
-            if (!sample_interleaved(lengths.size(), opt, pool, false, stop, sample, samples, settled)) {
+            if (!sample_interleaved(lengths.size(), opt, pool, false, stop, sample, samples, cycles, settled, ratios)) {
+                record_ratios();
                 out.partial = true;
                 return;
             }
-            for (std::size_t i = 0; i < lengths.size(); ++i) out.thresholds.push_back({k->name, dname, lengths[i], summarize(samples[i])});
+            for (std::size_t i = 0; i < lengths.size(); ++i)
+                out.thresholds.push_back({k->name, dname, lengths[i], summarize(samples[i]), summarize(cycles[i])});
             ++prog.done;
         }
     }
+    record_ratios();
     prog.what = "done";
     progress(prog);
 }

@@ -31,6 +31,11 @@ struct SweepOptions {
     double target_rel_ci90 = 0.01;          // and the p90 (the bound recommend uses) to ~1 %
     std::uint64_t min_samples = 21, max_samples = 2000;
     std::uint64_t min_samples90 = 100;      // the p90's interval means little below this
+    // Sections short enough for the bound fits (p50 <= tail_max_s, see models' kBoundFitMaxSeconds)
+    // also need their p99 of uninterrupted samples: >= min_samples99 and its CI within target_rel_ci99.
+    double tail_max_s = 50e-6;
+    std::uint64_t min_samples99 = 500;
+    double target_rel_ci99 = 0.03;
 };
 
 // The default section sizes of a kernel: whole blocks from one block to >= max_bytes, geometric

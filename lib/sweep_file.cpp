@@ -35,6 +35,18 @@ PointStats stats_from(const json& j) {
 
 }  // namespace
 
+PointStats scaled(const PointStats& s, double by) {
+    PointStats r = s;
+    for (double* v : {&r.min, &r.p10, &r.p50, &r.p90, &r.p99, &r.p999, &r.max, &r.p99_clean}) *v /= by;
+    return r;
+}
+
+double model_core_per_tsc(const SweepFile& f) { return f.ratio_trace.probes && f.ratio_trace.p50 > 0 ? f.ratio_trace.p50 : f.core_per_tsc; }
+
+PointStats model_ticks(const SweepFile& f, const PointStats& ticks, const PointStats& cycles) {
+    return cycles.samples && f.ratio_trace.probes && f.ratio_trace.p50 > 0 ? scaled(cycles, f.ratio_trace.p50) : ticks;
+}
+
 json to_json(const SweepFile& f) {
     json j;
     j["schema"] = f.schema;
@@ -43,6 +55,10 @@ json to_json(const SweepFile& f) {
     j["cpu"] = f.cpu;
     j["options"] = f.options;
     j["clock"] = {{"tsc_hz", f.tsc_hz}, {"core_per_tsc", f.core_per_tsc}, {"core_per_tsc_end", f.core_per_tsc_end}};
+    if (f.ratio_trace.probes)
+        j["clock"]["core_per_tsc_trace"] = {{"probes", f.ratio_trace.probes}, {"min", f.ratio_trace.min}, {"p10", f.ratio_trace.p10},
+                                            {"p50", f.ratio_trace.p50}, {"p90", f.ratio_trace.p90}, {"max", f.ratio_trace.max},
+                                            {"use", "every sample x the ratio probed around it = its \"cycles\""}};
     j["section_overhead_ticks"] = f.section_overhead_ticks;
     j["dirty"] = f.dirty;
     j["partial"] = f.partial;
@@ -56,10 +72,13 @@ json to_json(const SweepFile& f) {
         j["sections"].push_back({{"kernel", p.kernel}, {"cache", p.cache}, {"bytes", p.bytes},
                                  {"ticks", stats_json(p.ticks)}, {"request_ticks_p50", p.request_ticks_p50}});
         if (!p.settled) j["sections"].back()["settled"] = false;
+        if (p.cycles.samples) j["sections"].back()["cycles"] = stats_json(p.cycles);
     }
     j["thresholds"] = json::array();
-    for (const auto& p : f.thresholds)
+    for (const auto& p : f.thresholds) {
         j["thresholds"].push_back({{"kernel", p.kernel}, {"dirty", p.dirty}, {"bytes", p.bytes}, {"ticks", stats_json(p.ticks)}});
+        if (p.cycles.samples) j["thresholds"].back()["cycles"] = stats_json(p.cycles);
+    }
     return j;
 }
 
@@ -92,6 +111,11 @@ SweepFile sweep_from_json(const json& j, const std::string& source) {
         f.tsc_hz = j.at("clock").at("tsc_hz").get<double>();
         f.core_per_tsc = j.at("clock").at("core_per_tsc").get<double>();
         f.core_per_tsc_end = j.at("clock").value("core_per_tsc_end", f.core_per_tsc);
+        if (j.at("clock").contains("core_per_tsc_trace")) {
+            const json& t = j["clock"]["core_per_tsc_trace"];
+            f.ratio_trace = {t.at("probes").get<std::uint64_t>(), t.at("min").get<double>(), t.at("p10").get<double>(),
+                             t.at("p50").get<double>(), t.at("p90").get<double>(), t.at("max").get<double>()};
+        }
         f.section_overhead_ticks = j.value("section_overhead_ticks", 0.0);
         f.dirty = j.value("dirty", "ymm");
         f.partial = j.value("partial", false);
@@ -103,14 +127,16 @@ SweepFile sweep_from_json(const json& j, const std::string& source) {
         for (const auto& p : j.at("sections"))
             f.sections.push_back({p.at("kernel").get<std::string>(), p.at("cache").get<std::string>(),
                                   p.at("bytes").get<std::uint64_t>(), stats_from(p.at("ticks")), p.value("request_ticks_p50", 0.0),
-                                  p.value("settled", true)});
+                                  p.value("settled", true), p.contains("cycles") ? stats_from(p["cycles"]) : PointStats{}});
         for (const auto& p : j.value("thresholds", json::array()))
             f.thresholds.push_back({p.at("kernel").get<std::string>(), p.at("dirty").get<std::string>(),
-                                    p.at("bytes").get<std::uint64_t>(), stats_from(p.at("ticks"))});
+                                    p.at("bytes").get<std::uint64_t>(), stats_from(p.at("ticks")),
+                                    p.contains("cycles") ? stats_from(p["cycles"]) : PointStats{}});
     } catch (const json::exception& e) {
         throw fail(std::string("malformed sweep file: ") + e.what());
     }
     if (!(f.tsc_hz > 0) || !(f.core_per_tsc > 0)) throw fail("malformed sweep file: clock.tsc_hz and clock.core_per_tsc must be > 0");
+    if (f.ratio_trace.probes && !(f.ratio_trace.p50 > 0)) throw fail("malformed sweep file: clock.core_per_tsc_trace.p50 must be > 0");
     return f;
 }
 

@@ -21,6 +21,9 @@ struct PointStats {
     double p99_clean = 0;           // p99 of the samples not hit by an interruption (the section's own worst)
 };
 
+// The same statistics with every value divided by `by` (core cycles -> ticks at a reference ratio).
+PointStats scaled(const PointStats& s, double by);
+
 struct KernelInfo {
     std::string name, algorithm, isa, provider;
     std::uint32_t block_bytes = 0;
@@ -38,6 +41,10 @@ struct SectionPoint {
     PointStats ticks;
     double request_ticks_p50 = 0;
     bool settled = true;  // false: cut short by Ctrl-C (kept, marked; --resume measures it again)
+    // The same samples in core cycles: each one times the core/TSC ratio measured around it (within
+    // ~0.3 ms), so the core clock moving mid-sweep (boost, host load) cancels. samples == 0: none
+    // (a file from before per-sample ratios).
+    PointStats cycles;
 };
 
 // One point of the threshold sweep: the one-shot cost (init + final) of `bytes` on one kernel; for a
@@ -47,6 +54,13 @@ struct ThresholdPoint {
     std::string dirty;  // "xmm" | "ymm" | "zmm"; "none" for kernels that need no FPU
     std::uint64_t bytes = 0;
     PointStats ticks;
+    PointStats cycles;  // as in SectionPoint
+};
+
+// The core/TSC ratio probed all through a sweep (a 20 000-add chain every ~0.3 ms of sampling).
+struct RatioTrace {
+    std::uint64_t probes = 0;
+    double min = 0, p10 = 0, p50 = 0, p90 = 0, max = 0;
 };
 
 struct SweepFile {
@@ -58,6 +72,7 @@ struct SweepFile {
     double tsc_hz = 0;
     double core_per_tsc = 0;      // measured at the start
     double core_per_tsc_end = 0;  // and at the end (a change is a warning)
+    RatioTrace ratio_trace;       // probed between samples (probes == 0: an older file without it)
     double section_overhead_ticks = 0;  // per-section overhead added in every section (emulation + --section-overhead)
     std::string dirty = "ymm";    // user state dirtied for the section sweep
     bool partial = false;         // interrupted (Ctrl-C) before every point was measured
@@ -66,6 +81,12 @@ struct SweepFile {
     std::vector<SectionPoint> sections;
     std::vector<ThresholdPoint> thresholds;
 };
+
+// What models fit: ticks at one reference ratio (model_core_per_tsc), so that ticks x ratio = core
+// cycles. With per-sample cycles the reference is the sweep's median probed ratio and the statistics
+// are the cycles divided by it; an older file gives its raw ticks and its start ratio.
+double model_core_per_tsc(const SweepFile& f);
+PointStats model_ticks(const SweepFile& f, const PointStats& ticks, const PointStats& cycles);
 
 nlohmann::json to_json(const SweepFile& f);
 // Validates schema (name and version), required fields and types. Throws std::runtime_error with a

@@ -5,6 +5,7 @@
 #include <fnmatch.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <ctime>
@@ -108,7 +109,8 @@ std::vector<SimdThreshold> compute_thresholds(const SweepFile& sweep) {
     for (const auto& p : sweep.thresholds) {
         auto& slot = cost[{p.kernel, p.dirty}];
         auto it = slot.find(p.bytes);
-        if (it == slot.end() || p.ticks.p50 < it->second) slot[p.bytes] = p.ticks.p50;
+        const double p50 = model_ticks(sweep, p.ticks, p.cycles).p50;
+        if (it == slot.end() || p50 < it->second) slot[p.bytes] = p50;
     }
     std::vector<SimdThreshold> out;
     std::set<std::string> algorithms;
@@ -190,8 +192,10 @@ ModelFile fit_sweep(const SweepFile& sweep, const std::string& source, const std
     m.sweep_tool_commit = sweep.tool_commit;
     m.options = sweep.options;
     m.tsc_hz = sweep.tsc_hz;
-    m.core_per_tsc = sweep.core_per_tsc;
-    m.core_per_tsc_end = sweep.core_per_tsc_end;
+    // Ticks at one reference ratio: the sweep's median probed ratio when every sample was converted to
+    // core cycles around it (the start and end values then only describe the run), else the start.
+    m.core_per_tsc = model_core_per_tsc(sweep);
+    m.core_per_tsc_end = sweep.ratio_trace.probes ? m.core_per_tsc : sweep.core_per_tsc_end;
     m.dirty = sweep.dirty;
     m.partial = sweep.partial;
     m.warnings = sweep.warnings;
@@ -205,7 +209,8 @@ ModelFile fit_sweep(const SweepFile& sweep, const std::string& source, const std
         if (p.cache != "hot" && p.cache != "cold")
             throw std::runtime_error(fmt::format("{}: malformed sweep file: cache '{}' for kernel '{}' (expected hot or cold)",
                                                  source, p.cache, p.kernel));
-        if (p.bytes == 0 || !(p.ticks.p50 > 0) || !(p.ticks.p90 > 0))
+        const PointStats st = model_ticks(sweep, p.ticks, p.cycles);
+        if (p.bytes == 0 || !(st.p50 > 0) || !(st.p90 > 0))
             throw std::runtime_error(fmt::format("{}: malformed sweep file: point {} B of '{}' ({}) has no positive p50/p90",
                                                  source, p.bytes, p.kernel, p.cache));
         groups[{p.kernel, p.cache}].push_back(&p);
@@ -220,17 +225,31 @@ ModelFile fit_sweep(const SweepFile& sweep, const std::string& source, const std
             CacheModel cm;
             cm.kernel = k.name;
             cm.cache = cache;
-            std::vector<double> xs, y50, y90, y99;
+            std::vector<double> xs, y50;
+            std::vector<std::pair<double, std::array<double, 2>>> bound;  // (p50, {p90, p99}) by size
             for (const SectionPoint* p : it->second) {
+                const PointStats st = model_ticks(sweep, p->ticks, p->cycles);
                 xs.push_back(static_cast<double>(p->bytes));
-                y50.push_back(p->ticks.p50);
-                y90.push_back(p->ticks.p90);
-                y99.push_back(std::max(p->ticks.p99_clean, p->ticks.p90));
+                y50.push_back(st.p50);
+                bound.push_back({st.p50, {st.p90, std::max(st.p99_clean, st.p90)}});
                 cm.bytes.push_back(p->bytes);
             }
             cm.p50 = fit_line(xs, y50);
-            cm.p90 = fit_line(xs, y90);
-            cm.p99 = fit_line(xs, y99);
+            // The bounds: sizes whose typical section is at most kBoundFitMaxSeconds, at least the
+            // kBoundFitMinPoints shortest.
+            std::vector<std::size_t> idx(xs.size());
+            for (std::size_t i = 0; i < idx.size(); ++i) idx[i] = i;
+            std::sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) { return xs[a] < xs[b]; });
+            std::vector<double> bx, b90, b99;
+            for (std::size_t i : idx) {
+                if (bx.size() >= kBoundFitMinPoints && bound[i].first / m.tsc_hz > kBoundFitMaxSeconds) continue;
+                bx.push_back(xs[i]);
+                b90.push_back(bound[i].second[0]);
+                b99.push_back(bound[i].second[1]);
+                cm.bound_bytes.push_back(static_cast<std::uint64_t>(xs[i]));
+            }
+            cm.p90 = fit_line(bx, b90);
+            cm.p99 = fit_line(bx, b99);
             m.models.push_back(std::move(cm));
         }
         const bool has_points = groups.count({k.name, "hot"}) || groups.count({k.name, "cold"});
@@ -245,7 +264,11 @@ ModelFile fit_sweep(const SweepFile& sweep, const std::string& source, const std
     m.thresholds = compute_thresholds(sweep);
     filter_kernels(m, kernel_globs);
     if (sweep.partial) m.notes.push_back("the sweep is partial (interrupted): some points are missing");
-    if (sweep.core_per_tsc_end > 0 && std::abs(sweep.core_per_tsc_end / sweep.core_per_tsc - 1) > 0.02)
+    if (sweep.ratio_trace.probes)
+        m.notes.push_back(fmt::format("every sample converted to core cycles with the core/TSC ratio probed around it "
+                                      "({} probes, {:.3f}..{:.3f}, median {:.3f}, the reference here)",
+                                      sweep.ratio_trace.probes, sweep.ratio_trace.min, sweep.ratio_trace.max, sweep.ratio_trace.p50));
+    else if (sweep.core_per_tsc_end > 0 && std::abs(sweep.core_per_tsc_end / sweep.core_per_tsc - 1) > 0.02)
         m.notes.push_back(fmt::format("core/TSC ratio moved during the sweep: {:.3f} -> {:.3f}; the start value is used",
                                       sweep.core_per_tsc, sweep.core_per_tsc_end));
     return m;
@@ -260,6 +283,10 @@ json to_json(const ModelFile& m) {
                 {"method", "weighted least squares (Eigen), weights 1/y^2 so every size counts by its relative error, "
                            "Huber-reweighted (IRLS, k = 1.345 MAD sigmas) against points hit by interruptions"},
                 {"quantiles", {"p50", "p90", "p99_clean"}},
+                {"bound_fit_max_seconds", kBoundFitMaxSeconds},
+                {"bound_fit", fmt::format("p90 and p99 lines on the sizes whose p50 section is at most {:.0f} us (at least the {} "
+                                          "shortest): longer ones are hit by a host's interruptions too often to bound the kernel",
+                                          kBoundFitMaxSeconds * 1e6, kBoundFitMinPoints)},
                 {"confidence", 0.95},
                 {"max_rel_residual_for_line", kMaxRelResidualForLine}};
     j["source"] = {{"path", m.source},
@@ -283,6 +310,7 @@ json to_json(const ModelFile& m) {
         j["models"].push_back({{"kernel", cm.kernel},
                                {"cache", cm.cache},
                                {"bytes", cm.bytes},
+                               {"bound_bytes", cm.bound_bytes},
                                {"core_cycles_per_byte_p50", cm.p50.b * m.core_per_tsc},
                                {"p50", line_json(cm.p50)},
                                {"p90", line_json(cm.p90)},
@@ -338,6 +366,7 @@ ModelFile model_from_json(const json& j, const std::string& source) {
             cm.kernel = c.at("kernel").get<std::string>();
             cm.cache = c.at("cache").get<std::string>();
             cm.bytes = c.value("bytes", std::vector<std::uint64_t>{});
+            cm.bound_bytes = c.value("bound_bytes", cm.bytes);
             cm.p50 = line_from(c.at("p50"));
             cm.p90 = line_from(c.at("p90"));
             cm.p99 = c.contains("p99") ? line_from(c.at("p99")) : cm.p90;

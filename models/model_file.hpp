@@ -22,8 +22,18 @@ struct CacheModel {
     LineFit p50;                // typical section cost
     LineFit p90;                // the bound recommendations use (its upper confidence line)
     LineFit p99;                // p99 of uninterrupted samples: the stricter bound (--quantile p99)
-    std::vector<std::uint64_t> bytes;  // the sizes the fit used
+    std::vector<std::uint64_t> bytes;  // the sizes the p50 fit used (all)
+    std::vector<std::uint64_t> bound_bytes;  // the sizes the p90 and p99 fits used (see kBoundFitMaxSeconds)
 };
+
+// The p90 and p99 lines (the bounds) are fitted on sections of at most this long (p50), and at least
+// on the kBoundFitMinPoints shortest. Longer sections are where a host's interruptions stop being rare
+// events and become part of the distribution: on the VM this was built on, the host takes the CPU for
+// ~38 us about once per ms, so the p90 of 40-600 us sections jumps by 10-50 % from run to run, and a
+// line through them moves the limits with it. Limits for budgets of 10-100 us at >= 1 GHz land on
+// sections of 3-30 us on a 3.5 GHz core, well inside this range; the p50 line still spans every size.
+inline constexpr double kBoundFitMaxSeconds = 50e-6;
+inline constexpr std::size_t kBoundFitMinPoints = 6;
 
 // Where a SIMD kernel's one-shot cost (state save included) starts to beat the best no-FPU path.
 struct SimdThreshold {

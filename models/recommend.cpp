@@ -154,6 +154,8 @@ VariantResult solve(const ModelFile& src, const KernelInfo& k, const CacheModel&
         }
     }
     if (n == 0) return v;
+    if (!cm.bound_bytes.empty() && n > cm.bound_bytes.back())
+        v.notes.push_back(fmt::format("extrapolated: the bound was fitted on sections up to {} B", cm.bound_bytes.back()));
     v.fits = true;
     v.bytes = n;
     v.time_s = t(static_cast<double>(n));

@@ -34,7 +34,7 @@ struct RecommendOptions {
     std::string round = "block";  // block | kib | pow2
     std::string cache = "cold";   // cold | hot (falls back to the other, with a note, when missing)
     std::string dirty;            // xmm | ymm | zmm for the thresholds; "" = each sweep's own
-    std::string quantile = "p90"; // p90 | p99: which cost line bounds a section (p99 = of uninterrupted samples)
+    std::string quantile = "p99"; // p99 | p90: which cost line bounds a section (p99 = of uninterrupted samples)
     std::string command_line;     // for the provenance
 };
 // Throws std::invalid_argument naming the option and how to mend it.
@@ -46,7 +46,7 @@ std::string format_margin(double margin);  // "1.0", "1.25"
 const LineFit& bound_fit(const CacheModel& m, const std::string& quantile);
 // Predicted section time at f_min, upper bound of that line.
 double predict_upper_s(const CacheModel& m, double core_per_tsc, double bytes, double min_freq_hz,
-                       const std::string& quantile = "p90");
+                       const std::string& quantile = "p99");
 
 struct VariantResult {
     std::string kernel, algorithm, machine, source, cache;

@@ -55,7 +55,17 @@ TEST_CASE("stats: quantiles, interrupted samples, the median's confidence", "[st
     CHECK(s.max == 50000);
     CHECK(s.p50 == Approx(1005).margin(1));
     CHECK(s.interrupted == 1);
+    CHECK(s.p99_clean == Approx(1009).margin(1));
     CHECK(s.rel_ci50 < 0.01);
+    // A 5 us interrupt (+10 000) on a 20 us section (40 000, spread ~1 %) is an interruption, though
+    // it adds only 25 %; the section's own slow samples (+3 %) are not.
+    std::vector<double> w;
+    for (int i = 0; i < 1000; ++i) w.push_back(40000 + 40 * (i % 10) + (i % 100 == 0 ? 1200 : 0));
+    for (int i = 0; i < 15; ++i) w.push_back(50000);
+    PointStats t = summarize(w);
+    CHECK(t.interrupted == 15);
+    CHECK(t.p99_clean > 40300);
+    CHECK(t.p99_clean < 42000);
     CHECK(summarize({}).samples == 0);
 }
 
@@ -88,8 +98,10 @@ SweepFile tiny_sweep() {
     f.core_per_tsc = 1.5;
     f.core_per_tsc_end = 1.5;
     f.kernels.push_back({"sha256-avx2", "sha256", "avx2", "fputune", 64, true});
-    f.sections.push_back({"sha256-avx2", "hot", 64, PointStats{10, 1, 2, 3, 4, 5, 6, 7, 0, 0.01}, 3.5});
-    f.thresholds.push_back({"sha256-avx2", "ymm", 16, PointStats{10, 1, 2, 3, 4, 5, 6, 7, 0, 0.01}});
+    f.ratio_trace = {100, 1.4, 1.45, 1.6, 1.7, 1.75};
+    f.sections.push_back({"sha256-avx2", "hot", 64, PointStats{10, 1, 2, 3, 4, 5, 6, 7, 0, 0.01}, 3.5, true,
+                          PointStats{10, 1.6, 3.2, 4.8, 6.4, 8, 9.6, 11.2, 0, 0.01, 8}});
+    f.thresholds.push_back({"sha256-avx2", "ymm", 16, PointStats{10, 1, 2, 3, 4, 5, 6, 7, 0, 0.01}, {}});
     return f;
 }
 }  // namespace
@@ -103,6 +115,17 @@ TEST_CASE("sweep file: round trip, and each way a file can be wrong has its own 
     CHECK(back.thresholds[0].dirty == "ymm");
     CHECK(back.core_per_tsc == 1.5);
     CHECK(back.sections[0].settled);
+    // Per-sample core cycles and the probed ratio survive; models see cycles / the median ratio.
+    CHECK(back.ratio_trace.probes == 100);
+    CHECK(back.sections[0].cycles.p90 == 6.4);
+    CHECK(back.thresholds[0].cycles.samples == 0);
+    CHECK(model_core_per_tsc(back) == 1.6);
+    CHECK(model_ticks(back, back.sections[0].ticks, back.sections[0].cycles).p90 == Approx(4.0));
+    CHECK(model_ticks(back, back.thresholds[0].ticks, back.thresholds[0].cycles).p90 == 4);
+    SweepFile old = back;
+    old.ratio_trace = {};
+    CHECK(model_core_per_tsc(old) == 1.5);  // an older file: the start ratio, raw ticks
+    CHECK(model_ticks(old, old.sections[0].ticks, old.sections[0].cycles).p50 == 3);
     SweepFile cut = tiny_sweep();
     cut.partial = true;
     cut.sections[0].settled = false;  // a point Ctrl-C cut short is kept, marked

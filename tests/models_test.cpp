@@ -51,7 +51,7 @@ SweepFile synthetic_sweep(const std::string& brand, double a, double b, double n
             s.p90 = s.p50 * 1.05;
             s.p10 = s.min = s.p50 * 0.98;
             s.p99 = s.p999 = s.max = s.p50 * 1.2;
-            f.sections.push_back({"fake-avx2", cache, bytes, s, s.p50});
+            f.sections.push_back({"fake-avx2", cache, bytes, s, s.p50, true, {}});
         }
     }
     return f;
@@ -62,9 +62,9 @@ void add_threshold_points(SweepFile& f, double scalar_a, double scalar_b, double
         PointStats s;
         s.samples = 10;
         s.p50 = scalar_a + scalar_b * static_cast<double>(n);
-        f.thresholds.push_back({"fake-generic", "none", n, s});
+        f.thresholds.push_back({"fake-generic", "none", n, s, {}});
         s.p50 = simd_a + simd_b * static_cast<double>(n);
-        f.thresholds.push_back({"fake-avx2", "ymm", n, s});
+        f.thresholds.push_back({"fake-avx2", "ymm", n, s, {}});
     }
 }
 
@@ -127,6 +127,43 @@ TEST_CASE("fit recovers A and B of a synthetic line within 1 %", "[models]") {
     CHECK(cold->p50.b == Approx(b * 1.1).epsilon(0.01));
     CHECK(m.machine == "Test CPU");
     CHECK(m.core_per_tsc == kCorePerTsc);
+}
+
+TEST_CASE("fit uses per-sample core cycles when the sweep has them, at the median probed ratio", "[models]") {
+    const double a = 2000, b = 0.8;
+    SweepFile f = synthetic_sweep("Test CPU", a, b);
+    // The same points in core cycles (the truth x 1.6); the raw ticks as if the clock had moved 10 %.
+    f.ratio_trace = {1000, 1.5, 1.55, 1.6, 1.65, 1.7};
+    for (auto& p : f.sections) {
+        p.cycles = scaled(p.ticks, 1 / 1.6);
+        p.ticks = scaled(p.ticks, 1.1);
+    }
+    const ModelFile m = fit_sweep(f, "synthetic");
+    CHECK(m.core_per_tsc == 1.6);
+    const CacheModel* hot = m.model("fake-avx2", "hot");
+    REQUIRE(hot);
+    CHECK(hot->p50.a == Approx(a).epsilon(0.01));
+    CHECK(hot->p50.b == Approx(b).epsilon(0.01));
+}
+
+TEST_CASE("the bounds are fitted on short sections; long ones hit by a host's interruptions do not move them", "[models]") {
+    const double a = 2000, b = 0.8;
+    SweepFile f = synthetic_sweep("Test CPU", a, b);
+    // Sections longer than kBoundFitMaxSeconds: their p90 and p99 take a 40 us stall (+30..50 %).
+    for (auto& p : f.sections)
+        if (p.ticks.p50 / f.tsc_hz > kBoundFitMaxSeconds) {
+            p.ticks.p90 += 40e-6 * f.tsc_hz;
+            p.ticks.p99_clean = p.ticks.p90;
+        }
+    const ModelFile m = fit_sweep(f, "synthetic");
+    const CacheModel* hot = m.model("fake-avx2", "hot");
+    REQUIRE(hot);
+    CHECK(hot->p90.b == Approx(b * 1.05).epsilon(0.01));
+    CHECK(hot->bound_bytes.size() < hot->bytes.size());
+    CHECK(hot->bound_bytes.size() >= kBoundFitMinPoints);
+    CHECK(static_cast<double>(hot->bound_bytes.back()) * b / f.tsc_hz <= kBoundFitMaxSeconds);
+    CHECK(hot->p50.b == Approx(b).epsilon(0.01));  // the p50 line still spans every size
+    CHECK(hot->bytes.back() >= (1u << 20));
 }
 
 TEST_CASE("fit flags a cache-size step: a straight line does not fit", "[models]") {
