@@ -33,6 +33,13 @@ double interrupted_above(const PointStats& s) {
     return s.p50 + std::max({8 * (s.p50 - s.p10), 0.1 * s.p50, 1000.0});
 }
 
+std::size_t clean_count(const std::vector<double>& sorted) {
+    PointStats s;
+    s.p10 = quantile(sorted, 0.10);
+    s.p50 = quantile(sorted, 0.50);
+    return static_cast<std::size_t>(std::upper_bound(sorted.begin(), sorted.end(), interrupted_above(s)) - sorted.begin());
+}
+
 PointStats summarize(std::vector<double> samples) {
     PointStats s;
     std::sort(samples.begin(), samples.end());
@@ -45,10 +52,9 @@ PointStats summarize(std::vector<double> samples) {
     s.p90 = quantile(samples, 0.90);
     s.p99 = quantile(samples, 0.99);
     s.p999 = quantile(samples, 0.999);
-    const double limit = interrupted_above(s);
-    const auto clean_end = std::upper_bound(samples.begin(), samples.end(), limit);
-    s.interrupted = static_cast<std::uint64_t>(samples.end() - clean_end);
-    s.p99_clean = quantile(std::vector<double>(samples.begin(), clean_end), 0.99);
+    const std::size_t clean = clean_count(samples);
+    s.interrupted = samples.size() - clean;
+    s.p99_clean = quantile(std::vector<double>(samples.begin(), samples.begin() + static_cast<std::ptrdiff_t>(clean)), 0.99);
     s.rel_ci50 = median_rel_ci(samples);
     return s;
 }

@@ -19,6 +19,8 @@ PointStats summarize(std::vector<double> samples);
 // section is one (the old 1.5 x p50 rule kept those, and they set the p99 of 15-50 us sections); the
 // floors keep quantized tiny sections from flagging.
 double interrupted_above(const PointStats& s);
+// How many of the sorted samples are not hit by an interruption (they come first).
+std::size_t clean_count(const std::vector<double>& sorted);
 
 // Half-width of the 95 % confidence interval of the median (order statistics), relative to the median.
 double median_rel_ci(const std::vector<double>& sorted);

@@ -135,11 +135,7 @@ bool sample_interleaved(std::size_t npoints, const SweepOptions& opt, double poo
                 // A short section's p99 of uninterrupted samples (what the bounds are fitted on).
                 const double p50_s = sorted[n / 2] / ratio_before / hz;
                 if (finished && need90 && p50_s <= opt.tail_max_s) {
-                    PointStats st;
-                    st.p50 = sorted[n / 2];
-                    st.p10 = sorted[n / 10];
-                    const auto clean_end = std::upper_bound(sorted.begin(), sorted.end(), interrupted_above(st));
-                    const std::vector<double> clean(sorted.begin(), clean_end);
+                    const std::vector<double> clean(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(clean_count(sorted)));
                     finished = n >= opt.min_samples99 && quantile_rel_ci(clean, 0.99) < opt.target_rel_ci99;
                 }
             }

@@ -5,7 +5,6 @@
 #include <fnmatch.h>
 
 #include <algorithm>
-#include <array>
 #include <chrono>
 #include <cmath>
 #include <ctime>
@@ -200,8 +199,9 @@ ModelFile fit_sweep(const SweepFile& sweep, const std::string& source, const std
     m.partial = sweep.partial;
     m.warnings = sweep.warnings;
     m.kernels = sweep.kernels;
-    // Group the section points by (kernel, cache), in the order of the kernel list.
-    std::map<std::pair<std::string, std::string>, std::vector<const SectionPoint*>> groups;
+    // Group the section points by (kernel, cache), in the order of the kernel list, with the
+    // statistics the fits use.
+    std::map<std::pair<std::string, std::string>, std::vector<std::pair<std::uint64_t, PointStats>>> groups;
     for (const auto& p : sweep.sections) {
         if (!m.kernel(p.kernel))
             throw std::runtime_error(fmt::format("{}: malformed sweep file: section points for kernel '{}', which is not in "
@@ -213,7 +213,7 @@ ModelFile fit_sweep(const SweepFile& sweep, const std::string& source, const std
         if (p.bytes == 0 || !(st.p50 > 0) || !(st.p90 > 0))
             throw std::runtime_error(fmt::format("{}: malformed sweep file: point {} B of '{}' ({}) has no positive p50/p90",
                                                  source, p.bytes, p.kernel, p.cache));
-        groups[{p.kernel, p.cache}].push_back(&p);
+        groups[{p.kernel, p.cache}].emplace_back(p.bytes, st);
     }
     if (groups.empty())
         throw std::runtime_error(fmt::format("{}: the sweep has no section points{}; run `fputune sweep` (or --resume it)", source,
@@ -225,29 +225,22 @@ ModelFile fit_sweep(const SweepFile& sweep, const std::string& source, const std
             CacheModel cm;
             cm.kernel = k.name;
             cm.cache = cache;
-            std::vector<double> xs, y50;
-            std::vector<std::pair<double, std::array<double, 2>>> bound;  // (p50, {p90, p99}) by size
-            for (const SectionPoint* p : it->second) {
-                const PointStats st = model_ticks(sweep, p->ticks, p->cycles);
-                xs.push_back(static_cast<double>(p->bytes));
-                y50.push_back(st.p50);
-                bound.push_back({st.p50, {st.p90, std::max(st.p99_clean, st.p90)}});
-                cm.bytes.push_back(p->bytes);
-            }
-            cm.p50 = fit_line(xs, y50);
             // The bounds: sizes whose typical section is at most kBoundFitMaxSeconds, at least the
             // kBoundFitMinPoints shortest.
-            std::vector<std::size_t> idx(xs.size());
-            for (std::size_t i = 0; i < idx.size(); ++i) idx[i] = i;
-            std::sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) { return xs[a] < xs[b]; });
-            std::vector<double> bx, b90, b99;
-            for (std::size_t i : idx) {
-                if (bx.size() >= kBoundFitMinPoints && bound[i].first / m.tsc_hz > kBoundFitMaxSeconds) continue;
-                bx.push_back(xs[i]);
-                b90.push_back(bound[i].second[0]);
-                b99.push_back(bound[i].second[1]);
-                cm.bound_bytes.push_back(static_cast<std::uint64_t>(xs[i]));
+            std::vector<std::pair<std::uint64_t, PointStats>>& points = it->second;
+            std::sort(points.begin(), points.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+            std::vector<double> xs, y50, bx, b90, b99;
+            for (const auto& [bytes, st] : points) {
+                xs.push_back(static_cast<double>(bytes));
+                y50.push_back(st.p50);
+                cm.bytes.push_back(bytes);
+                if (bx.size() >= kBoundFitMinPoints && st.p50 / m.tsc_hz > kBoundFitMaxSeconds) continue;
+                bx.push_back(static_cast<double>(bytes));
+                b90.push_back(st.p90);
+                b99.push_back(std::max(st.p99_clean, st.p90));
+                cm.bound_bytes.push_back(bytes);
             }
+            cm.p50 = fit_line(xs, y50);
             cm.p90 = fit_line(bx, b90);
             cm.p99 = fit_line(bx, b99);
             m.models.push_back(std::move(cm));
