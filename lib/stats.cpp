@@ -30,7 +30,7 @@ double quantile_rel_ci(const std::vector<double>& sorted, double q) {
 double median_rel_ci(const std::vector<double>& sorted) { return quantile_rel_ci(sorted, 0.5); }
 
 double interrupted_above(const PointStats& s) {
-    return s.p50 + std::max({8 * (s.p50 - s.p10), 0.1 * s.p50, 1000.0});
+    return std::min(s.p50 + std::max({8 * (s.p50 - s.p10), 0.1 * s.p50, 1000.0}), 1.5 * s.p50 + 2000);
 }
 
 std::size_t clean_count(const std::vector<double>& sorted) {

@@ -13,11 +13,13 @@ namespace fputune {
 // the p99 of the others.
 PointStats summarize(std::vector<double> samples);
 
-// p50 + max(8 x (p50 - p10), 10 % of p50, 1000): eight times the point's lower spread (~10 sigma of a
-// normal spread; the lower half, because interruptions only add time: when more than 10 % of the
-// samples are hit, as in a host's slow phase, the p90 is theirs). So a 5 us interrupt on a 20 us
-// section is one (the old 1.5 x p50 rule kept those, and they set the p99 of 15-50 us sections); the
-// floors keep quantized tiny sections from flagging.
+// p50 + max(8 x (p50 - p10), 10 % of p50, 1000), but never above 1.5 x p50 + 2000: eight times the
+// point's lower spread (~10 sigma of a normal spread; the lower half, because interruptions only add
+// time: when more than 10 % of the samples are hit, as in a host's slow phase, the p90 is theirs). So
+// a 5 us interrupt on a 20 us section is one (1.5 x p50 alone kept those, and they set the p99 of
+// 15-50 us sections); the floors keep quantized tiny sections from flagging; the cap keeps a wide
+// lower spread (a point whose samples fall into two speeds, as when a neighbour shares the core)
+// from letting a 38 us host stall on a 30 us section count as the section's own.
 double interrupted_above(const PointStats& s);
 // How many of the sorted samples are not hit by an interruption (they come first).
 std::size_t clean_count(const std::vector<double>& sorted);
