@@ -157,7 +157,7 @@ SimLimits limits_from_header(const std::string& text, const std::string& source)
         if (c.value == 0)
             throw std::invalid_argument(fmt::format("{}:{}: {} is 0; a section limit is at least one block (the kernel's loop "
                                                     "would never end); remove it for no limit", source, c.line, c.name));
-        l.by_stem[stem] = {c.value, fmt::format("{} ({}:{})", c.name, source, c.line)};
+        l.by_stem[stem] = {c.value, fmt::format("{} (line {})", c.name, c.line)};
     }
     for (const auto& s : skipped) l.notes.push_back("ignored " + s);
     if (l.by_stem.empty())
@@ -233,7 +233,9 @@ Simulation simulate(const std::vector<ModelFile>& sources, const Workload& w, co
             if (k.needs_fpu && !is_peer(k) && (s.model(k.name, "hot") || s.model(k.name, "cold"))) own.insert(k.algorithm);
         std::vector<std::string> fallback;
         for (const KernelInfo& k : s.kernels) {
-            if (!k.needs_fpu || (is_peer(k) && own.count(k.algorithm))) continue;
+            if (!k.needs_fpu) continue;
+            // A peer beside our own variants only when a request names it.
+            const bool skip_peer = is_peer(k) && own.count(k.algorithm);
             const CacheModel* cm = s.model(k.name, o.cache);
             std::string cache = o.cache;
             if (!cm) {
@@ -243,7 +245,7 @@ Simulation simulate(const std::vector<ModelFile>& sources, const Workload& w, co
             }
             std::vector<const WorkloadRequest*> reqs;
             for (std::size_t i = 0; i < w.requests.size(); ++i)
-                if (target_matches(w.requests[i].target, k)) {
+                if (skip_peer ? w.requests[i].target == k.name : target_matches(w.requests[i].target, k)) {
                     reqs.push_back(&w.requests[i]);
                     request_reached[i] = true;
                 }
@@ -344,8 +346,16 @@ Simulation simulate(const std::vector<ModelFile>& sources, const Workload& w, co
             throw std::invalid_argument(fmt::format("{}: no constant names a kernel the workload reaches (constants for {}; kernels: {})",
                                                     limits->label, stems, known()));
         }
+        std::vector<std::string> unused;
         for (const auto& [stem, l] : limits->by_stem)
-            if (!used_stems.count(stem)) sim.notes.push_back(fmt::format("{}: names no kernel the workload reaches; unused", l.from));
+            if (!used_stems.count(stem)) unused.push_back(l.from);
+        if (!unused.empty()) {
+            std::string names;
+            for (std::size_t i = 0; i < unused.size() && i < 8; ++i) names += (i ? ", " : "") + unused[i];
+            if (unused.size() > 8) names += fmt::format(" and {} more", unused.size() - 8);
+            sim.notes.push_back(fmt::format("{} constant{} of {} name{} no kernel this workload reaches: {}", unused.size(),
+                                            unused.size() > 1 ? "s" : "", limits->label, unused.size() > 1 ? "" : "s", names));
+        }
     }
     return sim;
 }

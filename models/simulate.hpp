@@ -19,7 +19,7 @@ namespace fputune {
 
 inline constexpr const char* kSimulationSchema = "fputune.simulation/1";
 
-// One section limit and where it came from ("FPUTUNE_SHA256_FPU_BYTES (limits.h:12)").
+// One section limit and where it came from ("FPUTUNE_SHA256_FPU_BYTES (line 12)").
 struct SimLimit {
     std::uint64_t bytes = 0;
     std::string from;
@@ -99,10 +99,10 @@ struct Simulation {
     std::vector<std::string> notes;
 };
 
-// Every FPU kernel of every source that a request of `w` reaches (peers only for algorithms without a
-// kernel of ours, as `recommend`), per machine. Throws std::invalid_argument when a CSV row names a kernel
-// or algorithm in none of the sources, when no kernel is reached at all, or when no constant of `limits`
-// names a kernel.
+// Every FPU kernel of every source that a request of `w` reaches (a peer when a request names it, or
+// when its algorithm has no kernel of ours, as `recommend`), per machine. Throws std::invalid_argument
+// when a CSV row names a kernel or algorithm in none of the sources, when no kernel is reached at all,
+// or when no constant of `limits` names a kernel.
 Simulation simulate(const std::vector<ModelFile>& sources, const Workload& w, const SimLimits* limits, const SimulateOptions& o);
 
 // The text tables: per machine one table without limits and one with them, in the seed's columns,

@@ -103,13 +103,14 @@ std::string render_simulation(const Simulation& s) {
                                "at the sweep's clock), so it is extrapolated: {}\n", o.quantile, extrapolated);
         for (const auto& n : m.notes) out += "note: " + n + "\n";
     }
+    if (!w.notes.empty() || !s.notes.empty()) out += "\n";
+    for (const auto& n : w.notes) out += "note: " + n + "\n";
+    for (const auto& n : s.notes) out += "note: " + n + "\n";
     out += "\ncolumns: requests per kernel; calls = kernel_fpu_begin/end pairs (a hash's final() pads in a pair of its own); "
            "cost = core cycles of the user-state save + restore (once per request that takes the SIMD path) and of --pair-cycles "
            "per pair; inside = core cycles inside the sections (p50 line, the save left to cost); maxcycles = the longest section "
            "in core cycles (upper line, the save included, as `recommend` and `check` bound it); bpf = bytes per FPU section, "
            "KiB = bpf / 1024 rounded down, as the seed prints them; maxlen = bytes in the longest section\n";
-    for (const auto& n : w.notes) out += "note: " + n + "\n";
-    for (const auto& n : s.notes) out += "note: " + n + "\n";
     return out;
 }
 

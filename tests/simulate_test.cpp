@@ -135,6 +135,17 @@ TEST_CASE("simulate: a hash request is update() sections of whole blocks, then f
     CHECK_FALSE(row(s, "sha256-avx2").notes.empty());
 }
 
+TEST_CASE("simulate: a peer is simulated beside our variants only when a request names it", "[simulate]") {
+    ModelFile m = read_reference_csv("algorithm,bytes,cycles_per_op\nsha256-avx2,4096,20480\nsha256-openssl,4096,16384\n", "peer.csv");
+    for (auto& k : m.kernels)
+        if (k.name == "sha256-openssl") k.provider = "openssl";
+    CHECK(simulate({m}, bigbuf_workload(), nullptr, SimulateOptions{}).machines[0].rows.size() == 1);
+    const Simulation named = simulate({m}, requests("sha256,4KiB,1\nsha256-openssl,4KiB,2\n"), nullptr, SimulateOptions{});
+    REQUIRE(named.machines[0].rows.size() == 2);
+    CHECK(row(named, "sha256-avx2").upstream.requests == 1);
+    CHECK(row(named, "sha256-openssl").upstream.requests == 2);
+}
+
 TEST_CASE("simulate: upstream's own chunks and SIMD thresholds make the 'without limits' column", "[simulate]") {
     std::vector<ModelFile> ms = {line_model("poly1305-avx2", 0.5)};
     SimulateOptions o;
@@ -336,7 +347,7 @@ TEST_CASE("simulate: limits from a header or a recommendation, and what it canno
                                            "h.h");
     CHECK(h.by_stem.at("SHA256").bytes == 4096);
     CHECK(h.by_stem.at("SHA1_AVX2").bytes == 4096);
-    CHECK(h.by_stem.at("SHA256").from == "FPUTUNE_SHA256_FPU_BYTES (h.h:1)");
+    CHECK(h.by_stem.at("SHA256").from == "FPUTUNE_SHA256_FPU_BYTES (line 1)");
     CHECK(h.notes.size() == 2);  // OTHER and X; the SIMD threshold is not a section limit and not an error
     CHECK_THROWS_WITH(limits_from_header("#define NOTHING 1\n", "n.h"), Catch::Contains("n.h: no constant"));
     CHECK_THROWS_WITH(limits_from_header("#define FPUTUNE_SHA256_FPU_BYTES 0\n", "z.h"), Catch::Contains("z.h:1") && Catch::Contains("is 0"));
@@ -346,9 +357,8 @@ TEST_CASE("simulate: limits from a header or a recommendation, and what it canno
     // The algorithm constant covers both variants; a constant that names nothing reached is a note.
     CHECK(row(s, "sha256-avx2").limited->limit_bytes == std::optional<std::uint64_t>(4096));
     CHECK(row(s, "sha256-ssse3").limited->limit_bytes == std::optional<std::uint64_t>(4096));
-    bool unused = false;
-    for (const auto& n : s.notes) unused |= n.find("SHA1_AVX2_FPU_BYTES") != std::string::npos && n.find("unused") != std::string::npos;
-    CHECK(unused);
+    REQUIRE(s.notes.size() == 3);
+    CHECK(s.notes[2] == "1 constant of h.h names no kernel this workload reaches: SHA1_AVX2_FPU_BYTES (line 2)");
     // A header that names nothing the workload reaches is an error, not an empty column.
     const SimLimits other = limits_from_header("#define FPUTUNE_CRC32C_FPU_BYTES 4096\n", "crc.h");
     CHECK_THROWS_WITH(simulate({m}, bigbuf_workload(), &other, SimulateOptions{}), Catch::Contains("crc.h: no constant names a kernel"));
