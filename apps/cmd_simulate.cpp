@@ -10,16 +10,14 @@
 #include <fmt/format.h>
 
 #include "atomic_file.hpp"
+#include "budget_options.hpp"
 #include "cli.hpp"
+#include "render_simulate.hpp"
 #include "simulate.hpp"
+#include "simulation_json.hpp"
 #include "units.hpp"
 
 namespace fputune::cli {
-
-// Shared with `recommend` (defined in cmd_recommend.cpp).
-std::string command_line(const std::string& command, const Args& args);
-double parse_margin(const std::string& text);
-std::vector<ModelFile> load_sources(const po::variables_map& vm);
 
 namespace {
 
@@ -154,12 +152,12 @@ int run_simulate(const Args& args) {
     try {
         o.min_freq_hz = parse_frequency_hz(vm["min-freq"].as<std::string>(), "--min-freq");
         if (vm.count("budget")) o.budget_s = parse_duration_s(vm["budget"].as<std::string>(), "--budget");
-        o.margin = parse_margin(vm["margin"].as<std::string>());
+        o.margin = margin_option(vm["margin"].as<std::string>());
         o.cache = vm["cache"].as<std::string>();
         o.quantile = vm["quantile"].as<std::string>();
         o.pair_cycles = vm["pair-cycles"].as<double>();
         o.repeat = vm["repeat"].as<std::uint64_t>();
-        o.command_line = command_line("simulate", args);
+        o.command_line = command_line_of("simulate", args);
         validate(o);
     } catch (const std::invalid_argument& e) {
         throw UsageError(e.what());

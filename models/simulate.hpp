@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `simulate`: a workload's FPU sections per kernel from the fitted models, as the seed's table has them
-// (calls, cost, maxcycles, bpf), without limits (upstream's behaviour) and with limits.
+// (calls, cost, maxcycles, bpf), without limits (upstream's behaviour) and with limits. The table as
+// data; apps/render_simulate.hpp prints it, simulation_json.hpp writes it.
 #pragma once
 
 #include <cstdint>
@@ -9,15 +10,11 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "model_file.hpp"
 #include "recommend.hpp"
 #include "workload.hpp"
 
 namespace fputune {
-
-inline constexpr const char* kSimulationSchema = "fputune.simulation/1";
 
 // One section limit and where it came from ("FPUTUNE_SHA256_FPU_BYTES (line 12)").
 struct SimLimit {
@@ -104,10 +101,5 @@ struct Simulation {
 // when a CSV row names a kernel or algorithm in none of the sources, when no kernel is reached at all,
 // or when no constant of `limits` names a kernel.
 Simulation simulate(const std::vector<ModelFile>& sources, const Workload& w, const SimLimits* limits, const SimulateOptions& o);
-
-// The text tables: per machine one table without limits and one with them, in the seed's columns,
-// then what the limits changed. And the same as JSON (fputune.simulation/1).
-std::string render_simulation(const Simulation& s);
-nlohmann::json to_json(const Simulation& s);
 
 }  // namespace fputune

@@ -18,7 +18,9 @@
 #include "header.hpp"
 #include "model_file.hpp"
 #include "recommend.hpp"
+#include "render_simulate.hpp"
 #include "simulate.hpp"
+#include "simulation_json.hpp"
 #include "workload.hpp"
 
 using namespace fputune;
