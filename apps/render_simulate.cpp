@@ -92,7 +92,9 @@ std::string render_simulation(const Simulation& s) {
            "cost = core cycles of the user-state save + restore (once per request that takes the SIMD path) and of --pair-cycles "
            "per pair; inside = core cycles inside the sections (p50 line, the save left to cost); maxcycles = the longest section "
            "in core cycles (upper line, the save included, as `recommend` and `check` bound it); bpf = bytes per FPU section, "
-           "KiB = bpf / 1024 rounded down, as the seed prints them; maxlen = bytes in the longest section\n";
+           "KiB = bpf / 1024 rounded down, as the seed prints them; maxlen = bytes in the longest section. Each section's fixed "
+           "cost is the line's A, measured on a request's first section: it includes per-request setup (poly1305's key powers, "
+           "say) that the kernel pays once, so the throughput cost of more sections is an upper bound\n";
     return out;
 }
 
