@@ -53,8 +53,10 @@ std::string render_simulation(const Simulation& s) {
     for (const SimMachine& m : s.machines) {
         out += fmt::format("\nmachine: {} ({} {}{}), core/TSC {:.3f}, state save + restore per request: {}\n", m.machine, m.kind, m.source,
                            m.date.empty() ? "" : ", " + m.date, m.core_per_tsc,
-                           m.save_known ? fmt::format("{:.0f} + {:.0f} core cycles ({} dirty)", m.save_cycles, m.restore_cycles, m.dirty)
-                                        : "unknown");
+                           !m.save_known      ? std::string("unknown")
+                           : w.kernel_thread ? fmt::format("none in kernel threads ({:.0f} + {:.0f} core cycles in a task, {} dirty)",
+                                                           m.save_cycles, m.restore_cycles, m.dirty)
+                                             : fmt::format("{:.0f} + {:.0f} core cycles ({} dirty)", m.save_cycles, m.restore_cycles, m.dirty));
         out += "\nwithout limits: the kernel as it is today (upstream's own chunks where it has them, see 'chunking'; bpf 0 = none)\n";
         out += column_header(tcol, "chunking");
         for (const SimRow& row : m.rows) out += column_line(row, row.upstream, row.upstream.limit_from);
@@ -89,8 +91,8 @@ std::string render_simulation(const Simulation& s) {
     for (const auto& n : w.notes) out += "note: " + n + "\n";
     for (const auto& n : s.notes) out += "note: " + n + "\n";
     out += "\ncolumns: requests per kernel; calls = kernel_fpu_begin/end pairs (a hash's final() pads in a pair of its own); "
-           "cost = core cycles of the user-state save + restore (once per request that takes the SIMD path) and of --pair-cycles "
-           "per pair; inside = core cycles inside the sections (p50 line, the save left to cost); maxcycles = the longest section "
+           "cost = core cycles of the user-state save + restore (once per request that takes the SIMD path, none in kernel "
+           "threads) and of --pair-cycles per pair; inside = core cycles inside the sections (p50 line, the save left to cost); maxcycles = the longest section "
            "in core cycles (upper line, the save included, as `recommend` and `check` bound it); bpf = bytes per FPU section, "
            "KiB = bpf / 1024 rounded down, as the seed prints them; maxlen = bytes in the longest section. Each section's fixed "
            "cost is the line's A, measured on a request's first section: it includes per-request setup (poly1305's key powers, "

@@ -72,6 +72,7 @@ struct Costing {
     const CacheModel* cm = nullptr;
     double core_per_tsc = 1;
     double save_cycles = 0, restore_cycles = 0, pair_cycles = 0;
+    bool kernel_thread = false;  // no user state to save (the measured sections still paid it: see inside())
     std::string quantile;
     double min_freq_hz = 1;
     // p50 time of one section of n bytes: the line less the state save every measured section paid
@@ -119,7 +120,7 @@ void simulate_requests(SimColumn& c, const Costing& k, const KernelInfo& info, c
             add_run(c, k, (rem + 1 + shape.length_field_bytes > block ? 2 : 1) * block, chunk, count);
         }
     }
-    c.cost_cycles = c.simd_requests * (k.save_cycles + k.restore_cycles) + c.sections * k.pair_cycles;
+    c.cost_cycles = (k.kernel_thread ? 0 : c.simd_requests * (k.save_cycles + k.restore_cycles)) + c.sections * k.pair_cycles;
     if (c.longest_bytes) {
         c.longest_cycles = k.bound(static_cast<double>(c.longest_bytes));
         c.longest_s = c.longest_cycles / k.min_freq_hz;
@@ -258,7 +259,8 @@ Simulation simulate(const std::vector<ModelFile>& sources, const Workload& w, co
             row.block_bytes = std::max<std::uint32_t>(1, k.block_bytes);
             row.own_final_section = section_shape(k.algorithm).own_final;
             row.bound_fit_max_bytes = cm->bound_bytes.empty() ? 0 : cm->bound_bytes.back();
-            const Costing costing{cm, s.core_per_tsc, m.save_cycles, m.restore_cycles, o.pair_cycles, o.quantile, o.min_freq_hz};
+            const Costing costing{cm, s.core_per_tsc, m.save_cycles, m.restore_cycles, o.pair_cycles, w.kernel_thread, o.quantile,
+                                  o.min_freq_hz};
             const UpstreamLimit* u = find_upstream_limit(k.algorithm);
             SimColumn up;
             up.simd_min_bytes = upstream_threshold(u);

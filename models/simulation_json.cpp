@@ -34,7 +34,7 @@ json to_json(const Simulation& s) {
     j["tool"] = {{"name", "fputune"}, {"version", s.tool_version}, {"commit", s.tool_commit}};
     j["date"] = s.date;
     j["workload"] = {{"name", s.workload.name}, {"description", s.workload.description}, {"source", s.workload.source},
-                     {"notes", s.workload.notes}};
+                     {"kernel_thread", s.workload.kernel_thread}, {"notes", s.workload.notes}};
     j["workload"]["requests"] = json::array();
     for (const auto& r : s.workload.requests) j["workload"]["requests"].push_back({{"target", r.target}, {"bytes", r.bytes}, {"count", r.count}});
     j["inputs"] = {{"min_freq_hz", o.min_freq_hz}, {"budget_s", o.budget_s > 0 ? json(o.budget_s) : json(nullptr)}, {"margin", o.margin},

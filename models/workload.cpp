@@ -113,6 +113,8 @@ Workload dm_crypt_workload() {
                "dm-crypt's cipher (AES-XTS) is not modelled yet: each hash/MAC kernel stands for per-sector work such as "
                "dm-integrity's crc32c or hmac-sha256 tags and the AEAD modes' ghash/poly1305";
     w.requests.push_back({"*", 4096, 262144, 0});
+    w.kernel_thread = true;
+    w.notes.push_back("dm-crypt encrypts in its kcryptd workqueue (kernel threads): no user state to save");
     return w;
 }
 
@@ -127,6 +129,8 @@ Workload wireguard_workload() {
     for (auto [bytes, count] : {std::pair{48u, 70000u}, {576u, 40000u}, {1420u, 10000u}})
         w.requests.push_back({"poly1305", bytes, count, 0});
     w.notes.push_back("ChaCha20, the other half of the packet's work, is not modelled yet");
+    w.kernel_thread = true;
+    w.notes.push_back("WireGuard encrypts in its per-CPU workqueue workers (kernel threads): no user state to save");
     return w;
 }
 

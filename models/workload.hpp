@@ -23,6 +23,7 @@ struct Workload {
     std::string description;  // one line: the shape, per kernel
     std::string source;       // where the shape comes from, or why it was chosen
     bool from_csv = false;    // a target that matches no kernel is then an error, not a skip
+    bool kernel_thread = false;  // runs in kernel threads: kernel_fpu_begin() saves no user state there
     std::vector<WorkloadRequest> requests;
     std::vector<std::string> notes;
 };

@@ -194,6 +194,16 @@ TEST_CASE("simulate: the state save is paid once per request and left out of the
     CHECK(r.limited->cost_cycles == Approx(1.5 * 800));
     CHECK(r.limited->inside_cycles == Approx(16 * (1.5 * (2000 + 2.0 * 65536) - 450)));
     CHECK(r.throughput_cost == Approx(15 * (1.5 * 2000 - 450) / r.upstream.total_cycles()));
+    // In a kernel thread (dm-crypt's kcryptd) there is no user state to save: no cost, the same inside.
+    Workload kthread = requests("crc32c,1MiB,1\n");
+    kthread.kernel_thread = true;
+    const SimRow& k = row(simulate({m}, kthread, &l, SimulateOptions{}), "crc32c-pclmul");
+    CHECK(k.upstream.cost_cycles == 0);
+    CHECK(k.upstream.inside_cycles == Approx(r.upstream.inside_cycles));
+    CHECK(dm_crypt_workload().kernel_thread);
+    CHECK(wireguard_workload().kernel_thread);
+    CHECK_FALSE(bigbuf_workload().kernel_thread);
+    CHECK_FALSE(module_signing_workload({1}, "x").kernel_thread);
 }
 
 TEST_CASE("the seed's table from the seed's own 4 KiB cycles: SHA avx2 bigbuf maxcycles and calls", "[simulate][golden]") {
