@@ -337,6 +337,9 @@ Simulation simulate(const std::vector<ModelFile>& sources, const Workload& w, co
         for (const auto& r : w.requests) targets.insert(r.target);
         std::string t;
         for (const auto& x : targets) t += (t.empty() ? "" : ", ") + x;
+        if (targets.count("*"))
+            throw std::invalid_argument(fmt::format("workload {}: no input has an FPU kernel with section points; sweep some with "
+                                                    "`fputune sweep`", w.name));
         throw std::invalid_argument(fmt::format("workload {} reaches {}, and no input has an FPU kernel of {} with section points "
                                                 "(kernels: {}); sweep one with `fputune sweep -k '{}-*'`",
                                                 w.name, t, targets.size() > 1 ? "them" : "it", known(), *targets.begin()));

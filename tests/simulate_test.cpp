@@ -379,6 +379,10 @@ TEST_CASE("simulate: limits from a header or a recommendation, and what it canno
                       Catch::Contains("test-workload.csv:2: kernel 'sha3-avx2' is not in the models") && Catch::Contains("sha256-avx2"));
     // A built-in workload that reaches nothing in the models.
     CHECK_THROWS_WITH(simulate({m}, wireguard_workload(), nullptr, SimulateOptions{}), Catch::Contains("reaches poly1305"));
+    ModelFile no_fpu = line_model("crc32c-sse42", 0.2);
+    no_fpu.kernels[0].needs_fpu = false;  // the crc32 instruction: no section at all
+    CHECK_THROWS_WITH(simulate({no_fpu}, bigbuf_workload(), nullptr, SimulateOptions{}),
+                      Catch::Contains("workload bigbuf: no input has an FPU kernel"));
     // From a recommendation: each variant's own limit.
     RecommendOptions ro;
     ro.budget_s = 30e-6;
