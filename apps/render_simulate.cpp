@@ -57,6 +57,11 @@ std::string render_simulation(const Simulation& s) {
                            : w.kernel_thread ? fmt::format("none in kernel threads ({:.0f} + {:.0f} core cycles in a task, {} dirty)",
                                                            m.save_cycles, m.restore_cycles, m.dirty)
                                              : fmt::format("{:.0f} + {:.0f} core cycles ({} dirty)", m.save_cycles, m.restore_cycles, m.dirty));
+        if (m.rows.empty()) {
+            out += "no kernel of this input is reached by the workload\n";
+            for (const auto& n : m.notes) out += "note: " + n + "\n";
+            continue;
+        }
         out += "\nwithout limits: the kernel as it is today (upstream's own chunks where it has them, see 'chunking'; bpf 0 = none)\n";
         out += column_header(tcol, "chunking");
         for (const SimRow& row : m.rows) out += column_line(row, row.upstream, row.upstream.limit_from);

@@ -292,6 +292,11 @@ TEST_CASE("simulate on the Emerald Rapids sweep with its generated header: every
     const Simulation two = simulate(sources, bigbuf_workload(), &limits, o);
     CHECK(two.machines.size() == 2);
     CHECK(row(two, "sha256-avx2", 1).limited->limit_from.find("FPUTUNE_SHA256_AVX2_FPU_BYTES") == 0);
+    // A kernel only one of them has: the other machine's table says so.
+    const Simulation one = simulate(sources, requests("sha256-shani,64,1\n"), &limits, o);
+    CHECK(one.machines[0].rows.size() == 1);
+    CHECK(one.machines[1].rows.empty());
+    CHECK_THAT(render_simulation(one), Catch::Contains("no kernel of this input is reached by the workload"));
 }
 
 TEST_CASE("workloads: built-ins, the request CSV and module sizes", "[simulate]") {
