@@ -33,6 +33,15 @@ double parse_margin(const std::string& text) {
     return v;
 }
 
+// "--round octets: expected block, kib or pow2" for a value that is not one of the enum's names.
+template <typename E>
+E parse_option(const po::variables_map& vm, const std::string& option,
+               std::optional<E> (*parse)(std::string_view) noexcept, const std::string& expected) {
+    const std::string text = vm[option].as<std::string>();
+    if (const std::optional<E> value = parse(text)) return *value;
+    throw UsageError("--" + option + " " + text + ": " + expected);
+}
+
 }  // namespace
 
 RecommendOptions budget_options(const po::variables_map& vm, const std::string& command, const Args& args) {
@@ -42,10 +51,12 @@ RecommendOptions budget_options(const po::variables_map& vm, const std::string& 
         o.budget_s = parse_duration_s(vm["budget"].as<std::string>(), "--budget");
         o.min_freq_hz = parse_frequency_hz(vm["min-freq"].as<std::string>(), "--min-freq");
         o.margin = parse_margin(vm["margin"].as<std::string>());
-        if (vm.count("round")) o.round = vm["round"].as<std::string>();
-        if (vm.count("cache")) o.cache = vm["cache"].as<std::string>();
-        if (vm.count("dirty")) o.dirty = vm["dirty"].as<std::string>();
-        o.quantile = vm["quantile"].as<std::string>();
+        if (vm.count("round")) o.round = parse_option(vm, "round", parse_round, "expected block, kib or pow2");
+        if (vm.count("cache")) o.cache = parse_option(vm, "cache", parse_cache, "expected cold or hot");
+        if (vm.count("dirty"))
+            o.dirty = parse_option(vm, "dirty", parse_dirty_state,
+                                   "expected xmm, ymm, zmm or none (thresholds with the user state already saved)");
+        o.quantile = parse_option(vm, "quantile", parse_quantile, "expected p90 or p99 (of uninterrupted samples)");
         o.command_line = command_line(command, args);
         validate(o);
     } catch (const std::invalid_argument& e) {

@@ -17,7 +17,7 @@ std::string render_fit(const ModelFile& m) {
     for (const auto& cm : m.models) {
         for (const auto& [q, f] : {std::pair{"p50", &cm.p50}, std::pair{"p90", &cm.p90}, std::pair{"p99", &cm.p99}}) {
             out += fmt::format("{:<22} {:<5} {:<4} {:>20} {:>24} {:>8.3f} {:>8.5f} {:>6.1f}%  {}\n", cm.kernel,
-                               cm.cache, q, fmt::format("{:.0f} ± {:.0f}", f->a, (f->a_hi - f->a_lo) / 2),
+                               name(cm.cache), q, fmt::format("{:.0f} ± {:.0f}", f->a, (f->a_hi - f->a_lo) / 2),
                                fmt::format("{:.4f} ± {:.4f}", f->b, (f->b_hi - f->b_lo) / 2), f->b * m.core_per_tsc,
                                f->r2, 100 * f->max_rel_residual, f->note);
         }
@@ -28,9 +28,9 @@ std::string render_fit(const ModelFile& m) {
                        "off it\n",
                        kBoundFitMaxSeconds * 1e6, 100 * kMaxRelResidualForLine);
     for (const auto& t : m.thresholds)
-        out += fmt::format("threshold {} ({} dirty) vs {}: {}\n", t.kernel, t.dirty, t.scalar_kernels,
-                           t.kind == "bytes"    ? fmt::format("{} B", t.bytes)
-                           : t.kind == "always" ? fmt::format("always ({} B)", t.bytes)
+        out += fmt::format("threshold {} ({} dirty) vs {}: {}\n", t.kernel, name(t.dirty), t.scalar_kernels,
+                           t.kind == ThresholdKind::bytes    ? fmt::format("{} B", t.bytes)
+                           : t.kind == ThresholdKind::always ? fmt::format("always ({} B)", t.bytes)
                                                 : fmt::format("never (measured {}..{} B)", t.measured_from,
                                                               t.measured_to));
     for (const auto& n : m.notes) out += "note: " + n + "\n";

@@ -15,9 +15,9 @@
 
 namespace fputune {
 
-const LineFit& bound_fit(const CacheModel& m, const std::string& quantile) { return quantile == "p99" ? m.p99 : m.p90; }
+const LineFit& bound_fit(const CacheModel& m, Quantile quantile) { return quantile == Quantile::p99 ? m.p99 : m.p90; }
 
-double predict_upper_s(const CacheModel& m, double core_per_tsc, double bytes, double min_freq_hz, const std::string& quantile) {
+double predict_upper_s(const CacheModel& m, double core_per_tsc, double bytes, double min_freq_hz, Quantile quantile) {
     return bound_fit(m, quantile).upper_at(bytes) * core_per_tsc / min_freq_hz;
 }
 
@@ -28,8 +28,8 @@ std::string no_fit_message(const VariantResult& v, double min_freq_hz) {
 
 namespace {
 
-std::uint64_t round_granule(const std::string& mode, std::uint32_t block) {
-    if (mode == "kib") return std::lcm<std::uint64_t>(1024, block);
+std::uint64_t round_granule(Round mode, std::uint32_t block) {
+    if (mode == Round::kib) return std::lcm<std::uint64_t>(1024, block);
     return block;
 }
 
@@ -62,7 +62,7 @@ VariantResult solve_budget(const ModelFile& src, const KernelInfo& k, const Cach
     };
     const std::uint64_t block = v.block_bytes;
     std::uint64_t n = 0, granule = block;
-    if (o.round == "pow2") {
+    if (o.round == Round::pow2) {
         const std::uint64_t blocks = largest_multiple(block);
         std::uint64_t p = block;
         if (blocks >= block) {

@@ -14,13 +14,14 @@
 namespace fputune {
 
 // The cost line that bounds a section: p90, or p99 of uninterrupted samples.
-const LineFit& bound_fit(const CacheModel& m, const std::string& quantile);
+const LineFit& bound_fit(const CacheModel& m, Quantile quantile);
 // Predicted section time at f_min, upper bound of that line.
 double predict_upper_s(const CacheModel& m, double core_per_tsc, double bytes, double min_freq_hz,
-                       const std::string& quantile = "p99");
+                       Quantile quantile = Quantile::p99);
 
 struct VariantResult {
-    std::string kernel, algorithm, machine, source, cache;
+    std::string kernel, algorithm, machine, source;
+    Cache cache = Cache::cold;
     std::uint32_t block_bytes = 0;
     bool fits = false;
     double unrounded_bytes = 0;     // the n at which the predicted upper time equals budget / margin

@@ -85,9 +85,9 @@ CheckReport check_header(const std::string& text, const std::string& source, con
                                           (!is_peer(k) || !own_algorithms.count(k.algorithm));
                 if (!as_kernel && !as_algorithm) continue;
                 const CacheModel* cm = s.model(k.name, o.cache);
-                std::string cache = o.cache;
+                Cache cache = o.cache;
                 if (!cm) {
-                    cache = o.cache == "cold" ? "hot" : "cold";
+                    cache = other(o.cache);
                     cm = s.model(k.name, cache);
                 }
                 if (!cm) continue;

@@ -62,7 +62,7 @@ json to_json(const ModelFile& m) {
                    {"tool", {{"version", m.sweep_tool_version}, {"commit", m.sweep_tool_commit}}},
                    {"options", m.options},
                    {"clock", {{"tsc_hz", m.tsc_hz}, {"core_per_tsc", m.core_per_tsc}, {"core_per_tsc_end", m.core_per_tsc_end}}},
-                   {"dirty", m.dirty},
+                   {"dirty", m.dirty ? std::string(name(*m.dirty)) : ""},
                    {"partial", m.partial},
                    {"warnings", m.warnings}};
     j["notes"] = m.notes;
@@ -73,7 +73,7 @@ json to_json(const ModelFile& m) {
     j["models"] = json::array();
     for (const auto& cm : m.models)
         j["models"].push_back({{"kernel", cm.kernel},
-                               {"cache", cm.cache},
+                               {"cache", std::string(name(cm.cache))},
                                {"bytes", cm.bytes},
                                {"bound_bytes", cm.bound_bytes},
                                {"core_cycles_per_byte_p50", cm.p50.b * m.core_per_tsc},
@@ -82,8 +82,9 @@ json to_json(const ModelFile& m) {
                                {"p99", line_json(cm.p99)}});
     j["thresholds"] = json::array();
     for (const auto& t : m.thresholds)
-        j["thresholds"].push_back({{"algorithm", t.algorithm}, {"kernel", t.kernel}, {"dirty", t.dirty},
-                                   {"scalar_kernels", t.scalar_kernels}, {"kind", t.kind}, {"bytes", t.bytes},
+        j["thresholds"].push_back({{"algorithm", t.algorithm}, {"kernel", t.kernel},
+                                   {"dirty", std::string(name(t.dirty))}, {"scalar_kernels", t.scalar_kernels},
+                                   {"kind", std::string(name(t.kind))}, {"bytes", t.bytes},
                                    {"measured_from", t.measured_from}, {"measured_to", t.measured_to},
                                    {"simd_ticks_at_max", t.simd_ticks_at_max}});
     return j;
@@ -119,7 +120,11 @@ ModelFile model_from_json(const json& j, const std::string& source) {
         m.tsc_hz = s.at("clock").value("tsc_hz", 0.0);
         m.core_per_tsc = s.at("clock").at("core_per_tsc").get<double>();
         m.core_per_tsc_end = s.at("clock").value("core_per_tsc_end", m.core_per_tsc);
-        m.dirty = s.value("dirty", "");
+        if (const std::string dirty = s.value("dirty", ""); !dirty.empty()) {
+            m.dirty = parse_dirty_state(dirty);
+            if (!m.dirty)
+                throw fail("malformed model file: source.dirty '" + dirty + "' (expected xmm, ymm, zmm or none)");
+        }
         m.partial = s.value("partial", false);
         m.warnings = s.value("warnings", std::vector<std::string>{});
         m.notes = j.value("notes", std::vector<std::string>{});
@@ -129,7 +134,11 @@ ModelFile model_from_json(const json& j, const std::string& source) {
         for (const auto& c : j.at("models")) {
             CacheModel cm;
             cm.kernel = c.at("kernel").get<std::string>();
-            cm.cache = c.at("cache").get<std::string>();
+            const std::string cache = c.at("cache").get<std::string>();
+            if (const auto parsed = parse_cache(cache)) cm.cache = *parsed;
+            else
+                throw fail("malformed model file: cache '" + cache + "' for kernel '" + cm.kernel +
+                           "' (expected hot or cold)");
             cm.bytes = c.value("bytes", std::vector<std::uint64_t>{});
             cm.bound_bytes = c.value("bound_bytes", cm.bytes);
             cm.p50 = line_from(c.at("p50"));
@@ -138,11 +147,24 @@ ModelFile model_from_json(const json& j, const std::string& source) {
             if (!m.kernel(cm.kernel)) throw fail("malformed model file: model for kernel '" + cm.kernel + "' not in its kernels list");
             m.models.push_back(std::move(cm));
         }
-        for (const auto& t : j.value("thresholds", json::array()))
-            m.thresholds.push_back({t.at("algorithm").get<std::string>(), t.at("kernel").get<std::string>(),
-                                    t.at("dirty").get<std::string>(), t.value("scalar_kernels", ""), t.at("kind").get<std::string>(),
-                                    t.at("bytes").get<std::uint64_t>(), t.value("measured_from", std::uint64_t{0}),
-                                    t.value("measured_to", std::uint64_t{0}), t.value("simd_ticks_at_max", 0.0)});
+        for (const auto& t : j.value("thresholds", json::array())) {
+            SimdThreshold st;
+            st.algorithm = t.at("algorithm").get<std::string>();
+            st.kernel = t.at("kernel").get<std::string>();
+            const std::string dirty = t.at("dirty").get<std::string>(), kind = t.at("kind").get<std::string>();
+            if (const auto parsed = parse_dirty_state(dirty)) st.dirty = *parsed;
+            else throw fail("malformed model file: threshold of '" + st.kernel + "' with dirty '" + dirty +
+                            "' (expected xmm, ymm, zmm or none)");
+            if (const auto parsed = parse_threshold_kind(kind)) st.kind = *parsed;
+            else throw fail("malformed model file: threshold of '" + st.kernel + "' of kind '" + kind +
+                            "' (expected bytes, always or never)");
+            st.scalar_kernels = t.value("scalar_kernels", "");
+            st.bytes = t.at("bytes").get<std::uint64_t>();
+            st.measured_from = t.value("measured_from", std::uint64_t{0});
+            st.measured_to = t.value("measured_to", std::uint64_t{0});
+            st.simd_ticks_at_max = t.value("simd_ticks_at_max", 0.0);
+            m.thresholds.push_back(std::move(st));
+        }
     } catch (const json::exception& e) {
         throw fail(std::string("malformed model file: ") + e.what());
     }

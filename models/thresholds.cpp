@@ -5,14 +5,19 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <stdexcept>
 
 namespace fputune {
 
 std::vector<SimdThreshold> compute_thresholds(const SweepFile& sweep) {
     // p50 one-shot cost per (kernel, dirty) and length; a repeated point keeps its lowest median.
-    std::map<std::pair<std::string, std::string>, std::map<std::uint64_t, double>> cost;
+    std::map<std::pair<std::string, Dirty>, std::map<std::uint64_t, double>> cost;
     for (const auto& p : sweep.thresholds) {
-        auto& slot = cost[{p.kernel, p.dirty}];
+        const std::optional<Dirty> dirty = parse_dirty_state(p.dirty);
+        if (!dirty)
+            throw std::invalid_argument("threshold point of '" + p.kernel + "' with dirty '" + p.dirty +
+                                        "' (expected xmm, ymm, zmm or none)");
+        auto& slot = cost[{p.kernel, *dirty}];
         auto it = slot.find(p.bytes);
         const double p50 = model_ticks(sweep, p.ticks, p.cycles).p50;
         if (it == slot.end() || p50 < it->second) slot[p.bytes] = p50;
@@ -59,13 +64,13 @@ std::vector<SimdThreshold> compute_thresholds(const SweepFile& sweep) {
                     if (points.at(lengths[i]) >= scalar.at(lengths[i])) last_loss = static_cast<std::ptrdiff_t>(i);
                 const std::uint64_t block = std::max<std::uint32_t>(1, k.block_bytes);
                 if (last_loss < 0) {
-                    t.kind = "always";
+                    t.kind = ThresholdKind::always;
                     t.bytes = block;
                 } else if (static_cast<std::size_t>(last_loss) + 1 == lengths.size()) {
-                    t.kind = "never";
+                    t.kind = ThresholdKind::never;
                     t.bytes = 0;
                 } else {
-                    t.kind = "bytes";
+                    t.kind = ThresholdKind::bytes;
                     t.bytes = (lengths[static_cast<std::size_t>(last_loss) + 1] + block - 1) / block * block;
                 }
                 out.push_back(t);
