@@ -91,7 +91,7 @@ CheckReport check_header(const std::string& text, const std::string& source, con
                     cm = s.model(k.name, cache);
                 }
                 if (!cm) continue;
-                const double t = predict_upper_s(*cm, s.core_per_tsc, static_cast<double>(c.value), o.min_freq_hz, o.quantile);
+                const double t = predict_upper_s(*cm, static_cast<double>(c.value), o.min_freq_hz, o.quantile);
                 if (!matched || t > r.time_s) {
                     r.time_s = t;
                     r.kernel = k.name;

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "kernel_globs.hpp"
+#include "sweep_cycles.hpp"
 #include "thresholds.hpp"
 
 namespace fputune {
@@ -23,8 +24,9 @@ ModelFile fit_sweep(const SweepFile& sweep, const std::string& source, const std
     m.sweep_tool_commit = sweep.tool_commit;
     m.options = sweep.options;
     m.tsc_hz = sweep.tsc_hz;
-    // Ticks at one reference ratio: the sweep's median probed ratio when every sample was converted to
-    // core cycles around it (the start and end values then only describe the run), else the start.
+    // The ratio the cycles refer to: the sweep's median probed ratio when every sample was converted to
+    // core cycles around it (the start and end values then only describe the run), else the start, by
+    // which a tick-only sweep's ticks are converted. It also turns cycles into time for the bound fit.
     m.core_per_tsc = model_core_per_tsc(sweep);
     m.core_per_tsc_end = sweep.ratio_trace.probes ? m.core_per_tsc : sweep.core_per_tsc_end;
     m.dirty = parse_dirty_state(sweep.dirty);
@@ -45,7 +47,7 @@ ModelFile fit_sweep(const SweepFile& sweep, const std::string& source, const std
         if (!cache)
             throw std::runtime_error(fmt::format("{}: malformed sweep file: cache '{}' for kernel '{}' (expected hot or cold)",
                                                  source, p.cache, p.kernel));
-        const PointStats st = model_ticks(sweep, p.ticks, p.cycles);
+        const PointStats st = point_cycles(sweep, p.ticks, p.cycles);
         if (p.bytes == 0 || !(st.p50 > 0) || !(st.p90 > 0))
             throw std::runtime_error(fmt::format("{}: malformed sweep file: point {} B of '{}' ({}) has no positive p50/p90",
                                                  source, p.bytes, p.kernel, p.cache));
@@ -70,7 +72,8 @@ ModelFile fit_sweep(const SweepFile& sweep, const std::string& source, const std
                 xs.push_back(static_cast<double>(bytes));
                 y50.push_back(st.p50);
                 cm.bytes.push_back(bytes);
-                if (bx.size() >= kBoundFitMinPoints && st.p50 / m.tsc_hz > kBoundFitMaxSeconds) continue;
+                const double p50_s = st.p50 / (m.core_per_tsc * m.tsc_hz);
+                if (bx.size() >= kBoundFitMinPoints && p50_s > kBoundFitMaxSeconds) continue;
                 bx.push_back(static_cast<double>(bytes));
                 b90.push_back(st.p90);
                 b99.push_back(std::max(st.p99_clean, st.p90));

@@ -17,8 +17,10 @@
 
 namespace fputune {
 
-inline constexpr const char* kModelSchema = "fputune.model/1";
+// /2: lines and thresholds in core cycles (/1 had ticks at source.clock.core_per_tsc: read, converted).
+inline constexpr const char* kModelSchema = "fputune.model/2";
 
+// Lines in core cycles: cost(n) = A + B·n, A in cycles, B in cycles per byte.
 struct CacheModel {
     std::string kernel;
     Cache cache = Cache::hot;
@@ -37,7 +39,7 @@ struct SimdThreshold {
     ThresholdKind kind = ThresholdKind::bytes;
     std::uint64_t bytes = 0;        // rounded up to whole blocks; for "always" the block size; 0 for "never"
     std::uint64_t measured_from = 0, measured_to = 0;  // the lengths compared
-    double simd_ticks_at_max = 0;   // p50 at the longest length, to pick the fastest variant
+    double simd_cycles_at_max = 0;  // p50 at the longest length, to pick the fastest variant
 };
 
 struct ModelFile {
@@ -50,6 +52,7 @@ struct ModelFile {
     nlohmann::json cpu;        // the sweep's full cpu probe
     std::string sweep_date, sweep_tool_version, sweep_tool_commit;
     nlohmann::json options;
+    // core_per_tsc: the ratio the source's cycles refer to (see fit_sweep); 1 for a reference CSV.
     double tsc_hz = 0, core_per_tsc = 1, core_per_tsc_end = 1;
     std::optional<Dirty> dirty;  // user state dirtied for the section sweep (none given: a reference CSV)
     bool partial = false;

@@ -76,7 +76,7 @@ Recommendation recommend(const std::vector<ModelFile>& sources, const RecommendO
             if (is_peer(k)) v.notes.push_back("a peer (" + k.provider + "): the algorithm has no variant of ours");
             // The median line shows structure (a cache step); the p90 one mostly shows noise (see `fit`).
             if (!cm->p50.straight) v.notes.push_back("p50 fit: " + cm->p50.note);
-            judge_upstream(v, *cm, s.core_per_tsc, o);
+            judge_upstream(v, *cm, o);
             const std::optional<Dirty> dirty = o.dirty ? o.dirty : s.dirty;
             for (const auto& t : s.thresholds)
                 if (t.kernel == k.name && (!dirty || t.dirty == *dirty)) v.threshold = t;
@@ -138,7 +138,7 @@ Recommendation recommend(const std::vector<ModelFile>& sources, const RecommendO
             for (const auto& t : s.thresholds) {
                 const KernelInfo* k = s.kernel(t.kernel);
                 if (t.algorithm != alg || (k && is_peer(*k)) || (dirty && t.dirty != *dirty)) continue;
-                if (!best || t.simd_ticks_at_max < best->simd_ticks_at_max) best = &t;
+                if (!best || t.simd_cycles_at_max < best->simd_cycles_at_max) best = &t;
             }
             if (!best) continue;
             auto rank = [](const SimdThreshold& t) {

@@ -7,6 +7,8 @@
 #include <set>
 #include <stdexcept>
 
+#include "sweep_cycles.hpp"
+
 namespace fputune {
 
 std::vector<SimdThreshold> compute_thresholds(const SweepFile& sweep) {
@@ -19,7 +21,7 @@ std::vector<SimdThreshold> compute_thresholds(const SweepFile& sweep) {
                                         "' (expected xmm, ymm, zmm or none)");
         auto& slot = cost[{p.kernel, *dirty}];
         auto it = slot.find(p.bytes);
-        const double p50 = model_ticks(sweep, p.ticks, p.cycles).p50;
+        const double p50 = point_cycles(sweep, p.ticks, p.cycles).p50;
         if (it == slot.end() || p50 < it->second) slot[p.bytes] = p50;
     }
     std::vector<SimdThreshold> out;
@@ -34,9 +36,9 @@ std::vector<SimdThreshold> compute_thresholds(const SweepFile& sweep) {
             bool used = false;
             for (const auto& [key, points] : cost) {
                 if (key.first != k.name) continue;
-                for (const auto& [len, ticks] : points) {
+                for (const auto& [len, cycles] : points) {
                     auto it = scalar.find(len);
-                    if (it == scalar.end() || ticks < it->second) scalar[len] = ticks;
+                    if (it == scalar.end() || cycles < it->second) scalar[len] = cycles;
                     used = true;
                 }
             }
@@ -48,7 +50,7 @@ std::vector<SimdThreshold> compute_thresholds(const SweepFile& sweep) {
             for (const auto& [key, points] : cost) {
                 if (key.first != k.name) continue;
                 std::vector<std::uint64_t> lengths;
-                for (const auto& [len, ticks] : points)
+                for (const auto& [len, cycles] : points)
                     if (scalar.count(len)) lengths.push_back(len);
                 if (lengths.empty()) continue;
                 SimdThreshold t;
@@ -58,7 +60,7 @@ std::vector<SimdThreshold> compute_thresholds(const SweepFile& sweep) {
                 t.scalar_kernels = scalar_names;
                 t.measured_from = lengths.front();
                 t.measured_to = lengths.back();
-                t.simd_ticks_at_max = points.at(lengths.back());
+                t.simd_cycles_at_max = points.at(lengths.back());
                 std::ptrdiff_t last_loss = -1;
                 for (std::size_t i = 0; i < lengths.size(); ++i)
                     if (points.at(lengths[i]) >= scalar.at(lengths[i])) last_loss = static_cast<std::ptrdiff_t>(i);

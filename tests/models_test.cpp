@@ -161,8 +161,9 @@ TEST_CASE("files with a value outside an enum's names: one message naming the va
 }
 
 TEST_CASE("fit recovers A and B of a synthetic line within 1 %", "[models]") {
-    const double a = 2000, b = 0.8;
-    const ModelFile m = fit_sweep(synthetic_sweep("Test CPU", a, b), "synthetic");
+    // The sweep in ticks (no per-sample cycles); the model in core cycles: ticks x its core/TSC ratio.
+    const double a = 2000 * kCorePerTsc, b = 0.8 * kCorePerTsc;
+    const ModelFile m = fit_sweep(synthetic_sweep("Test CPU", 2000, 0.8), "synthetic");
     const CacheModel* hot = m.model("fake-avx2", Cache::hot);
     REQUIRE(hot);
     CHECK(hot->p50.a == Approx(a).epsilon(0.01));
@@ -195,8 +196,9 @@ TEST_CASE("fit uses per-sample core cycles when the sweep has them, at the media
     CHECK(m.core_per_tsc == 1.6);
     const CacheModel* hot = m.model("fake-avx2", Cache::hot);
     REQUIRE(hot);
-    CHECK(hot->p50.a == Approx(a).epsilon(0.01));
-    CHECK(hot->p50.b == Approx(b).epsilon(0.01));
+    // In core cycles: the per-sample cycles as they are, whatever the raw ticks say.
+    CHECK(hot->p50.a == Approx(a * 1.6).epsilon(0.01));
+    CHECK(hot->p50.b == Approx(b * 1.6).epsilon(0.01));
 }
 
 TEST_CASE("the bounds are fitted on short sections, long ones hit by a host's interruptions do not move them",
@@ -212,11 +214,11 @@ TEST_CASE("the bounds are fitted on short sections, long ones hit by a host's in
     const ModelFile m = fit_sweep(f, "synthetic");
     const CacheModel* hot = m.model("fake-avx2", Cache::hot);
     REQUIRE(hot);
-    CHECK(hot->p90.b == Approx(b * 1.05).epsilon(0.01));
+    CHECK(hot->p90.b == Approx(b * 1.05 * kCorePerTsc).epsilon(0.01));  // in cycles: the ticks x core/TSC
     CHECK(hot->bound_bytes.size() < hot->bytes.size());
     CHECK(hot->bound_bytes.size() >= kBoundFitMinPoints);
     CHECK(static_cast<double>(hot->bound_bytes.back()) * b / f.tsc_hz <= kBoundFitMaxSeconds);
-    CHECK(hot->p50.b == Approx(b).epsilon(0.01));  // the p50 line still spans every size
+    CHECK(hot->p50.b == Approx(b * kCorePerTsc).epsilon(0.01));  // the p50 line still spans every size
     CHECK(hot->bytes.back() >= (1u << 20));
 }
 
@@ -280,7 +282,7 @@ TEST_CASE("the recommended size is the largest that fits, one more block does no
             REQUIRE(v.fits);
             CHECK(v.cache == Cache::cold);
             const CacheModel& cm = *m.model("fake-avx2", Cache::cold);
-            auto t = [&](double n) { return predict_upper_s(cm, m.core_per_tsc, n, o.min_freq_hz); };
+            auto t = [&](double n) { return predict_upper_s(cm, n, o.min_freq_hz); };
             CHECK(v.bytes % 64 == 0);
             CHECK(t(static_cast<double>(v.bytes)) <= budget);
             CHECK(v.time_s == Approx(t(static_cast<double>(v.bytes))));
@@ -441,8 +443,91 @@ TEST_CASE("model files round-trip through JSON", "[models]") {
     CHECK(variant(recommend({back}, options(30e-6)), "fake-avx2").bytes ==
           variant(recommend({m}, options(30e-6)), "fake-avx2").bytes);
     nlohmann::json newer = j;
-    newer["schema"] = "fputune.model/2";
+    newer["schema"] = "fputune.model/3";
     CHECK_THROWS_WITH(model_from_json(newer, "m.json"), Catch::Contains("newer"));
+}
+
+TEST_CASE("a tick-only sweep is converted to core cycles once, on load: ticks x its core/TSC ratio", "[models]") {
+    SweepFile ticks = synthetic_sweep("Test CPU", 2000, 0.8);
+    add_threshold_points(ticks, 50, 4, 600, 1);
+    // The same sweep as a newer fputune writes it: every sample in core cycles, at a steady ratio.
+    SweepFile cycles = ticks;
+    cycles.ratio_trace = {1000, kCorePerTsc, kCorePerTsc, kCorePerTsc, kCorePerTsc, kCorePerTsc};
+    for (auto& p : cycles.sections) p.cycles = scaled(p.ticks, 1 / kCorePerTsc);
+    for (auto& p : cycles.thresholds) p.cycles = scaled(p.ticks, 1 / kCorePerTsc);
+    const ModelFile old_m = fit_sweep(ticks, "old.json"), new_m = fit_sweep(cycles, "new.json");
+    REQUIRE(old_m.models.size() == new_m.models.size());
+    for (std::size_t i = 0; i < old_m.models.size(); ++i) {
+        INFO(old_m.models[i].kernel << " " << name(old_m.models[i].cache));
+        for (auto line : {&CacheModel::p50, &CacheModel::p90, &CacheModel::p99}) {
+            const LineFit &x = old_m.models[i].*line, &y = new_m.models[i].*line;
+            CHECK(x.a == Approx(y.a).epsilon(1e-9));
+            CHECK(x.b == Approx(y.b).epsilon(1e-9));
+            CHECK(x.a_hi == Approx(y.a_hi).epsilon(1e-9));
+            CHECK(x.b_hi == Approx(y.b_hi).epsilon(1e-9));
+        }
+        CHECK(old_m.models[i].bound_bytes == new_m.models[i].bound_bytes);
+    }
+    REQUIRE(old_m.thresholds.size() == 1);
+    CHECK(old_m.thresholds[0].simd_cycles_at_max == Approx((600 + 4096) * kCorePerTsc));
+    CHECK(old_m.thresholds[0].simd_cycles_at_max == Approx(new_m.thresholds[0].simd_cycles_at_max));
+    CHECK(variant(recommend({old_m}, options(30e-6)), "fake-avx2").bytes ==
+          variant(recommend({new_m}, options(30e-6)), "fake-avx2").bytes);
+}
+
+TEST_CASE("a fputune.model/1 file (lines in ticks) is read and converted to cycles with its core/TSC ratio",
+          "[models]") {
+    SweepFile f = synthetic_sweep("Test CPU", 2000, 0.8);
+    add_threshold_points(f, 50, 4, 600, 1);
+    const ModelFile m = fit_sweep(f, "synthetic");
+    // The same model as fputune wrote it before: schema /1, every line and threshold cost in ticks.
+    nlohmann::json old = to_json(m);
+    CHECK(old["schema"] == "fputune.model/2");
+    old["schema"] = "fputune.model/1";
+    const double ratio = old["source"]["clock"]["core_per_tsc"].get<double>();
+    for (auto& cm : old["models"])
+        for (const char* q : {"p50", "p90", "p99"}) {
+            nlohmann::json& l = cm[q];
+            l["a_ticks"] = l["a_cycles"].get<double>() / ratio;
+            l["b_ticks_per_byte"] = l["b_cycles_per_byte"].get<double>() / ratio;
+            l.erase("a_cycles");
+            l.erase("b_cycles_per_byte");
+            for (const char* ci : {"a_ci95", "b_ci95"})
+                l[ci] = {l[ci][0].get<double>() / ratio, l[ci][1].get<double>() / ratio};
+        }
+    for (auto& t : old["thresholds"]) {
+        t["simd_ticks_at_max"] = t["simd_cycles_at_max"].get<double>() / ratio;
+        t.erase("simd_cycles_at_max");
+    }
+    const ModelFile back = model_from_json(old, "old-model.json");
+    CHECK(back.schema == kModelSchema);  // converted: held as /2, in cycles
+    REQUIRE(back.models.size() == m.models.size());
+    for (std::size_t i = 0; i < m.models.size(); ++i) {
+        CHECK(back.models[i].p50.a == Approx(m.models[i].p50.a).epsilon(1e-12));
+        CHECK(back.models[i].p90.b_hi == Approx(m.models[i].p90.b_hi).epsilon(1e-12));
+        CHECK(back.models[i].p99.a_lo == Approx(m.models[i].p99.a_lo).epsilon(1e-12));
+    }
+    CHECK(back.thresholds.at(0).simd_cycles_at_max == Approx(m.thresholds.at(0).simd_cycles_at_max).epsilon(1e-12));
+    for (Quantile q : {Quantile::p90, Quantile::p99}) {
+        RecommendOptions o = options(30e-6);
+        o.quantile = q;
+        CHECK(variant(recommend({back}, o), "fake-avx2").bytes == variant(recommend({m}, o), "fake-avx2").bytes);
+    }
+    // A hand-written /1 line: 1000 ticks + 2 ticks/byte at core/TSC 1.5 is 1500 + 3 cycles/byte.
+    nlohmann::json tiny = old;
+    tiny["source"]["clock"]["core_per_tsc"] = 1.5;
+    tiny["models"] = {tiny["models"][0]};
+    tiny["models"][0]["p50"] = {{"a_ticks", 1000}, {"b_ticks_per_byte", 2}, {"a_ci95", {900, 1100}},
+                                {"b_ci95", {1.5, 2.5}}};
+    const CacheModel& l = model_from_json(tiny, "tiny.json").models.at(0);
+    CHECK(l.p50.a == 1500);
+    CHECK(l.p50.b == 3);
+    CHECK(l.p50.a_hi == 1650);
+    CHECK(l.p50.b_lo == 2.25);
+    // A /1 file with /2 field names (or the reverse) is malformed, not silently zero.
+    tiny["models"][0]["p50"] = {{"a_cycles", 1000}, {"b_cycles_per_byte", 2}, {"a_ci95", {900, 1100}},
+                                {"b_ci95", {1.5, 2.5}}};
+    CHECK_THROWS_WITH(model_from_json(tiny, "tiny.json"), Catch::Contains("malformed model file"));
 }
 
 TEST_CASE("the generated header compiles with cc -Wall -Werror", "[models]") {
