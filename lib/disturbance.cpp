@@ -58,6 +58,7 @@ void DisturbanceMonitor::adopt(const Calibration& c) {
     steps_.clear();
     ratios_.clear();
     window_.clear();
+    window_ticks_ = 0;
     learned_ = 0;
     learn(c);
 }
@@ -83,21 +84,27 @@ DisturbanceMonitor::Verdict DisturbanceMonitor::observe(const Calibration& befor
                                ratio_level_);
         return v;
     }
+    // The stall rate over the last storm_window_s of sampling, against the sweep's own.
     window_.push_back(counts);
-    if (window_.size() > rules_.storm_window) window_.pop_front();
-    double ticks = 0, hits = 0;
-    for (const IntervalCounts& w : window_) {
-        ticks += w.sampled_ticks;
-        hits += static_cast<double>(w.hits);
+    window_ticks_ += counts.sampled_ticks;
+    const double span = rules_.storm_window_s * tsc_hz_;
+    while (window_.size() > 1 && window_ticks_ - window_.front().sampled_ticks >= span) {
+        // What leaves the window joins the sweep's own rate (so a storm does not raise its own bar).
+        window_ticks_ -= window_.front().sampled_ticks;
+        sampled_ticks_ += window_.front().sampled_ticks;
+        hits_ += window_.front().hits;
+        window_.pop_front();
     }
-    const double rate = ticks > 0 ? hits / ticks : 0;  // per tick
+    double hits = 0;
+    for (const IntervalCounts& w : window_) hits += static_cast<double>(w.hits);
+    const double rate = window_ticks_ > 0 ? hits / window_ticks_ : 0;  // per tick
     const double per_ms = rate * tsc_hz_ * 1e-3;
-    if (hits >= rules_.storm_min_hits && per_ms > rules_.storm_min_rate_per_ms && sampled_ticks_ > 0 &&
-        rate > rules_.storm_factor * hit_rate_per_tick()) {
+    if (window_ticks_ >= span && per_ms > rules_.storm_min_rate_per_ms && sampled_ticks_ > 0 && rate > rules_.storm_factor * hit_rate_per_tick()) {
         v.kind = DisturbanceKind::interrupt_storm;
-        v.detail = fmt::format("{:.0f} interrupted samples in {:.1f} ms ({:.1f} per ms; the sweep's rate {:.2f} per ms)", hits,
-                               ticks / tsc_hz_ * 1e3, per_ms, hit_rate_per_tick() * tsc_hz_ * 1e-3);
+        v.detail = fmt::format("{:.0f} stalled samples in {:.1f} ms of sampling ({:.1f} per ms; the sweep's rate {:.2f} per ms)", hits,
+                               window_ticks_ / tsc_hz_ * 1e3, per_ms, hit_rate_per_tick() * tsc_hz_ * 1e-3);
         window_.clear();
+        window_ticks_ = 0;
         return v;
     }
     if (before.core_per_tsc > 0 && after.core_per_tsc > 0 &&
@@ -105,8 +112,6 @@ DisturbanceMonitor::Verdict DisturbanceMonitor::observe(const Calibration& befor
         v.ambiguous = true;
         v.detail = fmt::format("core/TSC ratio moved {:.3f} -> {:.3f} within one interval", before.core_per_tsc, after.core_per_tsc);
     }
-    sampled_ticks_ += counts.sampled_ticks;
-    hits_ += counts.hits;
     learn(after);
     return v;
 }

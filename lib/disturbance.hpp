@@ -40,10 +40,9 @@ struct DisturbanceRules {
     double slow_step_factor = 3.0;       // ...or the step above 3 x its calm level + 10 ticks
     double probe_low_factor = 0.8;       // a ratio probe below 0.8 x the recent ones was interrupted
     double ratio_moved = 0.10;           // probes around an interval 10 % apart: its samples are ambiguous
-    std::size_t storm_window = 16;       // intervals (~4 ms) over which the interruption rate is judged
-    double storm_min_hits = 8;           // a storm: at least this many interrupted samples in the window...
-    double storm_factor = 4;             // ...at a rate above 4 x the sweep's own...
-    double storm_min_rate_per_ms = 4;    // ...and above 4 per ms (this host: ~1 per ms)
+    double storm_window_s = 8e-3;        // sampling time over which the interruption rate is judged
+    double storm_factor = 5;             // a storm: stalls at more than 5 x the sweep's own rate...
+    double storm_min_rate_per_ms = 5;    // ...and more than 5 per ms (this host: 0.3-1 per ms)
     double preempted_s = 1e-3;           // a single stall this long: the thread lost the CPU
 };
 
@@ -51,7 +50,7 @@ struct DisturbanceRules {
 struct IntervalCounts {
     double sampled_ticks = 0;   // time inside samples
     std::uint64_t samples = 0;
-    std::uint64_t hits = 0;     // samples above their point's interruption threshold
+    std::uint64_t hits = 0;     // samples stalled: above their point's interruption threshold and 2 us over its median
 };
 
 // Tracks the calm levels (the timer's overhead and step, the core/TSC ratio, the interruption rate) and
@@ -91,7 +90,8 @@ private:
     double overhead_level_ = 0, step_level_ = 0, ratio_level_ = 0;
     std::uint64_t learned_ = 0;
     std::deque<IntervalCounts> window_;
-    double sampled_ticks_ = 0;  // the whole sweep's, outside storms
+    double window_ticks_ = 0;
+    double sampled_ticks_ = 0;  // the whole sweep's before the window, outside storms
     std::uint64_t hits_ = 0;
 };
 

@@ -16,9 +16,6 @@ namespace fputune {
 
 namespace {
 
-// An interruption storm is judged over the last 16 intervals (~4 ms): the samples of that many intervals
-// can be taken back.
-constexpr std::size_t kCommitDelay = 16;
 
 double now_s_since(std::uint64_t t0, double hz) { return static_cast<double>(tsc_begin() - t0) / hz; }
 
@@ -183,6 +180,7 @@ private:
             close_interval();  // may take samples back (a storm) and so reopen points
         }
         recent_.clear();  // this round's samples are final
+        recent_ticks_ = 0;
         for (PointState& s : state_) s.rounds_settled += s.settled;
         if (hooks_.progress) hooks_.progress({r + 1, rounds, specs_.size(), specs_.size()});
         return true;
@@ -217,7 +215,7 @@ private:
             counts.sampled_ticks += static_cast<double>(p.wall);
             ++counts.samples;
             const PointState& s = state_[p.point];
-            if (s.hit_above_cycles > 0 && cycles > s.hit_above_cycles) ++counts.hits;
+            if (s.hit_above_cycles > 0 && cycles > s.hit_above_cycles && ratio > 0 && (cycles - s.p50_cycles) / ratio > 2e-6 * hz_) ++counts.hits;
             if (!lenient && s.p50_cycles > 0 && ratio > 0 && (cycles - s.p50_cycles) / ratio > monitor_.rules().preempted_s * hz_) {
                 // The thread lost the CPU for a millisecond or more inside this sample: not the section's time.
                 ++pt.retaken;
@@ -242,7 +240,7 @@ private:
         if (v.ambiguous && !lenient)
             drop(converted_);  // the ratio moved within the interval: these samples have no known ratio
         else
-            commit(converted_);
+            commit(converted_, counts.sampled_ticks);
         trace(after);
         before_ = after;
     }
@@ -267,26 +265,32 @@ private:
         for (const Converted& c : group) ++res_.points[c.point].retaken;
     }
 
-    // Adds an interval's samples to their points (and remembers them for a while: see kCommitDelay).
-    void commit(const std::vector<Converted>& group) {
-        std::vector<std::pair<std::size_t, bool>> added;
+    // Adds an interval's samples to their points, and remembers them as long as an interruption storm,
+    // judged over the monitor's window, could still take them back.
+    void commit(const std::vector<Converted>& group, double sampled_ticks) {
+        Recent added{sampled_ticks, {}};
         for (const Converted& c : group) {
             PointSamples& pt = res_.points[c.point];
             pt.ticks.push_back(c.ticks);
             pt.cycles.push_back(c.cycles);
             if (c.request >= 0) pt.request_ticks.push_back(c.request);
-            added.emplace_back(c.point, c.request >= 0);
+            added.samples.emplace_back(c.point, c.request >= 0);
         }
+        recent_ticks_ += sampled_ticks;
         recent_.push_back(std::move(added));
-        if (recent_.size() > kCommitDelay) recent_.pop_front();
+        const double window = monitor_.rules().storm_window_s * hz_;
+        while (recent_.size() > 1 && recent_ticks_ - recent_.front().sampled_ticks >= window) {
+            recent_ticks_ -= recent_.front().sampled_ticks;
+            recent_.pop_front();
+        }
         for (const Converted& c : group) judge(c.point);
     }
 
-    // Takes back the samples of the last kCommitDelay intervals (each point's newest ones), reopening
-    // points they had settled.
+    // Takes back the samples of the storm window (each point's newest ones), reopening points they had
+    // settled.
     void retract_recent() {
         for (auto g = recent_.rbegin(); g != recent_.rend(); ++g)
-            for (const auto& [i, has_request] : *g) {
+            for (const auto& [i, has_request] : g->samples) {
                 PointSamples& pt = res_.points[i];
                 pt.ticks.pop_back();
                 pt.cycles.pop_back();
@@ -300,6 +304,7 @@ private:
                 }
             }
         recent_.clear();
+        recent_ticks_ = 0;
     }
 
     // Is the point settled in this round?
@@ -392,7 +397,12 @@ private:
     Calibration before_;
     std::vector<Pending> pending_;
     std::vector<Converted> converted_;
-    std::deque<std::vector<std::pair<std::size_t, bool>>> recent_;  // (point, has a request value) per interval
+    struct Recent {
+        double sampled_ticks;
+        std::vector<std::pair<std::size_t, bool>> samples;  // (point, has a request value)
+    };
+    std::deque<Recent> recent_;  // the intervals a storm could still take back
+    double recent_ticks_ = 0;
     double round_budget_s_ = 0, spent_settled_ = 0;
     std::size_t left_ = 0;
 };

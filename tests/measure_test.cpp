@@ -46,15 +46,15 @@ TEST_CASE("disturbances: a slow timer, a collapsed clock, a storm and a moved ra
     CHECK(moved.kind == DisturbanceKind::none);
     CHECK(moved.ambiguous);
     CHECK_FALSE(m.observe({0, 48, 20, 1.30, 0}, {0, 48, 20, 1.33, 0}, quiet).ambiguous);
-    // The sweep's own rate: ~1 hit per ms. A window at 20 per ms is a storm; one at 2 per ms is not.
-    for (int i = 0; i < 64; ++i) CHECK(m.observe(calm_cal(), calm_cal(), {500000, 100, i % 4 == 0 ? 1u : 0u}).kind == DisturbanceKind::none);
+    // The sweep's own rate: ~0.5 stalls per ms. A window of 8 ms at 20 per ms is a storm; one at 2 per ms is not.
+    for (int i = 0; i < 64; ++i) CHECK(m.observe(calm_cal(), calm_cal(), {500000, 100, i % 8 == 0 ? 1u : 0u}).kind == DisturbanceKind::none);
     bool storm = false;
-    for (int i = 0; i < 16 && !storm; ++i) storm = m.observe(calm_cal(), calm_cal(), {500000, 100, 5}).kind == DisturbanceKind::interrupt_storm;
+    for (int i = 0; i < 40 && !storm; ++i) storm = m.observe(calm_cal(), calm_cal(), {500000, 100, 5}).kind == DisturbanceKind::interrupt_storm;
     CHECK(storm);
     DisturbanceMonitor m2(2e9);
     m2.seed(calm_cal());
-    for (int i = 0; i < 64; ++i) m2.observe(calm_cal(), calm_cal(), {500000, 100, 1});
-    for (int i = 0; i < 16; ++i) CHECK(m2.observe(calm_cal(), calm_cal(), {500000, 100, 1}).kind == DisturbanceKind::none);
+    for (int i = 0; i < 64; ++i) m2.observe(calm_cal(), calm_cal(), {500000, 100, i % 8 == 0 ? 1u : 0u});
+    for (int i = 0; i < 64; ++i) CHECK(m2.observe(calm_cal(), calm_cal(), {500000, 100, i % 2 ? 1u : 0u}).kind == DisturbanceKind::none);
     // A state that outlasts its wait becomes the new normal.
     m.adopt({0, 800, 350, 1.3, 0});
     CHECK(m.judge_calibration({0, 820, 360, 1.3, 0}) == DisturbanceKind::none);
