@@ -183,7 +183,7 @@ int run_sweep(const Args& args) {
         in.resume = &*resumed;
     }
     // The machine is judged before it is trusted: the doctor's quick look, said and recorded.
-    DoctorReport doctor = run_doctor("/", opt.cpu, 1.0);
+    DoctorReport doctor = fputune::run_doctor("/", opt.cpu, 1.0);
     doctor.quick = true;
     report_verdict(doctor);
     in.doctor = doctor.to_json();

@@ -64,11 +64,12 @@ std::string cmdline_value(const std::string& cmdline, const std::string& key) {
     return {};
 }
 
-double monotonic_s() {
+double clock_s(clockid_t id) {
     timespec ts{};
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(id, &ts);
     return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
 }
+double monotonic_s() { return clock_s(CLOCK_MONOTONIC); }
 
 bool contains(const std::vector<int>& v, int x) { return std::find(v.begin(), v.end(), x) != v.end(); }
 
@@ -217,6 +218,7 @@ TimerHealth measure_timer_health(double seconds) {
     std::vector<double> overhead, step, ratio, stalls_us;
     std::uint64_t probes = 0, rejected = 0, slow = 0, calibrations = 0;
     double spun = 0, lost = 0;
+    const double wall0 = monotonic_s(), cpu0 = clock_s(CLOCK_THREAD_CPUTIME_ID);
     const std::uint64_t t_start = tsc_begin(), t_end = t_start + static_cast<std::uint64_t>(seconds * hz);
     const auto gap = static_cast<std::uint64_t>(2e-6 * hz), spin = static_cast<std::uint64_t>(0.75e-3 * hz);
     Calibration before = start;
@@ -252,6 +254,10 @@ TimerHealth measure_timer_health(double seconds) {
         return v[static_cast<std::size_t>(f * static_cast<double>(v.size() - 1))];
     };
     h.seconds = static_cast<double>(tsc_begin() - t_start) / hz;
+    // The thread's own CPU time against the wall: what the scheduler gave to other tasks (a hypervisor's
+    // stalls are invisible here: the guest counts them as ours).
+    const double wall = monotonic_s() - wall0, ran = clock_s(CLOCK_THREAD_CPUTIME_ID) - cpu0;
+    h.descheduled_share = wall > 0 ? std::clamp(1 - ran / wall, 0.0, 1.0) : 0;
     h.overhead_p50 = q(overhead, 0.5);
     h.overhead_p99 = q(overhead, 0.99);
     h.overhead_max = q(overhead, 1);
@@ -314,18 +320,26 @@ DoctorReport diagnose(const SystemFacts& f, const TimerHealth& h) {
                         h.overhead_p50, h.overhead_p99, h.overhead_max, h.step_p50, h.step_max, 100 * h.slow_share),
             "fputune corrects each sample with the timer probed beside it and waits slow stretches out; nothing to set");
 
-    // The host and the neighbours.
-    if (h.lost_share > 0.2 || h.stalls_per_ms > 10)
+    // Other tasks on this very CPU.
+    if (h.descheduled_share > 0.05)
+        add(h.descheduled_share > 0.2 ? Verdict::unfit : Verdict::noisy, "run queue",
+            fmt::format("other tasks ran on CPU {} for {:.0f} % of the time: fputune waits for the CPU in the middle of its samples", cpu,
+                        100 * h.descheduled_share),
+            better >= 0 ? fmt::format("stop that load, or pin to CPU {} (--cpu {})", better, better)
+                        : "stop that load (or run it elsewhere: taskset), or measure under a lock: flock -x /tmp/fputune-cpu.lock fputune sweep");
+    // The host and the neighbours (what the scheduler took is counted above).
+    const double host_lost = std::max(0.0, h.lost_share - h.descheduled_share);
+    if (host_lost > 0.2 || h.stalls_per_ms > 10)
         add(Verdict::unfit, "interruptions",
             fmt::format("the CPU was taken away {:.1f} times per ms ({:.0f} % of the time, median {:.0f} us, longest {:.0f} us)", h.stalls_per_ms,
-                        100 * h.lost_share, h.stall_p50_us, h.stall_max_us),
+                        100 * host_lost, h.stall_p50_us, h.stall_max_us),
             better >= 0 ? fmt::format("pin to CPU {} (--cpu {}) and stop other load; on a VM, ask for dedicated host cores", better, better)
                         : "stop other load; on a VM, ask for dedicated host cores");
     else if (h.stalls_per_ms > 0.2)
         add(Verdict::noisy, "interruptions",
             fmt::format("the CPU was taken away {:.2f} times per ms ({:.1f} % of the time, median {:.0f} us, longest {:.0f} us): samples hit "
                         "by them are counted apart, but they set every raw p99",
-                        h.stalls_per_ms, 100 * h.lost_share, h.stall_p50_us, h.stall_max_us),
+                        h.stalls_per_ms, 100 * host_lost, h.stall_p50_us, h.stall_max_us),
             f.hypervisor ? "the host's own work (VM exits, timers, other tenants): only dedicated host cores remove it"
                          : fmt::format("isolate CPU {0} (boot with isolcpus={0} nohz_full={0} rcu_nocbs={0}) and pin with --cpu {0}", cpu));
     if (f.hypervisor)
@@ -427,7 +441,7 @@ nlohmann::json DoctorReport::to_json() const {
                        {"overhead_ticks_max", h.overhead_max}, {"step_ticks_p50", h.step_p50}, {"step_ticks_max", h.step_max},
                        {"slow_share", h.slow_share}, {"core_per_tsc_p50", h.ratio_p50}, {"core_per_tsc_spread", h.ratio_spread},
                        {"probes_rejected_share", h.probes_rejected_share}, {"stalls_per_ms", h.stalls_per_ms}, {"stall_p50_us", h.stall_p50_us},
-                       {"stall_max_us", h.stall_max_us}, {"lost_share", h.lost_share}}}};
+                       {"stall_max_us", h.stall_max_us}, {"lost_share", h.lost_share}, {"descheduled_share", h.descheduled_share}}}};
 }
 
 }  // namespace fputune

@@ -57,7 +57,8 @@ struct TimerHealth {
     double probes_rejected_share = 0;        // ratio probes that read low (interrupted)
     double stalls_per_ms = 0;        // gaps of > 2 us in a spinning loop
     double stall_p50_us = 0, stall_max_us = 0;
-    double lost_share = 0;           // share of spinning time lost to them
+    double lost_share = 0;           // share of spinning time lost to them (the host's and the scheduler's)
+    double descheduled_share = 0;    // share of the time the scheduler ran other tasks on this CPU instead
     Calibration calm;                // the calm levels, to seed a sweep's monitor
 };
 TimerHealth measure_timer_health(double seconds);
