@@ -2,7 +2,7 @@
 // `fputune sweep`: measure every selected kernel's sections and thresholds into fputune.sweep/1.
 #include <unistd.h>
 
-#include <csignal>
+#include <algorithm>
 #include <iostream>
 #include <optional>
 #include <sstream>
@@ -16,16 +16,15 @@
 #include "cpu.hpp"
 #include "doctor.hpp"
 #include "probe.hpp"
+#include "progress.hpp"
 #include "registry.hpp"
+#include "signals.hpp"
 #include "sweep.hpp"
 #include "units.hpp"
 
 namespace fputune::cli {
 
 namespace {
-
-std::atomic<bool> g_stop{false};
-extern "C" void on_sigint(int) { g_stop.store(true); }
 
 std::string sweep_csv(const SweepFile& f) {
     std::string s = fmt::format("# fputune.sweep/1 as CSV; {} ; TSC {:.0f} Hz; core/TSC {:.4f} (probed {:.3f}..{:.3f}); dirty {}; date {}; "
@@ -105,45 +104,18 @@ void report_verdict(const DoctorReport& d) {
         if (f.severity != Verdict::calm) spdlog::info("  {}: {}", f.check, f.what);
 }
 
-// A bar on a terminal; otherwise a log line at each round and every 10 s.
-class ProgressPrinter {
+// The host's disturbances as they end: the first few in the log (every one is in the file).
+class EventLog {
 public:
-    ProgressPrinter(double tsc_hz) : hz_(tsc_hz), start_(tsc_begin()), tty_(isatty(STDERR_FILENO)) {}
-    void operator()(const PoolProgress& p) {
-        const double elapsed = static_cast<double>(tsc_begin() - start_) / hz_;
-        if (tty_) {
-            const int width = 30;
-            const std::size_t done = (static_cast<std::size_t>(p.round - 1) * p.points + p.settled);
-            const std::size_t total = static_cast<std::size_t>(p.rounds) * p.points;
-            const int filled = total ? static_cast<int>(width * done / total) : width;
-            std::cerr << fmt::format("\r[{}{}] round {}/{}: {:>5}/{:<5} points settled {:>5.0f}s ", std::string(filled, '#'),
-                                     std::string(width - filled, '.'), p.round, p.rounds, p.settled, p.points, elapsed) << std::flush;
-            line_open_ = true;
-        } else if (p.round != last_round_ || elapsed - last_log_ >= 10) {
-            spdlog::info("round {}/{}: {}/{} points settled, {:.0f} s", p.round, p.rounds, p.settled, p.points, elapsed);
-            last_log_ = elapsed;
-        }
-        last_round_ = p.round;
-    }
-    void finish() {
-        if (line_open_) std::cerr << "\n";
-        line_open_ = false;
-    }
-    // Disturbances as they end (the first few; every one is in the file).
-    void event(const DisturbanceEvent& e) {
+    void operator()(const DisturbanceEvent& e) {
         if (e.kind == DisturbanceKind::preempted || ++events_ > 10) return;
-        finish();
         spdlog::info("host disturbance at {:.1f} s: {} for {:.3f} s ({}){}{}", e.start_s, disturbance_name(e.kind), e.length_s, e.detail,
                      e.adopted ? "; it outlasted the wait and was taken as the new normal" : "; waited out, its samples taken again",
                      events_ == 10 ? " (further ones: in the file)" : "");
     }
 
 private:
-    double hz_;
-    std::uint64_t start_;
-    bool tty_, line_open_ = false;
-    int last_round_ = 0, events_ = 0;
-    double last_log_ = 0;
+    int events_ = 0;
 };
 
 }  // namespace
@@ -173,6 +145,10 @@ int run_sweep(const Args& args) {
     const std::string output = vm["output"].as<std::string>();
     check_writable(output);
     if (vm.count("csv")) check_writable(vm["csv"].as<std::string>());
+    // -o may be the --resume file (written back), but nothing else may name one file twice.
+    const std::string csv_path = vm.count("csv") ? vm["csv"].as<std::string>() : "";
+    refuse_same_files({{"-o", output}, {"--csv", csv_path}}, {});
+    refuse_same_files({{"--csv", csv_path}}, {{"--resume", vm.count("resume") ? vm["resume"].as<std::string>() : ""}});
     opt.cpu = pin_cpu(vm);
 
     SweepInputs in;
@@ -192,33 +168,34 @@ int run_sweep(const Args& args) {
     spdlog::info("sweep on {} (CPU {}), TSC {:.4f} GHz, core/TSC {:.3f}; dirty {}, cache {}, section overhead {} cycles, {} rounds{}",
                  in.cpu.value("brand", "?"), opt.cpu, tsc_info().hz / 1e9, doctor.health.calm.core_per_tsc, dirty_name(opt.dirty),
                  opt.to_json()["cache"].get<std::string>(), opt.section_overhead_cycles, opt.sampling.rounds, opt.quick ? ", quick" : "");
-    g_stop = false;
-    struct sigaction sa {};
-    sa.sa_handler = on_sigint;
-    sigaction(SIGINT, &sa, nullptr);
-    sigaction(SIGTERM, &sa, nullptr);
-    ProgressPrinter printer(tsc_info().hz);
+    // Until the file is written, these signals (a second Ctrl-C too) only ask the sweep to stop.
+    const StopOnSignals signals;
+    in.stop_reason = [&] { return signals.signal() ? std::string(signal_name(signals.signal())) : std::string(); };
+    ProgressLog progress(isatty(STDERR_FILENO));
+    EventLog events;
     PoolHooks hooks;
-    hooks.stop = &g_stop;
-    hooks.progress = [&](const PoolProgress& p) { printer(p); };
-    hooks.on_event = [&](const DisturbanceEvent& e) { printer.event(e); };
+    hooks.stop = &signals.stop();
+    hooks.progress = [&](const PoolProgress& p) {
+        progress.update((static_cast<std::size_t>(p.round) - 1) * p.points + p.settled, static_cast<std::size_t>(p.rounds) * p.points,
+                        fmt::format("round {}/{}: {}/{} points settled", p.round, p.rounds, p.settled, p.points));
+    };
+    hooks.on_event = [&](const DisturbanceEvent& e) { events(e); };
     const SweepFile file = measure_sweep(opt, in, hooks);
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
-    printer.finish();
+    progress.update(1, 1, "done");
     for (const std::string& w : file.warnings) spdlog::warn("{}", w);
 
     write_sweep_file(output, file);
     if (vm.count("csv")) write_file_atomic(vm["csv"].as<std::string>(), sweep_csv(file));
     std::uint64_t interrupted = 0;
     for (const auto& p : file.sections) interrupted += p.cycles.samples ? p.cycles.interrupted : p.ticks.interrupted;
-    std::cout << fmt::format("{} {}: {} kernels, {} section points, {} threshold points in {:.0f} s ({} rounds); {} samples hit by interruptions; "
-                             "{} impossible samples and {} in host disturbances measured again{}\n",
-                             file.partial ? "partial sweep written to" : "wrote", output, file.kernels.size(), file.sections.size(),
-                             file.thresholds.size(), file.sampling.elapsed_s, file.sampling.rounds, interrupted, file.sampling.rejected,
-                             file.sampling.retaken,
-                             file.partial ? fmt::format(" (continue with: fputune sweep --resume {} -o {})", output, output) : "");
-    return file.partial ? 130 : kExitOk;
+    std::ostream& summary = is_stdout_path(output) ? std::cerr : std::cout;  // `-o -` keeps stdout pure JSON
+    summary << fmt::format("{} {}: {} kernels, {} section points, {} threshold points in {:.0f} s ({} rounds); {} samples hit by interruptions; "
+                           "{} impossible samples and {} in host disturbances measured again{}\n",
+                           file.partial ? "partial sweep written to" : "wrote", output, file.kernels.size(), file.sections.size(),
+                           file.thresholds.size(), file.sampling.elapsed_s, file.sampling.rounds, interrupted, file.sampling.rejected,
+                           file.sampling.retaken,
+                           file.partial ? fmt::format(" (continue with: fputune sweep --resume {} -o {})", output, output) : "");
+    return file.partial ? kExitPartial : kExitOk;
 }
 
 }  // namespace fputune::cli

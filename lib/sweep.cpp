@@ -319,7 +319,16 @@ SweepFile summarise_sweep(const SweepOptions& opt, const SweepInputs& in, const 
         // Points a stopped sweep cut short are in the plan again.
         std::erase_if(f.sections, [](const SectionPoint& p) { return !p.settled; });
         f.partial = false;
+        // The merged file says what it holds: no stale "interrupted" warning, and every kernel pattern swept into it.
         std::erase_if(f.warnings, [](const std::string& w) { return w.rfind("interrupted", 0) == 0; });
+        nlohmann::json kernels = nlohmann::json::array();
+        for (const nlohmann::json& list : {f.options.value("kernels", nlohmann::json::array()), nlohmann::json(opt.kernel_patterns)}) {
+            if (list.empty()) kernels.push_back("*");
+            for (const auto& k : list)
+                if (std::find(kernels.begin(), kernels.end(), k) == kernels.end()) kernels.push_back(k);
+        }
+        if (kernels == nlohmann::json::array({"*"})) kernels = nlohmann::json::array();
+        f.options["kernels"] = kernels;
     } else {
         f.cpu = in.cpu;
         f.options = opt.to_json();
@@ -411,7 +420,10 @@ SweepFile summarise_sweep(const SweepOptions& opt, const SweepInputs& in, const 
         f.warnings.push_back(fmt::format("{} points got fewer than 3 possible samples and are left out: {}{}", unmeasured.size(),
                                          fmt::join(unmeasured.begin(), unmeasured.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(5, unmeasured.size())), ", "),
                                          unmeasured.size() > 5 ? ", ..." : ""));
-    if (f.partial) f.warnings.push_back("interrupted: partial sweep; continue it with --resume");
+    if (f.partial) {
+        const std::string why = in.stop_reason ? in.stop_reason() : std::string();
+        f.warnings.push_back(fmt::format("interrupted: partial sweep{}; continue it with --resume", why.empty() ? "" : " (" + why + ")"));
+    }
     // Never a point no reader could use: a quantile <= 0 or not finite means a bug above, not a measurement.
     const std::vector<std::string> bad = impossible_points(f);
     if (!bad.empty()) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -82,6 +83,7 @@ struct SweepInputs {
     nlohmann::json doctor;              // the quick doctor's verdict (null: none)
     Calibration calm;                   // starting levels of the timer and clock (tsc == 0: none)
     const SweepFile* resume = nullptr;  // a partial file to continue
+    std::function<std::string()> stop_reason;  // why a stopped sweep stopped ("SIGHUP"), for its warning
 };
 // The sweep file: provenance, options, clocks, disturbances and every point's statistics, filled here
 // and nowhere else. Points with fewer than 3 samples are left out (a warning names them).
