@@ -75,7 +75,10 @@ void filter_kernels(ModelFile& m, const std::vector<std::string>& globs) {
 
 }  // namespace
 
-bool is_peer(const KernelInfo& k) { return !k.provider.empty() && k.provider != "fputune" && k.provider != "reference"; }
+// The kernel's own code ("linux <version>", kernels/linux) is measured and recommended like ours.
+bool is_peer(const KernelInfo& k) {
+    return !k.provider.empty() && k.provider != "fputune" && k.provider != "reference" && k.provider.rfind("linux ", 0) != 0;
+}
 
 std::string machine_name(const json& cpu) {
     auto str = [](const json& o, const char* key) -> std::string {
