@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The kernel's crc32c (crc_pcl), crc32 (crc32_pclmul_le_16) and crct10dif (crc_t10dif_pcl) asm as
-// kernels. The register conventions are ours (crc_entry.hpp), the same the kernel passes its asm:
+// kernels, through our CRC glue (crc.hpp), whose register conventions are the ones the kernel passes:
 // reflected for crc32c/crc32, msb-first for crct10dif.
 //
 // blocks() and final() run the kernel glue's SIMD path for that many bytes. Length gates that are a
@@ -8,7 +8,7 @@
 // left out: where SIMD starts to pay is what fputune measures. Gates that the asm needs are kept, with
 // our portable code standing in for the kernel's generic C: crc32_pclmul_le_16 wants >= 64 bytes,
 // 16-byte aligned, whole 16-byte units; crc_t10dif_pcl wants >= 16 bytes.
-#include "crc_entry.hpp"
+#include "crc.hpp"
 #include "linux_glue.hpp"
 
 namespace fputune::linux_glue {
@@ -16,10 +16,6 @@ namespace {
 
 using std::uint64_t;
 using std::uint8_t;
-
-struct CrcCtx {
-    uint64_t reg;
-};
 
 #if FPUTUNE_LINUX_CRC32C_PCL
 uint64_t crc32c_pcl(uint64_t crc, const uint8_t* data, std::size_t len) noexcept {
@@ -51,52 +47,22 @@ uint64_t crct10dif_pcl(uint64_t crc, const uint8_t* data, std::size_t len) noexc
 }
 #endif
 
-template <crc::UpdateFn F, uint64_t Init, uint64_t XorOut, unsigned OutBytes>
-struct Glue {
-    static void init(void* ctx, const uint8_t*) noexcept { static_cast<CrcCtx*>(ctx)->reg = Init; }
-    static void blocks(void* ctx, const uint8_t* data, std::size_t nblocks) noexcept {
-        auto* c = static_cast<CrcCtx*>(ctx);
-        c->reg = F(c->reg, data, nblocks * 16);
-    }
-    static void final(void* ctx, const uint8_t* data, std::size_t len, uint8_t* out) noexcept {
-        const uint64_t v = F(static_cast<CrcCtx*>(ctx)->reg, data, len) ^ XorOut;
-        for (unsigned i = 0; i < OutBytes; ++i) out[i] = static_cast<uint8_t>(v >> (8 * i));
-    }
-};
-
-// 16-byte blocks, as our pclmul variants, so that a sweep of both measures the same section sizes.
-template <crc::UpdateFn F, uint64_t Init, uint64_t XorOut, unsigned OutBytes>
-[[maybe_unused]] Kernel make(const char* name, const char* algorithm, FeatureSet required) {
-    using G = Glue<F, Init, XorOut, OutBytes>;
-    return Kernel{.name = name,
-                  .algorithm = algorithm,
-                  .isa = "pclmul",
-                  .provider = kProvider,
-                  .required = required,
-                  .block_bytes = 16,
-                  .ctx_bytes = sizeof(CrcCtx),
-                  .key_bytes = 0,
-                  .out_bytes = OutBytes,
-                  .needs_fpu = true,
-                  .init = G::init,
-                  .blocks = G::blocks,
-                  .final = G::final};
-}
-
 }  // namespace
 
 void add_crc(std::vector<Kernel>& out) {
+    using namespace crc;
     using F = Feature;
     // What the asm executes: crc_pcl the crc32 instruction and pclmulqdq; crc32_pclmul_le_16 pclmulqdq and
-    // pextrd; crc_t10dif_pcl pclmulqdq and pshufb.
+    // pextrd; crc_t10dif_pcl pclmulqdq and pshufb. 16-byte blocks, as our pclmul variants, so that a sweep
+    // of both measures the same section sizes.
 #if FPUTUNE_LINUX_CRC32C_PCL
-    out.push_back(make<crc32c_pcl, 0xffffffff, 0xffffffff, 4>("crc32c-pclmul-linux", "crc32c", features(F::sse42, F::pclmul)));
+    out.push_back(kernel<Crc32c<crc32c_pcl, 16>>(linux_variant("crc32c-pclmul-linux", "pclmul", features(F::sse42, F::pclmul))));
 #endif
 #if FPUTUNE_LINUX_CRC32_PCLMUL
-    out.push_back(make<crc32_pclmul_le, 0xffffffff, 0xffffffff, 4>("crc32-pclmul-linux", "crc32", features(F::pclmul, F::sse41)));
+    out.push_back(kernel<Crc32<crc32_pclmul_le, 16>>(linux_variant("crc32-pclmul-linux", "pclmul", features(F::pclmul, F::sse41))));
 #endif
 #if FPUTUNE_LINUX_CRCT10DIF_PCL
-    out.push_back(make<crct10dif_pcl, 0, 0, 2>("crct10dif-pclmul-linux", "crct10dif", features(F::pclmul, F::ssse3)));
+    out.push_back(kernel<CrcT10dif<crct10dif_pcl, 16>>(linux_variant("crct10dif-pclmul-linux", "pclmul", features(F::pclmul, F::ssse3))));
 #endif
     (void)out;
 }

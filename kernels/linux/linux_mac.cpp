@@ -25,34 +25,6 @@ void xor_tail(uint8_t acc[16], const uint8_t* data, std::size_t len) noexcept {
     for (std::size_t i = 0; i < len; ++i) acc[i] ^= data[i];
 }
 
-Kernel mac(const char* name, const char* algorithm, const char* isa, FeatureSet required, std::uint32_t ctx_bytes,
-           std::uint32_t key_bytes, std::uint32_t out_bytes, decltype(Kernel::init) init, decltype(Kernel::blocks) blocks,
-           decltype(Kernel::final) final, bool needs_fpu = true, std::uint32_t block_bytes = 16) {
-    return Kernel{.name = name,
-                  .algorithm = algorithm,
-                  .isa = isa,
-                  .provider = kProvider,
-                  .required = required,
-                  .block_bytes = block_bytes,
-                  .ctx_bytes = ctx_bytes,
-                  .key_bytes = key_bytes,
-                  .out_bytes = out_bytes,
-                  .needs_fpu = needs_fpu,
-                  .init = init,
-                  .blocks = blocks,
-                  .final = final};
-}
-
-// blocks() and final() of a shared glue of kernels/mac, bound to the core that calls the kernel's asm.
-template <auto Glue, auto Core>
-void glue_blocks(void* ctx, const uint8_t* data, std::size_t nblocks) noexcept {
-    Glue(ctx, data, nblocks, Core);
-}
-template <auto Glue, auto Core>
-void glue_final(void* ctx, const uint8_t* data, std::size_t len, uint8_t* out) noexcept {
-    Glue(ctx, data, len, out, Core);
-}
-
 // ---- ghash (ghash-clmulni-intel) ------------------------------------------------------------------
 #if FPUTUNE_LINUX_GHASH_CLMULNI
 struct GhashCtx {
@@ -60,12 +32,17 @@ struct GhashCtx {
     alignas(16) uint8_t acc[16];    // the running GHASH value, in GCM's byte order
 };
 
+struct Ghash {
+    static constexpr Algorithm algorithm = mac::kGhash;
+    static constexpr std::size_t ctx_bytes = sizeof(GhashCtx);
+    FPUTUNE_KERNEL_ENTRY_POINTS;
+};
 // What ghash_setkey() stores: GHASH's product D*K equals bitreflect(D) * bitreflect(K) * x^-127 modulo
 // the reflected polynomial x^128 + x^127 + x^126 + x^121 + 1; the asm multiplies in Montgomery form, so
 // the key it wants is bitreflect(K) * x (the reflection within bytes cancels GHASH's own: a byteswap).
 // Multiplying by x is a 128-bit left shift of (hi:lo) = K read big-endian, the bit shifted out folded
 // back as the polynomial's low terms (0xc2 << 56 in the high qword, and the 1 that the rotate brings in).
-void ghash_init(void* ctx, const uint8_t* key) noexcept {
+void Ghash::init(void* ctx, const uint8_t* key) noexcept {
     auto* c = static_cast<GhashCtx*>(ctx);
     const uint64_t hi = load_be64(key), lo = load_be64(key + 8);
     uint64_t new_hi = (hi << 1) | (lo >> 63);
@@ -75,14 +52,14 @@ void ghash_init(void* ctx, const uint8_t* key) noexcept {
     std::memcpy(c->shash + 8, &new_hi, 8);
     std::memset(c->acc, 0, 16);
 }
-void ghash_blocks(void* ctx, const uint8_t* data, std::size_t nblocks) noexcept {
+void Ghash::blocks(void* ctx, const uint8_t* data, std::size_t nblocks) noexcept {
     auto* c = static_cast<GhashCtx*>(ctx);
     clmul_ghash_update(c->acc, data, static_cast<unsigned>(nblocks * 16), c->shash);
 }
 // ghash_update() + ghash_final(): a tail is xored into the accumulator, then multiplied (zero padding).
-void ghash_final(void* ctx, const uint8_t* data, std::size_t len, uint8_t* out) noexcept {
+void Ghash::final(void* ctx, const uint8_t* data, std::size_t len, uint8_t* out) noexcept {
     auto* c = static_cast<GhashCtx*>(ctx);
-    ghash_blocks(ctx, data, len / 16);
+    blocks(ctx, data, len / 16);
     if (len % 16) {
         xor_tail(c->acc, data + len / 16 * 16, len % 16);
         clmul_ghash_mul(c->acc, c->shash);
@@ -97,7 +74,12 @@ struct PolyvalCtx {
     alignas(16) uint8_t key_powers[8][16];  // h^8 .. h^1, as polyval_x86_setkey() computes them
     alignas(16) uint8_t acc[16];
 };
-void polyval_init(void* ctx, const uint8_t* key) noexcept {
+struct Polyval {
+    static constexpr Algorithm algorithm = mac::kPolyval;
+    static constexpr std::size_t ctx_bytes = sizeof(PolyvalCtx);
+    FPUTUNE_KERNEL_ENTRY_POINTS;
+};
+void Polyval::init(void* ctx, const uint8_t* key) noexcept {
     auto* c = static_cast<PolyvalCtx*>(ctx);
     std::memcpy(c->key_powers[7], key, 16);
     for (int i = 6; i >= 0; --i) {
@@ -106,13 +88,13 @@ void polyval_init(void* ctx, const uint8_t* key) noexcept {
     }
     std::memset(c->acc, 0, 16);
 }
-void polyval_blocks(void* ctx, const uint8_t* data, std::size_t nblocks) noexcept {
+void Polyval::blocks(void* ctx, const uint8_t* data, std::size_t nblocks) noexcept {
     auto* c = static_cast<PolyvalCtx*>(ctx);
     if (nblocks) clmul_polyval_update(c->key_powers[0], data, nblocks, c->acc);
 }
-void polyval_final(void* ctx, const uint8_t* data, std::size_t len, uint8_t* out) noexcept {
+void Polyval::final(void* ctx, const uint8_t* data, std::size_t len, uint8_t* out) noexcept {
     auto* c = static_cast<PolyvalCtx*>(ctx);
-    polyval_blocks(ctx, data, len / 16);
+    blocks(ctx, data, len / 16);
     if (len % 16) {
         xor_tail(c->acc, data + len / 16 * 16, len % 16);
         clmul_polyval_mul(c->acc, c->key_powers[7]);
@@ -137,28 +119,27 @@ void poly1305_init(void* ctx, const uint8_t* key) noexcept {
     for (int i = 0; i < 4; ++i) c->s[i] = uint32_t{key[16 + 4 * i]} | uint32_t{key[17 + 4 * i]} << 8 |
                                           uint32_t{key[18 + 4 * i]} << 16 | uint32_t{key[19 + 4 * i]} << 24;
 }
-template <Poly1305Blocks B>
-void poly1305_blocks(void* ctx, const uint8_t* data, std::size_t nblocks) noexcept {
-    if (nblocks) B(static_cast<Poly1305Ctx*>(ctx)->arch, data, nblocks * 16, 1);
-}
-// poly1305_final_arch(): a tail gets 0x01 and zeros and goes through the blocks code with padbit 0.
 template <Poly1305Blocks B, Poly1305Emit E>
-void poly1305_final(void* ctx, const uint8_t* data, std::size_t len, uint8_t* out) noexcept {
-    auto* c = static_cast<Poly1305Ctx*>(ctx);
-    poly1305_blocks<B>(ctx, data, len / 16);
-    if (len % 16) {
-        uint8_t buf[16] = {};
-        std::memcpy(buf, data + len / 16 * 16, len % 16);
-        buf[len % 16] = 1;
-        B(c->arch, buf, 16, 0);
+struct Poly1305 {
+    static constexpr Algorithm algorithm = mac::kPoly1305;
+    static constexpr std::size_t ctx_bytes = sizeof(Poly1305Ctx);
+    static void init(void* ctx, const uint8_t* key) noexcept { poly1305_init(ctx, key); }
+    static void blocks(void* ctx, const uint8_t* data, std::size_t nblocks) noexcept {
+        if (nblocks) B(static_cast<Poly1305Ctx*>(ctx)->arch, data, nblocks * 16, 1);
     }
-    E(c->arch, out, c->s);
-}
-template <Poly1305Blocks B, Poly1305Emit E>
-Kernel poly1305(const char* name, const char* isa, FeatureSet required, bool needs_fpu) {
-    return mac(name, "poly1305", isa, required, sizeof(Poly1305Ctx), 32, 16, poly1305_init, poly1305_blocks<B>,
-               poly1305_final<B, E>, needs_fpu);
-}
+    // poly1305_final_arch(): a tail gets 0x01 and zeros and goes through the blocks code with padbit 0.
+    static void final(void* ctx, const uint8_t* data, std::size_t len, uint8_t* out) noexcept {
+        auto* c = static_cast<Poly1305Ctx*>(ctx);
+        blocks(ctx, data, len / 16);
+        if (len % 16) {
+            uint8_t buf[16] = {};
+            std::memcpy(buf, data + len / 16 * 16, len % 16);
+            buf[len % 16] = 1;
+            B(c->arch, buf, 16, 0);
+        }
+        E(c->arch, out, c->s);
+    }
+};
 #endif
 
 // ---- nh, nhpoly1305 (nh-sse2, nh-avx2) ----------------------------------------------------------
@@ -171,17 +152,6 @@ void nh_core(const uint32_t* key, const uint8_t* m, std::size_t len, uint64_t su
     uint64_t h[4];
     N(key, m, len, h);
     for (int i = 0; i < 4; ++i) sums[i] += h[i];
-}
-template <NhAsm N>
-[[maybe_unused]] Kernel nh(const char* name, const char* isa, FeatureSet required) {
-    return mac(name, "nh", isa, required, mac::kNhCtxBytes, mac::kNhKeyBytes, 32, mac::nh_glue_init,
-               glue_blocks<mac::nh_glue_blocks, nh_core<N>>, glue_final<mac::nh_glue_final, nh_core<N>>);
-}
-template <NhAsm N>
-[[maybe_unused]] Kernel nhpoly1305(const char* name, const char* isa, FeatureSet required) {
-    return mac(name, "nhpoly1305", isa, required, mac::kNhPoly1305CtxBytes, mac::kNhPoly1305KeyBytes, 16,
-               mac::nhpoly1305_glue_init, glue_blocks<mac::nhpoly1305_glue_blocks, nh_core<N>>,
-               glue_final<mac::nhpoly1305_glue_final, nh_core<N>>);
 }
 
 // ---- blake2s (blake2s-core) ----------------------------------------------------------------------
@@ -201,12 +171,6 @@ void blake2s_compress(mac::Blake2sState* st, const uint8_t* m, std::size_t nbloc
     std::memcpy(st->h, k.h, sizeof k.h);
     std::memcpy(st->t, k.t, sizeof k.t);
 }
-template <Blake2sAsm A>
-Kernel blake2s(const char* name, const char* isa, FeatureSet required) {
-    return mac(name, "blake2s", isa, required, mac::kBlake2sCtxBytes, 0, 32, mac::blake2s_glue_init,
-               glue_blocks<mac::blake2s_glue_blocks, blake2s_compress<A>>,
-               glue_final<mac::blake2s_glue_final, blake2s_compress<A>>, true, 64);
-}
 #endif
 
 }  // namespace
@@ -215,36 +179,38 @@ void add_mac(std::vector<Kernel>& out) {
     using F = Feature;
     // Features: what each glue checks before it registers, and what its asm executes.
 #if FPUTUNE_LINUX_POLY1305
-    out.push_back(poly1305<poly1305_blocks_avx512, poly1305_emit_avx>("poly1305-avx512-linux", "avx512",
-                                                                       features(F::avx, F::avx2, F::avx512f), true));
-    out.push_back(poly1305<poly1305_blocks_avx2, poly1305_emit_avx>("poly1305-avx2-linux", "avx2", features(F::avx, F::avx2), true));
-    out.push_back(poly1305<poly1305_blocks_avx, poly1305_emit_avx>("poly1305-avx-linux", "avx", features(F::avx), true));
+    out.push_back(kernel<Poly1305<poly1305_blocks_avx512, poly1305_emit_avx>>(
+        linux_variant("poly1305-avx512-linux", "avx512", features(F::avx, F::avx2, F::avx512f))));
+    out.push_back(kernel<Poly1305<poly1305_blocks_avx2, poly1305_emit_avx>>(
+        linux_variant("poly1305-avx2-linux", "avx2", features(F::avx, F::avx2))));
+    out.push_back(kernel<Poly1305<poly1305_blocks_avx, poly1305_emit_avx>>(linux_variant("poly1305-avx-linux", "avx", features(F::avx))));
     // The kernel's scalar x86_64 code, what its glue runs without the FPU.
-    out.push_back(poly1305<poly1305_blocks_x86_64, poly1305_emit_x86_64>("poly1305-scalar-linux", "scalar", 0, false));
+    out.push_back(kernel<Poly1305<poly1305_blocks_x86_64, poly1305_emit_x86_64>>(
+        linux_variant("poly1305-scalar-linux", "scalar", 0, false)));
 #endif
 #if FPUTUNE_LINUX_GHASH_CLMULNI
-    out.push_back(mac("ghash-pclmul-linux", "ghash", "pclmul", features(F::pclmul, F::ssse3), sizeof(GhashCtx), 16, 16,
-                      ghash_init, ghash_blocks, ghash_final));
+    out.push_back(kernel<Ghash>(linux_variant("ghash-pclmul-linux", "pclmul", features(F::pclmul, F::ssse3))));
 #endif
 #if FPUTUNE_LINUX_POLYVAL_CLMULNI
-    out.push_back(mac("polyval-pclmul-linux", "polyval", "pclmul", features(F::pclmul, F::avx), sizeof(PolyvalCtx), 16, 16,
-                      polyval_init, polyval_blocks, polyval_final));
+    out.push_back(kernel<Polyval>(linux_variant("polyval-pclmul-linux", "pclmul", features(F::pclmul, F::avx))));
 #endif
 #if FPUTUNE_LINUX_NH_AVX2
-    out.push_back(nh<nh_avx2>("nh-avx2-linux", "avx2", features(F::avx, F::avx2)));
+    out.push_back(kernel<mac::Nh<nh_core<nh_avx2>>>(linux_variant("nh-avx2-linux", "avx2", features(F::avx, F::avx2))));
 #endif
 #if FPUTUNE_LINUX_NH_SSE2
-    out.push_back(nh<nh_sse2>("nh-sse2-linux", "sse2", features(F::sse2)));
+    out.push_back(kernel<mac::Nh<nh_core<nh_sse2>>>(linux_variant("nh-sse2-linux", "sse2", features(F::sse2))));
 #endif
 #if FPUTUNE_LINUX_NH_AVX2
-    out.push_back(nhpoly1305<nh_avx2>("nhpoly1305-avx2-linux", "avx2", features(F::avx, F::avx2)));
+    out.push_back(kernel<mac::NhPoly1305<nh_core<nh_avx2>>>(linux_variant("nhpoly1305-avx2-linux", "avx2", features(F::avx, F::avx2))));
 #endif
 #if FPUTUNE_LINUX_NH_SSE2
-    out.push_back(nhpoly1305<nh_sse2>("nhpoly1305-sse2-linux", "sse2", features(F::sse2)));
+    out.push_back(kernel<mac::NhPoly1305<nh_core<nh_sse2>>>(linux_variant("nhpoly1305-sse2-linux", "sse2", features(F::sse2))));
 #endif
 #if FPUTUNE_LINUX_BLAKE2S
-    out.push_back(blake2s<blake2s_compress_avx512>("blake2s-avx512-linux", "avx512", features(F::avx, F::avx2, F::avx512f, F::avx512vl)));
-    out.push_back(blake2s<blake2s_compress_ssse3>("blake2s-ssse3-linux", "ssse3", features(F::ssse3)));
+    out.push_back(kernel<mac::Blake2s<blake2s_compress<blake2s_compress_avx512>>>(
+        linux_variant("blake2s-avx512-linux", "avx512", features(F::avx, F::avx2, F::avx512f, F::avx512vl))));
+    out.push_back(kernel<mac::Blake2s<blake2s_compress<blake2s_compress_ssse3>>>(
+        linux_variant("blake2s-ssse3-linux", "ssse3", features(F::ssse3))));
 #endif
     (void)out;
 }
