@@ -4,14 +4,16 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 FPUTUNE = $(BUILD)/apps/fputune
 
-.PHONY: all deps build run test clean
+.PHONY: all deps build run test test-linux clean
 all: build
 
 deps:
 	@.ci/install-deps
 
+# LINUX_SRC=<kernel tree or its .tar.xz> also builds the kernel's own x86 crypto asm as *-linux variants.
+LINUX_SRC ?=
 build: deps
-	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release $(if $(LINUX_SRC),-DFPUTUNE_LINUX_SRC=$(abspath $(LINUX_SRC))) >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
 
 # The main job: what machine, a sweep of every available kernel (~3 min), then the limits for a
@@ -27,5 +29,14 @@ run: build
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
+# The linux provider from Debian's linux-source-6.12 (installed if missing), in a build of its own:
+# its tests and the conformance suite, which covers the *-linux variants like all others.
+LINUX_TEST_SRC ?= /usr/src/linux-source-6.12.tar.xz
+test-linux:
+	@.ci/install-deps linux
+	@cmake -S . -B $(BUILD)-linux -G Ninja -DCMAKE_BUILD_TYPE=Release -DFPUTUNE_LINUX_SRC=$(abspath $(LINUX_TEST_SRC)) >/dev/null
+	@cmake --build $(BUILD)-linux -j $(JOBS)
+	cd $(BUILD)-linux && ctest --output-on-failure -j $(JOBS) -R '^(linux|conformance|registry|masking):'
+
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) $(BUILD)-linux
