@@ -22,9 +22,17 @@ run: build
 	$(FPUTUNE) cpu
 	$(FPUTUNE) sweep -o fputune-sweep.json --csv fputune-sweep.csv
 	$(FPUTUNE) recommend --from fputune-sweep.json --budget $(BUDGET) --min-freq $(MIN_FREQ) --header limits.h
+	$(FPUTUNE) report --from fputune-sweep.json --budget $(BUDGET) --min-freq $(MIN_FREQ) -o report.html
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# The report of data/machines/ rendered in headless Chromium: charts, series, no console errors, no
+# request, prints; screenshots and a PDF in $(BUILD)/check-report/. Heavy, so not part of `make test`.
+.PHONY: check-report
+check-report: build
+	@command -v python3 >/dev/null && command -v chromium >/dev/null || { echo "check-report needs python3 and chromium (Debian: apt-get install -y --no-install-recommends python3 chromium)"; exit 2; }
+	python3 tests/report_browser_check.py --fputune $(FPUTUNE) --out $(BUILD)/check-report data/machines/*.json
 
 clean:
 	rm -rf $(BUILD)
