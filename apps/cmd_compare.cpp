@@ -5,13 +5,12 @@
 
 #include <fmt/format.h>
 
+#include "budget_options.hpp"
 #include "cli.hpp"
 #include "compare.hpp"
 #include "units.hpp"
 
 namespace fputune::cli {
-
-std::string command_line(const std::string& command, const Args& args);  // cmd_recommend.cpp
 
 namespace {
 
@@ -124,18 +123,11 @@ int run_compare(const Args& args) {
     } catch (const std::invalid_argument& e) {
         throw UsageError(e.what());
     }
-    const std::string margin = vm["margin"].as<std::string>();
-    std::size_t used = 0;
-    try {
-        o.recommend.margin = std::stod(margin, &used);
-    } catch (const std::exception&) {
-        used = 0;
-    }
-    if (used == 0 || used != margin.size()) throw UsageError("--margin " + margin + ": not a number; give a factor of at least 1, e.g. 1.2");
+    o.recommend.margin = margin_option(vm["margin"].as<std::string>());
     o.recommend.round = vm["round"].as<std::string>();
     o.recommend.cache = vm["cache"].as<std::string>();
     o.recommend.quantile = vm["quantile"].as<std::string>();
-    o.recommend.command_line = command_line("compare", args);
+    o.recommend.command_line = command_line_of("compare", args);
     try {
         validate(o.recommend);
     } catch (const std::invalid_argument& e) {

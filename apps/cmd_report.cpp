@@ -7,20 +7,11 @@
 #include <fmt/format.h>
 
 #include "atomic_file.hpp"
+#include "budget_options.hpp"
 #include "cli.hpp"
 #include "report.hpp"
 
 namespace fputune::cli {
-
-// Shared with `recommend` (defined in cmd_recommend.cpp).
-void add_budget_options(po::options_description& desc);
-RecommendOptions budget_options(const po::variables_map& vm, const std::string& command, const Args& args);
-std::string command_line(const std::string& command, const Args& args);
-
-namespace {
-// The machine failed us (gnuplot missing or failing): not the input's fault.
-constexpr int kExitMachineFailed = 3;
-}  // namespace
 
 int run_report(const Args& args) {
     po::options_description desc("report options");
@@ -40,13 +31,7 @@ int run_report(const Args& args) {
     const RecommendOptions o = budget_options(vm, "report", args);
     const std::string out = vm["output"].as<std::string>();
     check_writable(out);
-    std::string gnuplot;
-    try {
-        gnuplot = find_gnuplot();
-    } catch (const ChartToolError& e) {
-        std::cerr << "fputune report: " << e.what() << "\n";
-        return kExitMachineFailed;
-    }
+    const std::string gnuplot = find_gnuplot();  // first: nothing is read or written without it (exit 3)
     std::vector<std::string> from = {"fputune-sweep.json"};
     if (vm.count("from")) from = vm["from"].as<std::vector<std::string>>();
     else if (!std::filesystem::exists(from[0]))
@@ -60,13 +45,8 @@ int run_report(const Args& args) {
         throw UsageError(e.what());
     }
     std::map<std::string, Chart> charts = report_charts(d);
-    try {
-        render_charts(charts, gnuplot);
-    } catch (const ChartToolError& e) {
-        std::cerr << "fputune report: " << e.what() << "\n";
-        return kExitMachineFailed;
-    }
-    write_file_atomic(out, report_html(d, charts, {command_line("report", args), utc_now_iso8601()}));
+    render_charts(charts, gnuplot);
+    write_file_atomic(out, report_html(d, charts, {command_line_of("report", args), utc_now_iso8601()}));
     std::size_t tradeoffs = 0, thresholds = 0;
     for (const auto& [key, c] : charts) tradeoffs += c.kind == "tradeoff", thresholds += c.kind == "threshold";
     std::cout << fmt::format("wrote {}: {} algorithms, {} trade-off and {} threshold charts, {} machine{}{}\n", out, d.algorithms.size(),

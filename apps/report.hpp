@@ -7,13 +7,14 @@
 #include <string>
 #include <vector>
 
+#include "errors.hpp"
 #include "report_data.hpp"
 
 namespace fputune::cli {
 
 // gnuplot missing or failing: the machine failed us (exit 3), not the input.
-struct ChartToolError : std::runtime_error {
-    using std::runtime_error::runtime_error;
+struct ChartToolError : SystemError {
+    using SystemError::SystemError;
 };
 
 struct Chart {
