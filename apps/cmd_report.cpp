@@ -17,11 +17,15 @@ int run_report(const Args& args) {
     po::options_description desc("report options");
     add_budget_options(desc);
     desc.add_options()("round", po::value<std::string>()->default_value("block"), "block | kib | pow2: how limits are rounded down")(
-        "output,o", po::value<std::string>()->default_value("report.html"), "the HTML file to write (atomically)");
+        "output,o", po::value<std::string>()->default_value("report.html"), "the HTML file to write (atomically)")(
+        "workload", po::value<std::vector<std::string>>()->composing(),
+        "simulate a workload with the limits and without (as `fputune simulate`): bigbuf (the default), dm-crypt, wireguard, "
+        "a CSV of kernel,bytes,count requests, or none (repeatable)");
     po::variables_map vm;
     if (!parse("report",
                "[--from FILE...] --budget 30us [--min-freq 1GHz] [--margin 1.0] [--round block|kib|pow2] [--cache cold|hot] "
-               "[--quantile p99|p90] [--dirty xmm|ymm|zmm] [-k GLOB]... [-o report.html]\n\n"
+               "[--quantile p99|p90] [--dirty xmm|ymm|zmm] [-k GLOB]... [--workload bigbuf|dm-crypt|wireguard|FILE.csv|none]... "
+               "[-o report.html]\n\n"
                "One HTML file (inline SVG drawn by gnuplot; no script, no network) with, per algorithm, the trade-off chart of each "
                "variant and the threshold chart, the machines and their FPU save/restore costs, the limits, and every input's "
                "provenance. Several --from files are overlaid and the machine that binds each limit is named.\n"
@@ -38,9 +42,28 @@ int run_report(const Args& args) {
         throw UsageError("no fputune-sweep.json in this folder: run `fputune sweep` first, or name inputs with --from FILE...");
     std::vector<ReportInput> inputs;
     for (const auto& f : from) inputs.push_back(load_report_input(f, kernel_patterns(vm)));
+    std::vector<Workload> workloads;
+    for (const auto& w : vm.count("workload") ? vm["workload"].as<std::vector<std::string>>() : std::vector<std::string>{"bigbuf"}) {
+        if (w == "none") continue;
+        if (w == "bigbuf") workloads.push_back(bigbuf_workload());
+        else if (w == "dm-crypt") workloads.push_back(dm_crypt_workload());
+        else if (w == "wireguard") workloads.push_back(wireguard_workload());
+        else if (w == "module-signing")
+            throw UsageError("--workload module-signing: needs this machine's module sizes, which a report of other machines' sweeps "
+                             "should not mix in; run `fputune simulate --workload module-signing`");
+        else if (std::filesystem::is_regular_file(w)) {
+            try {
+                workloads.push_back(workload_from_csv(read_file(w), w));
+            } catch (const std::invalid_argument& e) {
+                throw UsageError(e.what());
+            }
+        } else {
+            throw UsageError("--workload " + w + ": expected bigbuf, dm-crypt, wireguard, none, or a CSV file of kernel,bytes,count requests");
+        }
+    }
     ReportData d;
     try {
-        d = build_report(std::move(inputs), o);
+        d = build_report(std::move(inputs), o, workloads);
     } catch (const std::invalid_argument& e) {
         throw UsageError(e.what());
     }

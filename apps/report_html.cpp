@@ -305,6 +305,57 @@ std::string inputs(const ReportData& d) {
     return s + "</table>\n";
 }
 
+std::string sim_longest(const SimColumn& c) {
+    if (!c.longest_bytes) return "-";
+    std::string s = fmt::format("{} B, {}{}", c.longest_bytes, esc(format_duration(c.longest_s)), c.extrapolated ? "*" : "");
+    if (c.within_budget) s += fmt::format(" <span class=\"{}\">{}</span>", *c.within_budget ? "pass" : "over", *c.within_budget ? "PASS" : "OVER");
+    return s;
+}
+
+// What the limits do to each simulated workload (`fputune simulate`): sections and the longest one,
+// today and with the limits, and the throughput they cost.
+std::string workloads(const ReportData& d, const std::string& algorithm) {
+    const bool many = d.inputs.size() > 1;
+    std::string s;
+    bool extrapolated = false;
+    for (const Simulation& sim : d.simulations) {
+        std::string rows;
+        for (const SimMachine& m : sim.machines)
+            for (const SimRow& r : m.rows) {
+                if (r.algorithm != algorithm) continue;
+                const SimColumn& u = r.upstream;
+                extrapolated |= u.extrapolated || (r.limited && r.limited->extrapolated);
+                std::string label = m.machine;
+                for (std::size_t i = 0; i < d.inputs.size(); ++i)
+                    if (d.inputs[i].model && d.inputs[i].model->source == m.source) label = d.labels[i];
+                rows += fmt::format("<tr><td>{}</td>{}<td class=\"num\">{:.0f}</td><td class=\"num\">{}</td><td>{}</td>", esc(r.kernel),
+                                    many ? "<td>" + esc(machine_tag(label)) + "</td>" : "", u.sections, sim_longest(u), esc(u.limit_from));
+                if (r.limited)
+                    rows += fmt::format("<td class=\"num\">{}</td><td class=\"num\">{:.0f}</td><td class=\"num\">{}</td><td class=\"num\">{:+.1f} %</td>",
+                                        r.limited->limit_bytes ? esc(size_text(*r.limited->limit_bytes)) : "-", r.limited->sections,
+                                        sim_longest(*r.limited), 100 * r.throughput_cost);
+                else
+                    rows += "<td colspan=\"4\">-</td>";
+                rows += "</tr>\n";
+            }
+        if (rows.empty()) continue;
+        const Workload& w = sim.workload;
+        s += fmt::format("<h3>Workload {}: what the limits change</h3>\n<p>{}{} <span class=\"muted\">({})</span></p>\n", esc(w.name),
+                         esc(w.description), w.kernel_thread ? " In kernel threads: no user state to save." : "", esc(w.source));
+        s += fmt::format("<table class=\"simulation\"><tr><th rowspan=\"2\">kernel</th>{}<th colspan=\"3\">today (upstream)</th>"
+                         "<th colspan=\"4\">with the limits</th></tr>\n<tr><th>sections</th><th>longest section at {}</th><th>chunking</th>"
+                         "<th>limit</th><th>sections</th><th>longest section at {}</th><th>throughput cost</th></tr>\n{}</table>\n",
+                         many ? "<th rowspan=\"2\">machine</th>" : "", esc(format_frequency(d.options.min_freq_hz)),
+                         esc(format_frequency(d.options.min_freq_hz)), rows);
+    }
+    if (!s.empty())
+        s += "<p class=\"muted\">Throughput cost: total cycles (inside the sections, plus the state save and restore per request) "
+             "with the limits against today; negative where the limits make fewer or cheaper sections than upstream's own chunks.</p>\n";
+    if (extrapolated)
+        s += "<p class=\"muted\">* beyond the sizes the bound line was fitted on (sections of at most 50 µs): an extrapolation.</p>\n";
+    return s;
+}
+
 std::string algorithm(const ReportData& d, const AlgorithmReport& a, const std::map<std::string, Chart>& charts) {
     const RecommendOptions& o = d.options;
     const bool many = d.inputs.size() > 1;
@@ -366,6 +417,7 @@ std::string algorithm(const ReportData& d, const AlgorithmReport& a, const std::
         }
         s += "</div>\n";
     }
+    s += workloads(d, a.algorithm);
     s += notes_list(a.notes);
     return s + "</section>\n";
 }

@@ -248,7 +248,7 @@ std::string label_for(const std::vector<ReportInput>& inputs, std::size_t i) {
 
 }  // namespace
 
-ReportData build_report(std::vector<ReportInput> inputs, const RecommendOptions& options) {
+ReportData build_report(std::vector<ReportInput> inputs, const RecommendOptions& options, const std::vector<Workload>& workloads) {
     validate(options);
     ReportData d;
     d.options = options;
@@ -280,6 +280,23 @@ ReportData build_report(std::vector<ReportInput> inputs, const RecommendOptions&
         return d;
     }
     const Recommendation& r = *d.recommendation;
+    if (!workloads.empty()) {
+        const SimLimits limits = limits_from_recommendation(r);
+        SimulateOptions so;
+        so.min_freq_hz = options.min_freq_hz;
+        so.budget_s = options.budget_s;
+        so.margin = options.margin;
+        so.cache = options.cache;
+        so.quantile = options.quantile;
+        so.command_line = options.command_line;
+        for (const Workload& w : workloads) {
+            try {
+                d.simulations.push_back(simulate(models, w, &limits, so));
+            } catch (const std::invalid_argument& e) {
+                d.notes.push_back("workload " + w.name + ": " + e.what());
+            }
+        }
+    }
     for (const AlgorithmRow& a : r.algorithms) {
         AlgorithmReport ar;
         ar.algorithm = a.algorithm;

@@ -13,6 +13,7 @@
 
 #include "model_file.hpp"
 #include "recommend.hpp"
+#include "simulate.hpp"
 #include "sweep_file.hpp"
 
 namespace fputune {
@@ -101,13 +102,14 @@ struct ReportData {
     std::vector<std::string> labels;             // per input: "[1] Intel(R) Xeon(R) Processor"
     std::vector<std::vector<FpuCost>> fpu_costs; // per input (empty when its probe has none)
     std::optional<Recommendation> recommendation;  // empty when no input has a section model
+    std::vector<Simulation> simulations;           // each workload with recommend's limits and without
     std::vector<AlgorithmReport> algorithms;
     std::vector<std::string> notes;
 };
 
-// Everything the report shows. Never throws for what an input lacks (that becomes a note); throws
-// std::invalid_argument for bad options.
-ReportData build_report(std::vector<ReportInput> inputs, const RecommendOptions& options);
+// Everything the report shows, and `workloads` simulated with the recommended limits (`simulate`).
+// Never throws for what an input lacks (that becomes a note); throws std::invalid_argument for bad options.
+ReportData build_report(std::vector<ReportInput> inputs, const RecommendOptions& options, const std::vector<Workload>& workloads = {});
 
 // Section time at the minimum frequency of `ticks` (model ticks of a model file).
 double ticks_to_seconds(double ticks, const ModelFile& m, double min_freq_hz);

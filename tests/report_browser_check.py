@@ -166,6 +166,7 @@ def main():
     ap.add_argument("--chromium", default=os.environ.get("CHROMIUM", "chromium"))
     ap.add_argument("--screenshot", help="also copy the chart screenshot here (e.g. docs/report.png)")
     ap.add_argument("--algorithm", default="", help="the algorithm whose charts the screenshot shows (default: the first)")
+    ap.add_argument("--workload", action="append", default=[], help="passed on to fputune report (repeatable)")
     ap.add_argument("sweeps", nargs="+")
     a = ap.parse_args()
     binary = shutil.which(a.chromium)
@@ -175,6 +176,8 @@ def main():
     os.makedirs(a.out, exist_ok=True)
     html = os.path.abspath(os.path.join(a.out, "report.html"))
     cmd = [a.fputune, "report", "--from", *a.sweeps, "--budget", "30us", "--min-freq", "1GHz", "-o", html]
+    for w in a.workload:
+        cmd += ["--workload", w]
     print("check-report: " + " ".join(cmd))
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:

@@ -111,6 +111,32 @@ TEST_CASE("report data: curves, points, limit and threshold of a synthetic sweep
     CHECK(d.notes.empty());
 }
 
+TEST_CASE("report data: a workload simulated with the recommended limits and without", "[report]") {
+    const std::string path = write_temp_sweep("sim.json", synthetic_sweep("Test CPU", 2000, 0.8));
+    const ReportData d = build_report({load_report_input(path)}, options(), {bigbuf_workload()});
+    REQUIRE(d.simulations.size() == 1);
+    const Simulation& s = d.simulations[0];
+    CHECK(s.workload.name == "bigbuf");
+    REQUIRE(s.machines.size() == 1);
+    REQUIRE(s.machines[0].rows.size() == 1);
+    const SimRow& row = s.machines[0].rows[0];
+    CHECK(row.kernel == "fake-avx2");
+    REQUIRE(row.limited);
+    const std::uint64_t limit = d.recommendation->variants[0].bound.bytes;
+    CHECK(row.limited->limit_bytes == limit);
+    CHECK(row.limited->longest_bytes == limit);
+    CHECK(row.limited->within_budget == true);
+    CHECK(row.upstream.longest_bytes > limit);  // no upstream limit for "fake": a whole 1 MiB request in one section
+    CHECK(row.upstream.within_budget == false);
+    CHECK(row.limited->sections > row.upstream.sections);
+    CHECK(row.throughput_cost > 0);
+    // A workload that reaches no kernel is a note, not a failure.
+    Workload wg = wireguard_workload();
+    const ReportData none = build_report({load_report_input(path)}, options(), {wg});
+    CHECK(none.simulations.empty());
+    CHECK_THAT(none.notes.at(0), Catch::Contains("workload wireguard"));
+}
+
 TEST_CASE("report data: several machines overlaid, the binding one named", "[report]") {
     const std::string fast = write_temp_sweep("fast.json", synthetic_sweep("Fast CPU", 2000, 0.8));
     const std::string slow = write_temp_sweep("slow.json", synthetic_sweep("Slow CPU", 2000, 1.2, 0.003, 2));
@@ -292,6 +318,11 @@ TEST_CASE("CLI: report of the two committed machines: every chart of every algor
         const std::string label = a.machine == sources[0].machine ? "[1] " + a.machine : "[2] " + a.machine;
         CHECK(html.find("<td>" + a.kernel + " on <span class=\"binds\">" + label + "</span></td>") != std::string::npos);
     }
+    // The default workload, bigbuf, with the limits and without, in every algorithm's section.
+    for (const AlgorithmRow& a : rec.algorithms) {
+        INFO(a.algorithm);
+        CHECK(count(section_of(html, a.algorithm), "<h3>Workload bigbuf: what the limits change</h3>") == 1);
+    }
     // Upstream's constant where it has one, and the machines with their XSAVE bar chart.
     for (const auto& f : figures(section_of(html, "poly1305"), "tradeoff")) {
         const auto titles = series_titles(f);
@@ -318,6 +349,9 @@ TEST_CASE("CLI: report on bad input: a note and a page, or one line and exit 2 -
             {"--from " + good, "--budget is required"},
             {"--from " + good + " --budget 30us -k 'nothing-*'", "nothing-*"},
             {"--from " + (temp_dir() / "absent.json").string() + " --budget 30us", "absent.json"},
+            {"--from " + good + " --budget 30us --workload foo", "--workload foo"},
+            {"--from " + good + " --budget 30us --workload module-signing", "fputune simulate --workload module-signing"},
+            {"--from " + good + " --budget 30us --workload " + write_temp("cli_bad.csv", "kernel,bytes,count\nfake-avx2,x,1\n"), "cli_bad.csv"},
         };
         for (const auto& [args, says] : cases) {
             write_temp("bad.html", "keep me\n");
