@@ -212,6 +212,8 @@ Chart threshold_chart(const ReportData& d, const ThresholdChart& t, const std::s
     double x_lo = std::numeric_limits<double>::infinity(), x_hi = 0, y_lo = x_lo, y_hi = 0;
     for (const auto& cv : t.curves)
         for (const auto& p : cv.cycles) x_lo = std::min(x_lo, p.x), x_hi = std::max(x_hi, p.x), y_lo = std::min(y_lo, p.y), y_hi = std::max(y_hi, p.y);
+    x_lo = std::max(1.0, x_lo);
+    x_hi = std::max(x_hi, 2 * x_lo);  // one length measured: still a range to draw in
     y_lo = std::pow(10, std::floor(std::log10(y_lo / 1.1)));
     y_hi = std::pow(10, std::ceil(std::log10(y_hi * 1.1)));
     Plot p;
@@ -221,7 +223,7 @@ Chart threshold_chart(const ReportData& d, const ThresholdChart& t, const std::s
         "set logscale x 2\nset logscale y 10\nset xrange [{}:{}]\nset yrange [{}:{}]\n{}set format y '%g'\n"
         "set xlabel 'input bytes, one call: init + update + final (log)' noenhanced\n"
         "set ylabel 'core cycles, p50 (log)' noenhanced\n",
-        number(std::max(1.0, x_lo)), number(x_hi), number(y_lo), number(y_hi), size_tics(std::max(1.0, x_lo), x_hi));
+        number(x_lo), number(x_hi), number(y_lo), number(y_hi), size_tics(x_lo, x_hi));
     std::size_t colour = 0;
     std::string last_kernel;
     for (std::size_t k = 0; k < t.curves.size(); ++k) {

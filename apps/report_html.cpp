@@ -125,6 +125,35 @@ std::string row(std::initializer_list<std::string> cells) {
     return s + "</tr>\n";
 }
 
+// A value of a JSON report as a short text: "a=1, b=[2, 3]" for an object.
+std::string compact(const json& v) {
+    if (v.is_string()) return v.get<std::string>();
+    if (!v.is_object()) return v.dump();
+    std::string s;
+    for (const auto& [key, value] : v.items()) s += (s.empty() ? "" : ", ") + key + "=" + (value.is_string() ? value.get<std::string>() : value.dump());
+    return s;
+}
+
+// The sweep's `doctor` verdict: the verdict, its findings with their advice, then the rest as it came.
+std::string doctor(const json& d) {
+    std::string s = "<h3>doctor</h3>\n";
+    if (!d.is_object()) return s + "<p class=\"mono\">" + esc(d.dump()) + "</p>\n";
+    if (d.contains("verdict"))
+        s += "<p>verdict: <span class=\"verdict " + std::string(str(d, "verdict") == "calm" ? "pass" : "over") + "\">" + esc(str(d, "verdict")) +
+             "</span>" + (d.value("quick", false) ? " (the quick check a sweep runs first)" : "") + "</p>\n";
+    if (d.contains("findings") && d["findings"].is_array() && !d["findings"].empty()) {
+        s += "<table class=\"doctor\"><tr><th>severity</th><th>check</th><th>found</th><th>advice</th></tr>\n";
+        for (const auto& f : d["findings"])
+            s += row({esc(str(f, "severity")), esc(str(f, "check")), esc(str(f, "what")), esc(str(f, "advice"))});
+        s += "</table>\n";
+    }
+    std::string rest;
+    for (const auto& [key, value] : d.items())
+        if (key != "verdict" && key != "findings" && key != "quick") rest += row({esc(key), "<span class=\"mono\">" + esc(compact(value)) + "</span>"});
+    if (!rest.empty()) s += "<table class=\"doctor facts\">" + rest + "</table>\n";
+    return s;
+}
+
 std::string summary(const ReportData& d) {
     const Recommendation& r = *d.recommendation;
     const RecommendOptions& o = d.options;
@@ -251,16 +280,8 @@ std::string machines(const ReportData& d, const std::map<std::string, Chart>& ch
             s += "</ul>\n";
         }
         if (!in.doctor.is_null()) {
-            s += "<h3>doctor</h3>\n";
-            if (in.doctor.is_object() && in.doctor.contains("verdict"))
-                s += "<p>verdict: <span class=\"verdict\">" + esc(str(in.doctor, "verdict")) + "</span></p>\n";
-            s += "<table class=\"doctor\">";
-            if (in.doctor.is_object())
-                for (const auto& [key, value] : in.doctor.items())
-                    if (key != "verdict") s += row({esc(key), "<span class=\"mono\">" + esc(value.is_string() ? value.get<std::string>() : value.dump()) + "</span>"});
-            s += "</table>\n";
-        } else if (in.kind == "sweep") {
-            s += "<p class=\"muted\">No <code>doctor</code> verdict in this sweep (made by an fputune without it).</p>\n";
+            s += doctor(in.doctor);
+        } else if (in.kind == "sweep") {            s += "<p class=\"muted\">No <code>doctor</code> verdict in this sweep (made by an fputune without it).</p>\n";
         }
     }
     return s + "</section>\n";
@@ -296,6 +317,7 @@ std::string inputs(const ReportData& d) {
         for (const auto& w : in.sweep ? in.sweep->warnings : in.model ? in.model->warnings : std::vector<std::string>{})
             warnings += (warnings.empty() ? "" : "; ") + w;
         if (partial) warnings = "partial (interrupted)" + std::string(warnings.empty() ? "" : "; ") + warnings;
+        if (in.sampling.is_object()) points += "; sampling: " + compact(in.sampling);
         s += fmt::format("<tr><td>{}</td><td class=\"mono\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"mono\">{}</td>"
                          "<td>{}</td><td>{}</td></tr>\n",
                          i + 1, esc(in.path), esc(in.kind + (in.schema.empty() ? "" : " (" + in.schema + ")")), esc(in.machine),

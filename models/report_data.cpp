@@ -40,6 +40,7 @@ ReportInput load_report_input(const std::string& path, const std::vector<std::st
     ReportInput in;
     in.path = path;
     in.doctor = nullptr;
+    in.sampling = nullptr;
     const std::string text = read_file(path);
     const auto first = text.find_first_not_of(" \t\r\n");
     if (first == std::string::npos || text[first] != '{') {
@@ -66,6 +67,7 @@ ReportInput load_report_input(const std::string& path, const std::vector<std::st
         in.cpu = sweep.cpu;
         in.machine = machine_name(sweep.cpu);
         if (j.contains("doctor")) in.doctor = j["doctor"];
+        if (j.contains("sampling") && j["sampling"].is_object()) in.sampling = j["sampling"];
         if (sweep.sections.empty())
             in.notes.push_back(fmt::format("{}: the sweep has no section points{}: nothing to fit or chart but its machine; run "
                                            "`fputune sweep` (or --resume it)", path, sweep.partial ? " (it was interrupted before the first)" : ""));

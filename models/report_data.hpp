@@ -28,6 +28,7 @@ struct ReportInput {
     std::string machine;             // the CPU's name
     nlohmann::json cpu;              // the `fputune cpu` probe (an object; may lack fields in old or CSV inputs)
     nlohmann::json doctor;           // the sweep's `doctor` verdict when it has one, else null
+    nlohmann::json sampling;         // the sweep's sampling summary (rounds, samples measured again, disturbances), else null
     std::optional<ModelFile> model;  // the fitted lines and thresholds
     std::optional<SweepFile> sweep;  // the measured points
     std::vector<std::string> notes;  // what this input cannot show, and why

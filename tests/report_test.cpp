@@ -397,6 +397,21 @@ TEST_CASE("CLI: report on bad input: a note and a page, or one line and exit 2 -
         CHECK(figures(html, "threshold").empty());
         CHECK(html.find("no one-shot points for a no-FPU path") != std::string::npos);
 
+        // A sweep with a doctor verdict and a sampling summary (written by fputune with `doctor`): both shown.
+        nlohmann::json with_doctor = to_json(synthetic_sweep("Doctor CPU", 2000, 0.8));
+        with_doctor["doctor"] = {{"verdict", "noisy"},
+                                 {"quick", true},
+                                 {"findings", {{{"severity", "noisy"}, {"check", "hypervisor"}, {"what", "a VM & its host"}, {"advice", "pin <cpu>"}}}},
+                                 {"system", {{"governor", ""}, {"boost", -1}}}};
+        with_doctor["sampling"] = {{"rounds", 4}, {"rejected_samples", 3}, {"disturbances", 2}};
+        r = run_fputune("report --from " + write_temp("cli_doctor.json", with_doctor.dump()) + " --budget 30us -o " + out);
+        REQUIRE(r.rc == 0);
+        html = read_file(out);
+        CHECK(html.find("verdict: <span class=\"verdict over\">noisy</span> (the quick check a sweep runs first)") != std::string::npos);
+        CHECK(html.find("<td>hypervisor</td><td>a VM &amp; its host</td><td>pin &lt;cpu&gt;</td>") != std::string::npos);
+        CHECK(html.find("sampling: disturbances=2, rejected_samples=3, rounds=4") != std::string::npos);
+        CHECK(html.find("No <code>doctor</code> verdict") == std::string::npos);
+
         const std::string model = (temp_dir() / "cli_model.json").string();
         REQUIRE(run_fputune("fit " + good + " -o " + model).rc == 0);
         r = run_fputune("report --from " + model + " --budget 30us -o " + out);
