@@ -28,11 +28,12 @@ test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 # The report of data/machines/ rendered in headless Chromium: charts, series, no console errors, no
-# request, prints; screenshots and a PDF in $(BUILD)/check-report/. Heavy, so not part of `make test`.
+# request, prints; screenshots and a PDF in $(BUILD)/check-report/ (SCREENSHOT=docs/report.png refreshes
+# the README's). Heavy, so not part of `make test`.
 .PHONY: check-report
 check-report: build
 	@command -v python3 >/dev/null && command -v chromium >/dev/null || { echo "check-report needs python3 and chromium (Debian: apt-get install -y --no-install-recommends python3 chromium)"; exit 2; }
-	python3 tests/report_browser_check.py --fputune $(FPUTUNE) --out $(BUILD)/check-report data/machines/*.json
+	python3 tests/report_browser_check.py --fputune $(FPUTUNE) --out $(BUILD)/check-report --algorithm poly1305 $(if $(SCREENSHOT),--screenshot $(SCREENSHOT)) data/machines/*.json
 
 clean:
 	rm -rf $(BUILD)
