@@ -73,6 +73,24 @@ void print_table(const CompareResult& r) {
                                      change_cells(row.p50_cpb, "{:.3f}", w), w, change_cells(row.bound_cpb, "{:.3f}", w), w,
                                      change_cells(row.limit, "{:.0f}", w), w, row.verdict);
     }
+    if (!r.algorithms.empty()) {
+        auto thr = [](const std::optional<SimdThreshold>& t) -> std::string {
+            if (!t) return "-";
+            const std::string v = t->kind == "never" ? "never" : t->kind == "always" ? "always" : fmt::format("{} B", t->bytes);
+            return v + " (" + t->kernel + ")";
+        };
+        auto lim = [](const std::optional<std::uint64_t>& b, bool in) -> std::string {
+            if (!in) return "-";
+            return b ? fmt::format("{}", *b) : "no fit";
+        };
+        std::cout << fmt::format("\nper algorithm: the constant to ship (smallest limit over its variants) and the SIMD threshold\n"
+                                 "{:<12} {:>9} {:<24} {:>9} {:<24} {:>8}  {:<28} {}\n",
+                                 "algorithm", "limit A", "bound by", "limit B", "bound by", "change", "SIMD from A", "SIMD from B");
+        for (const auto& c : r.algorithms)
+            std::cout << fmt::format("{:<12} {:>9} {:<24} {:>9} {:<24} {:>8}  {:<28} {}\n", c.algorithm, lim(c.limit_a, c.in_a),
+                                     c.in_a ? c.bound_by_a : "-", lim(c.limit_b, c.in_b), c.in_b ? c.bound_by_b : "-",
+                                     c.limit_a && c.limit_b ? fmt::format("{:+.1f}%", 100 * c.rel) : "-", thr(c.threshold_a), thr(c.threshold_b));
+    }
     auto list = [](const std::vector<std::string>& v) {
         std::string s;
         for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;

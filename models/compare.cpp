@@ -170,6 +170,25 @@ CompareResult compare_models(const ModelFile& a, const ModelFile& b, const Compa
     for (const auto& k : b.kernels)
         if ((b.model(k.name, "hot") || b.model(k.name, "cold")) && !a.model(k.name, "hot") && !a.model(k.name, "cold"))
             r.only_b.push_back(k.name + (a.kernel(k.name) ? " (no section points in A)" : ""));
+    if (ra && rb) {
+        auto add = [&](const AlgorithmRow& x, bool is_a) {
+            auto it = std::find_if(r.algorithms.begin(), r.algorithms.end(), [&](const CompareAlgorithm& c) { return c.algorithm == x.algorithm; });
+            if (it == r.algorithms.end()) {
+                r.algorithms.push_back({});
+                it = std::prev(r.algorithms.end());
+                it->algorithm = x.algorithm;
+            }
+            (is_a ? it->in_a : it->in_b) = true;
+            (is_a ? it->limit_a : it->limit_b) = x.fits ? std::optional<std::uint64_t>(x.bytes) : std::nullopt;
+            (is_a ? it->bound_by_a : it->bound_by_b) = x.kernel;
+            (is_a ? it->threshold_a : it->threshold_b) = x.threshold;
+        };
+        for (const auto& x : ra->algorithms) add(x, true);
+        for (const auto& x : rb->algorithms) add(x, false);
+        for (auto& c : r.algorithms)
+            if (c.limit_a && c.limit_b && *c.limit_a)
+                c.rel = (static_cast<double>(*c.limit_b) - static_cast<double>(*c.limit_a)) / static_cast<double>(*c.limit_a);
+    }
     if (!fell_back.empty()) {
         std::string names;
         for (const auto& n : fell_back) names += (names.empty() ? "" : ", ") + n;
@@ -330,6 +349,16 @@ json to_json(const CompareResult& r) {
         else x["cache"] = row.cache;
         j["rows"].push_back(x);
     }
+    j["algorithms"] = json::array();
+    auto threshold = [](const std::optional<SimdThreshold>& t) -> json {
+        if (!t) return nullptr;
+        return {{"kernel", t->kernel}, {"dirty", t->dirty}, {"kind", t->kind}, {"bytes", t->bytes}};
+    };
+    for (const auto& c : r.algorithms)
+        j["algorithms"].push_back({{"algorithm", c.algorithm}, {"in_a", c.in_a}, {"in_b", c.in_b},
+                                   {"limit_a", c.limit_a ? json(*c.limit_a) : json(nullptr)}, {"limit_b", c.limit_b ? json(*c.limit_b) : json(nullptr)},
+                                   {"bound_by_a", c.bound_by_a}, {"bound_by_b", c.bound_by_b}, {"change", c.limit_a && c.limit_b ? json(c.rel) : json(nullptr)},
+                                   {"simd_threshold_a", threshold(c.threshold_a)}, {"simd_threshold_b", threshold(c.threshold_b)}});
     j["only_in_a"] = r.only_a;
     j["only_in_b"] = r.only_b;
     j["summary"] = {{"compared", r.rows.size()}, {"changed", r.changed()}, {"no_significant_change", r.rows.size() - r.changed()}};

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,18 @@ struct CompareRow {
     bool changed() const { return p50_cpb.significant || bound_cpb.significant || limit.significant; }
 };
 
+// Per algorithm: the constant a kernel would ship (the smallest limit over its variants) and the SIMD
+// threshold, A against B, with the variant that sets each. No test of its own: the variant rows above
+// carry the significance; a different binding variant is itself the news (a variant added or removed).
+struct CompareAlgorithm {
+    std::string algorithm;
+    bool in_a = false, in_b = false;
+    std::optional<std::uint64_t> limit_a, limit_b;  // empty: no size fits
+    std::string bound_by_a, bound_by_b;
+    double rel = 0;                                  // (limit_b - limit_a) / limit_a, when both fit
+    std::optional<SimdThreshold> threshold_a, threshold_b;
+};
+
 struct CompareSide {
     std::string path, kind, machine, date, tool_version, tool_commit, masked_features;
 };
@@ -64,6 +77,7 @@ struct CompareResult {
     CompareSide a, b;
     CompareOptions options;
     std::vector<CompareRow> rows;
+    std::vector<CompareAlgorithm> algorithms;  // sweeps only
     std::vector<std::string> only_a, only_b;  // variants (and sizes) found in one file only
     std::vector<std::string> notes;
     std::size_t changed() const;

@@ -107,6 +107,15 @@ TEST_CASE("compare sweeps: the same machine twice is no change - a 20 % slower k
     CHECK(s.changed());
     CHECK_THAT(s.verdict, Catch::Contains("p50 slower +") && Catch::Contains("limit smaller -"));
     CHECK(regressions(r, 10).size() == 3);
+    // Per algorithm: the constant to ship, and the variant that sets it, on each side.
+    REQUIRE(r.algorithms.size() == 1);
+    CHECK(r.algorithms[0].algorithm == "fake");
+    CHECK(r.algorithms[0].limit_a == s.limit.shown_a);
+    CHECK(r.algorithms[0].limit_b == s.limit.shown_b);
+    CHECK(r.algorithms[0].bound_by_b == "fake-avx2");
+    CHECK(r.algorithms[0].rel == Approx(s.limit.rel));
+    REQUIRE(r.algorithms[0].threshold_a);
+    CHECK(r.algorithms[0].threshold_a->bytes == 256);
     CHECK(regressions(r, 50).empty());
     // The other way round: faster, larger; no regression.
     CHECK(row_of(compare_models(slow, a, compare_options()), "fake-avx2").limit.verdict == "larger");
@@ -116,6 +125,7 @@ TEST_CASE("compare sweeps: the same machine twice is no change - a 20 % slower k
     CHECK(j["schema"] == kCompareSchema);
     CHECK(j["rows"][0]["p50_cycles_per_byte"]["verdict"] == "slower");
     CHECK(j["summary"]["changed"] == 1);
+    CHECK(j["algorithms"][0]["bound_by_a"] == "fake-avx2");
 }
 
 TEST_CASE("compare sweeps: variants in one file only are listed, not compared", "[compare]") {
