@@ -53,8 +53,8 @@ void print_table(const CompareResult& r) {
                              r.kind == "bench" ? "bench files, core cycles per byte (p50)"
                                                : fmt::format("sweeps, {} cache, core cycles per byte of the p50 and {} lines, limits for {} at {} "
                                                              "(margin {}, rounding {})",
-                                                             o.cache, o.quantile, format_duration(o.budget_s), format_frequency(o.min_freq_hz),
-                                                             format_margin(o.margin), o.round));
+                                                             name(o.cache), name(o.quantile), format_duration(o.budget_s), format_frequency(o.min_freq_hz),
+                                                             format_margin(o.margin), name(o.round)));
     std::cout << "A: " << side_text(r.a) << "\n";
     std::cout << "B: " << side_text(r.b) << "\n";
     std::cout << fmt::format("significant: p < {:g} (two-sided; standard errors from each file's own 95 % intervals) and a change of at "
@@ -69,14 +69,14 @@ void print_table(const CompareResult& r) {
         std::cout << fmt::format("{:<24} {:<{}}  {:<{}}  {:<{}}  {}\n", "kernel", "   p50 c/B A        B   change      p", w,
                                  "  bound c/B A        B   change      p", w, "     limit A        B   change      p", w, "verdict");
         for (const auto& row : r.rows)
-            std::cout << fmt::format("{:<24} {:<{}}  {:<{}}  {:<{}}  {}\n", row.kernel + (row.cache != o.cache ? " (" + row.cache + ")" : ""),
+            std::cout << fmt::format("{:<24} {:<{}}  {:<{}}  {:<{}}  {}\n", row.kernel + (row.cache != o.cache ? " (" + std::string(name(row.cache)) + ")" : ""),
                                      change_cells(row.p50_cpb, "{:.3f}", w), w, change_cells(row.bound_cpb, "{:.3f}", w), w,
                                      change_cells(row.limit, "{:.0f}", w), w, row.verdict);
     }
     if (!r.algorithms.empty()) {
         auto thr = [](const std::optional<SimdThreshold>& t) -> std::string {
             if (!t) return "-";
-            const std::string v = t->kind == "never" ? "never" : t->kind == "always" ? "always" : fmt::format("{} B", t->bytes);
+            const std::string v = t->kind == ThresholdKind::bytes ? fmt::format("{} B", t->bytes) : std::string(name(t->kind));
             return v + " (" + t->kernel + ")";
         };
         auto lim = [](const std::optional<std::uint64_t>& b, bool in) -> std::string {
@@ -142,9 +142,11 @@ int run_compare(const Args& args) {
         throw UsageError(e.what());
     }
     o.recommend.margin = margin_option(vm["margin"].as<std::string>());
-    o.recommend.round = vm["round"].as<std::string>();
-    o.recommend.cache = vm["cache"].as<std::string>();
-    o.recommend.quantile = vm["quantile"].as<std::string>();
+    const std::string round = vm["round"].as<std::string>();
+    if (const auto r = parse_round(round)) o.recommend.round = *r;
+    else throw UsageError("--round " + round + ": expected block, kib or pow2");
+    o.recommend.cache = cache_option(vm["cache"].as<std::string>());
+    o.recommend.quantile = quantile_option(vm["quantile"].as<std::string>());
     o.recommend.command_line = command_line_of("compare", args);
     try {
         validate(o.recommend);

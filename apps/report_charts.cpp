@@ -106,7 +106,7 @@ Chart tradeoff_chart(const ReportData& d, const TradeoffChart& t, const std::str
     c.id = id;
     c.kind = "tradeoff";
     c.title = fmt::format("{}: section time at {} and throughput against bytes per FPU section", t.kernel, format_frequency(o.min_freq_hz));
-    const std::string q = o.quantile;
+    const std::string q(name(o.quantile));
     // y range (us): every line and point, and the budget.
     double y_lo = effective_budget_s(o) * 1e6, y_hi = o.budget_s * 1e6;
     auto widen = [&](double s) {
@@ -208,7 +208,8 @@ Chart threshold_chart(const ReportData& d, const ThresholdChart& t, const std::s
     c.id = id;
     c.kind = "threshold";
     c.title = fmt::format("{} on {}: one-shot cost against input length, per path and dirty state", t.algorithm, d.labels[t.input]);
-    const std::string chosen = d.options.dirty.empty() ? d.inputs[t.input].model->dirty : d.options.dirty;
+    const std::optional<Dirty> chosen_state = d.options.dirty ? d.options.dirty : d.inputs[t.input].model->dirty;
+    const std::string chosen = chosen_state ? std::string(name(*chosen_state)) : "";
     double x_lo = std::numeric_limits<double>::infinity(), x_hi = 0, y_lo = x_lo, y_hi = 0;
     for (const auto& cv : t.curves)
         for (const auto& p : cv.cycles) x_lo = std::min(x_lo, p.x), x_hi = std::max(x_hi, p.x), y_lo = std::min(y_lo, p.y), y_hi = std::max(y_hi, p.y);
@@ -240,11 +241,11 @@ Chart threshold_chart(const ReportData& d, const ThresholdChart& t, const std::s
         const std::string title = cv.needs_fpu ? fmt::format("{}, {} dirty", cv.kernel, cv.dirty) : cv.kernel + " (no FPU)";
         p.add(fmt::format("${} using 1:2 with lines lw {} dt {} lc rgb '{}'", name, cv.needs_fpu ? "1.4" : "2.4", dt, col), title);
     }
-    if (t.crossover && t.crossover->kind != "never") {
+    if (t.crossover && t.crossover->kind != ThresholdKind::never) {
         const double x = static_cast<double>(t.crossover->bytes);
         p.script += datablock(id + "_crossover", {{x, y_lo}, {x, y_hi}});
         p.add(fmt::format("${}_crossover using 1:2 with lines lw 2.2 dt 4 lc rgb '{}'", id, kBudgetColour),
-              fmt::format("crossover {} B ({}, {} dirty){}", t.crossover->bytes, t.crossover->kernel, t.crossover->dirty,
+              fmt::format("crossover {} B ({}, {} dirty){}", t.crossover->bytes, t.crossover->kernel, name(t.crossover->dirty),
                           d.inputs.size() > 1 && t.binds ? ", binds" : ""));
     }
     const UpstreamLimit* u = find_upstream_limit(t.algorithm);

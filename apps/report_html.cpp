@@ -2,6 +2,7 @@
 // The report page: one HTML file with inline CSS and inline SVG; no script, no fetch, no URL, so it opens
 // offline, in a mail attachment or a CI artifact viewer, and prints.
 #include <cmath>
+#include <type_traits>
 
 #include <fmt/format.h>
 
@@ -74,13 +75,19 @@ svg.chart { width: 100%; height: auto; display: block; }
 )css";
 
 std::string esc(const std::string& s) { return html_escape(s); }
+// An option's value as the command line spells it (the names are plain words).
+template <typename E>
+    requires std::is_enum_v<E>
+std::string esc(E v) {
+    return std::string(name(v));
+}
 
 std::string size_text(std::uint64_t b) { return b < 1024 ? fmt::format("{} B", b) : fmt::format("{} B ({})", b, format_size(b)); }
 
 std::string threshold_text(const std::optional<SimdThreshold>& t) {
     if (!t) return "-";
-    if (t->kind == "never") return fmt::format("never (SIMD loses up to {} B)", t->measured_to);
-    if (t->kind == "always") return fmt::format("always (from one block, {} B)", t->bytes);
+    if (t->kind == ThresholdKind::never) return fmt::format("never (SIMD loses up to {} B)", t->measured_to);
+    if (t->kind == ThresholdKind::always) return fmt::format("always (from one block, {} B)", t->bytes);
     return fmt::format("{} B", t->bytes);
 }
 
@@ -216,7 +223,7 @@ std::string summary(const ReportData& d) {
                      "line; core cycles = ticks × core/TSC) at {} fits the budget / margin ({}); unrounded: where it equals it; throughput "
                      "cost: A / (A + B·n) of the p50 line, what the limit costs against no limit; SIMD from: the shortest input from which "
                      "the SIMD path (state save included) beats the no-FPU one for every longer input measured.</p>\n",
-                     o.round == "block" ? "blocks" : o.round == "kib" ? "KiB (and blocks)" : "blocks, a power of two", esc(o.quantile),
+                     o.round == Round::block ? "blocks" : o.round == Round::kib ? "KiB (and blocks)" : "blocks, a power of two", esc(o.quantile),
                      esc(format_frequency(o.min_freq_hz)), esc(format_duration(effective_budget_s(o))));
     s += notes_list(r.notes);
     return s + "</section>\n";
@@ -310,7 +317,7 @@ std::string inputs(const ReportData& d) {
                 if ((value.is_array() && value.empty()) || (value.is_string() && value.get<std::string>().empty())) continue;
                 options += (options.empty() ? "" : ", ") + key + "=" + (value.is_string() ? value.get<std::string>() : value.dump());
             }
-        const std::string dirty = in.sweep ? in.sweep->dirty : in.model ? in.model->dirty : "";
+        const std::string dirty = in.sweep ? in.sweep->dirty : in.model && in.model->dirty ? std::string(name(*in.model->dirty)) : "";
         if (!dirty.empty()) options += (options.empty() ? "" : ", ") + std::string("dirty=") + dirty;
         const bool partial = in.sweep ? in.sweep->partial : in.model && in.model->partial;
         std::string warnings;
@@ -461,8 +468,8 @@ std::string report_html(const ReportData& d, const std::map<std::string, Chart>&
                      "thresholds with {} dirty, bound: the {} line, rounding {}.</p>\n",
                      esc(format_duration(o.budget_s)), esc(format_frequency(o.min_freq_hz)), esc(format_margin(o.margin)),
                      esc(format_duration(effective_budget_s(o))), esc(o.cache),
-                     esc(d.recommendation ? d.recommendation->dirty_label() : (o.dirty.empty() ? "as swept" : o.dirty)),
-                     o.quantile == "p99" ? "p99 (of samples not hit by an interruption)" : "p90", esc(o.round));
+                     esc(d.recommendation ? d.recommendation->dirty_label() : (o.dirty ? std::string(name(*o.dirty)) : "as swept")),
+                     o.quantile == Quantile::p99 ? "p99 (of samples not hit by an interruption)" : "p90", esc(o.round));
     s += "<ul class=\"machines\">";
     for (std::size_t i = 0; i < d.inputs.size(); ++i)
         s += fmt::format("<li><a href=\"#machine-{}\">{}</a>: <span class=\"mono\">{}</span> ({})</li>", i + 1, esc(d.labels[i]), esc(d.inputs[i].path),

@@ -59,20 +59,19 @@ Change not_compared(const std::string& why) {
     return c;
 }
 
-Estimate slope(const LineFit& f, double core_per_tsc) {
-    return {f.b * core_per_tsc, f.b_lo * core_per_tsc, f.b_hi * core_per_tsc, f.points > 2 ? student_t95(f.points - 2) : 1.959963984540054};
-}
+// The slope of a line (core cycles per byte) and its interval.
+Estimate slope(const LineFit& f) { return {f.b, f.b_lo, f.b_hi, f.points > 2 ? student_t95(f.points - 2) : 1.959963984540054}; }
 
 // The unrounded limit of the bound line for the effective budget, with the interval its band gives: the
 // upper edge (what recommend emits) gives the low end, the lower edge the high end. The band is made of
 // two marginal 95 % intervals, so this is wider than a 95 % interval: a conservative test.
-Estimate limit_estimate(const ModelFile& m, const CacheModel& cm, const RecommendOptions& o) {
+Estimate limit_estimate(const CacheModel& cm, const RecommendOptions& o) {
     const LineFit& f = bound_fit(cm, o.quantile);
-    const double budget_ticks = effective_budget_s(o) * o.min_freq_hz / m.core_per_tsc;
+    const double budget_cycles = effective_budget_s(o) * o.min_freq_hz;
     Estimate e;
-    e.value = f.b > 0 ? (budget_ticks - f.a) / f.b : 0;
-    e.lo = f.b_hi > 0 ? (budget_ticks - f.a_hi) / f.b_hi : e.value;
-    e.hi = f.b_lo > 0 ? (budget_ticks - f.a_lo) / f.b_lo : e.value + (e.value - e.lo);
+    e.value = f.b > 0 ? (budget_cycles - f.a) / f.b : 0;
+    e.lo = f.b_hi > 0 ? (budget_cycles - f.a_hi) / f.b_hi : e.value;
+    e.hi = f.b_lo > 0 ? (budget_cycles - f.a_lo) / f.b_lo : e.value + (e.value - e.lo);
     return e;
 }
 
@@ -125,23 +124,22 @@ CompareResult compare_models(const ModelFile& a, const ModelFile& b, const Compa
     } catch (const std::runtime_error& e) {
         r.notes.push_back(std::string("no limits compared: ") + e.what());
     }
-    const std::string& cache = o.recommend.cache;
-    const std::string other = cache == "cold" ? "hot" : "cold";
+    const Cache cache = o.recommend.cache, fallback = other(cache);
     std::vector<std::string> fell_back;
     for (const auto& k : a.kernels) {
         const CacheModel* ma = a.model(k.name, cache);
         const CacheModel* mb = b.model(k.name, cache);
-        std::string used = cache;
+        Cache used = cache;
         if (!ma || !mb) {
             // As recommend: the other cache state when the asked one is missing (on both sides alike).
-            const CacheModel* oa = a.model(k.name, other);
-            const CacheModel* ob = b.model(k.name, other);
+            const CacheModel* oa = a.model(k.name, fallback);
+            const CacheModel* ob = b.model(k.name, fallback);
             if (oa && ob) {
-                ma = oa, mb = ob, used = other;
+                ma = oa, mb = ob, used = fallback;
                 fell_back.push_back(k.name);
             }
         }
-        if (!ma && !a.model(k.name, other)) continue;  // no section points in A: not a sectioned variant
+        if (!ma && !a.model(k.name, fallback)) continue;  // no section points in A: not a sectioned variant
         if (!ma || !mb) {
             r.only_a.push_back(k.name + (b.kernel(k.name) ? " (no section points in B)" : ""));
             continue;
@@ -150,10 +148,10 @@ CompareResult compare_models(const ModelFile& a, const ModelFile& b, const Compa
         row.kernel = k.name;
         row.algorithm = k.algorithm;
         row.cache = used;
-        const Estimate pa = slope(ma->p50, a.core_per_tsc), pb = slope(mb->p50, b.core_per_tsc);
+        const Estimate pa = slope(ma->p50), pb = slope(mb->p50);
         row.p50_cpb = compare_estimates(pa, pb, pa.value, pb.value, true, o);
-        const Estimate ba = slope(bound_fit(*ma, o.recommend.quantile), a.core_per_tsc);
-        const Estimate bb = slope(bound_fit(*mb, o.recommend.quantile), b.core_per_tsc);
+        const Estimate ba = slope(bound_fit(*ma, o.recommend.quantile));
+        const Estimate bb = slope(bound_fit(*mb, o.recommend.quantile));
         row.bound_cpb = compare_estimates(ba, bb, ba.value, bb.value, true, o);
         const VariantResult* va = find_variant(ra, k.name);
         const VariantResult* vb = find_variant(rb, k.name);
@@ -162,13 +160,13 @@ CompareResult compare_models(const ModelFile& a, const ModelFile& b, const Compa
         else if (!va->fits || !vb->fits) row.limit = not_compared(fmt::format("no size fits in {}", !va->fits ? (!vb->fits ? "A and B" : "A") : "B"));
         else if (va->cache != used || vb->cache != used) row.limit = not_compared("limits use another cache state");
         else
-            row.limit = compare_estimates(limit_estimate(a, *ma, o.recommend), limit_estimate(b, *mb, o.recommend),
+            row.limit = compare_estimates(limit_estimate(*ma, o.recommend), limit_estimate(*mb, o.recommend),
                                           static_cast<double>(va->bytes), static_cast<double>(vb->bytes), false, o);
         summarise(row);
         r.rows.push_back(std::move(row));
     }
     for (const auto& k : b.kernels)
-        if ((b.model(k.name, "hot") || b.model(k.name, "cold")) && !a.model(k.name, "hot") && !a.model(k.name, "cold"))
+        if ((b.model(k.name, Cache::hot) || b.model(k.name, Cache::cold)) && !a.model(k.name, Cache::hot) && !a.model(k.name, Cache::cold))
             r.only_b.push_back(k.name + (a.kernel(k.name) ? " (no section points in A)" : ""));
     if (ra && rb) {
         auto add = [&](const AlgorithmRow& x, bool is_a) {
@@ -192,7 +190,7 @@ CompareResult compare_models(const ModelFile& a, const ModelFile& b, const Compa
     if (!fell_back.empty()) {
         std::string names;
         for (const auto& n : fell_back) names += (names.empty() ? "" : ", ") + n;
-        r.notes.push_back(fmt::format("no {}-cache points for {}: compared {} cache", cache, names, other));
+        r.notes.push_back(fmt::format("no {}-cache points for {}: compared {} cache", name(cache), names, name(fallback)));
     }
     if (r.rows.empty()) r.notes.push_back("no variant has section points in both files: nothing to compare");
     return r;
@@ -338,21 +336,21 @@ json to_json(const CompareResult& r) {
     j["a"] = side_json(r.a);
     j["b"] = side_json(r.b);
     j["options"] = {{"alpha", r.options.alpha}, {"min_change", r.options.min_change}, {"budget_s", o.budget_s},
-                    {"min_freq_hz", o.min_freq_hz}, {"margin", o.margin}, {"cache", o.cache}, {"quantile", o.quantile},
-                    {"round", o.round}, {"units", "core cycles per byte; limits in bytes"}};
+                    {"min_freq_hz", o.min_freq_hz}, {"margin", o.margin}, {"cache", name(o.cache)}, {"quantile", name(o.quantile)},
+                    {"round", name(o.round)}, {"units", "core cycles per byte; limits in bytes"}};
     j["rows"] = json::array();
     for (const auto& row : r.rows) {
         json x = {{"kernel", row.kernel}, {"algorithm", row.algorithm}, {"p50_cycles_per_byte", change_json(row.p50_cpb)},
                   {"bound_cycles_per_byte", change_json(row.bound_cpb)}, {"limit_bytes", change_json(row.limit)},
                   {"changed", row.changed()}, {"verdict", row.verdict}};
         if (r.kind == "bench") x["bytes"] = row.bytes;
-        else x["cache"] = row.cache;
+        else x["cache"] = name(row.cache);
         j["rows"].push_back(x);
     }
     j["algorithms"] = json::array();
     auto threshold = [](const std::optional<SimdThreshold>& t) -> json {
         if (!t) return nullptr;
-        return {{"kernel", t->kernel}, {"dirty", t->dirty}, {"kind", t->kind}, {"bytes", t->bytes}};
+        return {{"kernel", t->kernel}, {"dirty", name(t->dirty)}, {"kind", name(t->kind)}, {"bytes", t->bytes}};
     };
     for (const auto& c : r.algorithms)
         j["algorithms"].push_back({{"algorithm", c.algorithm}, {"in_a", c.in_a}, {"in_b", c.in_b},

@@ -41,7 +41,7 @@ struct Change {
 
 struct CompareRow {
     std::string kernel, algorithm;
-    std::string cache;        // sweeps: the cache state compared
+    Cache cache = Cache::cold;  // sweeps: the cache state compared
     std::uint64_t bytes = 0;  // bench: the size per call
     Change p50_cpb, bound_cpb, limit;
     std::string verdict;      // "no significant change", or the significant changes ("slower p50 +8.1 %, limit smaller -7.9 %")

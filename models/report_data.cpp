@@ -98,8 +98,6 @@ ReportInput load_report_input(const std::string& path, const std::vector<std::st
     throw std::runtime_error(foreign_schema_message(path, in.schema));
 }
 
-double ticks_to_seconds(double ticks, const ModelFile& m, double min_freq_hz) { return ticks * m.core_per_tsc / min_freq_hz; }
-
 std::vector<FpuCost> fpu_costs(const json& cpu) {
     std::vector<FpuCost> out;
     if (!cpu.is_object() || !cpu.contains("xsave") || !cpu["xsave"].is_object() || !cpu["xsave"].contains("costs")) return out;
@@ -135,17 +133,18 @@ int dirty_rank(const std::string& d) {
     return static_cast<int>(it - order.begin());
 }
 
-// The measured points of one kernel and cache state, in seconds at the minimum frequency.
-void add_points(TradeoffCurve& c, const SweepFile& sweep, const ModelFile& m, const CacheModel& cm, const RecommendOptions& o) {
+// The measured points of one kernel and cache state, in seconds at the minimum frequency (core cycles /
+// f_min, as the lines).
+void add_points(TradeoffCurve& c, const SweepFile& sweep, const CacheModel& cm, const RecommendOptions& o) {
     const std::set<std::uint64_t> fitted(cm.bound_bytes.begin(), cm.bound_bytes.end());
     for (const auto& p : sweep.sections) {
-        if (p.kernel != cm.kernel || p.cache != cm.cache) continue;
-        const PointStats st = model_ticks(sweep, p.ticks, p.cycles);
+        if (p.kernel != cm.kernel || p.cache != name(cm.cache)) continue;
+        const PointStats st = point_cycles(sweep, p.ticks, p.cycles);
         const double x = static_cast<double>(p.bytes);
         // The bound quantile as the fit took it (fit_sweep): p99 of uninterrupted samples, never below p90.
-        const double bound = o.quantile == "p99" ? std::max(st.p99_clean, st.p90) : st.p90;
-        if (st.p50 > 0) c.points_p50.push_back({x, ticks_to_seconds(st.p50, m, o.min_freq_hz)});
-        if (bound > 0) (fitted.count(p.bytes) ? c.points_bound : c.points_bound_unfitted).push_back({x, ticks_to_seconds(bound, m, o.min_freq_hz)});
+        const double bound = o.quantile == Quantile::p99 ? std::max(st.p99_clean, st.p90) : st.p90;
+        if (st.p50 > 0) c.points_p50.push_back({x, st.p50 / o.min_freq_hz});
+        if (bound > 0) (fitted.count(p.bytes) ? c.points_bound : c.points_bound_unfitted).push_back({x, bound / o.min_freq_hz});
     }
     auto by_x = [](const XY& a, const XY& b) { return a.x < b.x; };
     std::sort(c.points_p50.begin(), c.points_p50.end(), by_x);
@@ -153,9 +152,9 @@ void add_points(TradeoffCurve& c, const SweepFile& sweep, const ModelFile& m, co
     std::sort(c.points_bound_unfitted.begin(), c.points_bound_unfitted.end(), by_x);
 }
 
-void fill_lines(TradeoffCurve& c, const ModelFile& m, const CacheModel& cm, const RecommendOptions& o, double x_min, double x_max) {
+void fill_lines(TradeoffCurve& c, const CacheModel& cm, const RecommendOptions& o, double x_min, double x_max) {
     const LineFit& bound = bound_fit(cm, o.quantile);
-    auto sec = [&](double ticks) { return ticks_to_seconds(ticks, m, o.min_freq_hz); };
+    auto sec = [&](double cycles) { return cycles / o.min_freq_hz; };
     c.bytes = log_grid(x_min, x_max);
     for (double n : c.bytes) {
         c.p50_s.push_back(sec(cm.p50.at(n)));
@@ -174,7 +173,7 @@ TradeoffChart tradeoff_chart(const ReportData& d, const VariantRow& row) {
     chart.algorithm = row.bound.algorithm;
     chart.bound = row.bound;
     double lo = std::max<double>(1, row.bound.block_bytes), hi = 0;
-    std::vector<std::pair<const ModelFile*, const CacheModel*>> sources;
+    std::vector<const CacheModel*> sources;
     for (const VariantResult& v : row.per_machine) {
         std::size_t index = d.inputs.size();
         for (std::size_t i = 0; i < d.inputs.size(); ++i)
@@ -191,7 +190,7 @@ TradeoffChart tradeoff_chart(const ReportData& d, const VariantRow& row) {
         c.cache = v.cache;
         c.result = v;
         c.binds = v.source == row.bound.source;
-        if (d.inputs[index].sweep) add_points(c, *d.inputs[index].sweep, m, *cm, o);
+        if (d.inputs[index].sweep) add_points(c, *d.inputs[index].sweep, *cm, o);
         else
             chart.notes.push_back(fmt::format("{}: no measured points (a {} has fitted lines only)", d.labels[index],
                                               d.inputs[index].kind == "model" ? "model file" : "reference CSV"));
@@ -200,25 +199,24 @@ TradeoffChart tradeoff_chart(const ReportData& d, const VariantRow& row) {
         if (v.fits) hi = std::max(hi, 2.0 * static_cast<double>(v.bytes));
         if (v.upstream_bytes) hi = std::max(hi, 2.0 * static_cast<double>(*v.upstream_bytes));
         chart.curves.push_back(std::move(c));
-        sources.emplace_back(&m, cm);
+        sources.push_back(cm);
     }
     hi = std::max(hi, 64.0 * lo);
     chart.x_min = lo;
     chart.x_max = hi;
-    for (std::size_t i = 0; i < chart.curves.size(); ++i) fill_lines(chart.curves[i], *sources[i].first, *sources[i].second, o, lo, hi);
+    for (std::size_t i = 0; i < chart.curves.size(); ++i) fill_lines(chart.curves[i], *sources[i], o, lo, hi);
     return chart;
 }
 
 // One machine's one-shot costs for an algorithm: every path that has threshold points, by dirty state.
 std::vector<CostCurve> cost_curves(const ModelFile& m, const SweepFile& sweep, const std::string& algorithm) {
     std::map<std::pair<std::string, std::string>, std::map<std::uint64_t, double>> cost;
-    const double ratio = model_core_per_tsc(sweep);
     for (const auto& p : sweep.thresholds) {
         const KernelInfo* k = m.kernel(p.kernel);
         if (!k || k->algorithm != algorithm) continue;
         // -k selects the SIMD kernels; the no-FPU paths stay, as the baseline they are judged against.
-        if (k->needs_fpu && !m.model(k->name, "hot") && !m.model(k->name, "cold")) continue;
-        const double cycles = model_ticks(sweep, p.ticks, p.cycles).p50 * ratio;
+        if (k->needs_fpu && !m.model(k->name, Cache::hot) && !m.model(k->name, Cache::cold)) continue;
+        const double cycles = point_cycles(sweep, p.ticks, p.cycles).p50;
         if (!(cycles > 0)) continue;
         auto& slot = cost[{p.kernel, p.dirty}];
         auto it = slot.find(p.bytes);

@@ -14,6 +14,7 @@
 #include "model_file.hpp"
 #include "recommend.hpp"
 #include "simulate.hpp"
+#include "sweep_cycles.hpp"
 #include "sweep_file.hpp"
 
 namespace fputune {
@@ -46,7 +47,7 @@ struct XY {
 // One machine's view of one variant; times in seconds at the minimum frequency.
 struct TradeoffCurve {
     std::size_t input = 0;           // index into ReportData::inputs
-    std::string cache;               // the cache state recommend used for it
+    Cache cache = Cache::cold;       // the cache state recommend used for it
     std::vector<double> bytes;       // a log-spaced grid over the chart's x range
     std::vector<double> p50_s;       // the p50 line (typical section)
     std::vector<double> bound_s;     // the bound line (p99 of uninterrupted samples or p90, as --quantile)
@@ -69,7 +70,8 @@ struct TradeoffChart {
 
 // One path's one-shot cost (init + update + final; for an FPU path the state save and restore too).
 struct CostCurve {
-    std::string kernel, dirty;       // dirty: "none" for a no-FPU path
+    std::string kernel;
+    std::string dirty;               // as the sweep names it: "none" for a no-FPU path (or a state already saved)
     bool needs_fpu = false;
     std::vector<XY> cycles;          // (input bytes, p50 core cycles)
 };
@@ -112,8 +114,6 @@ struct ReportData {
 // Never throws for what an input lacks (that becomes a note); throws std::invalid_argument for bad options.
 ReportData build_report(std::vector<ReportInput> inputs, const RecommendOptions& options, const std::vector<Workload>& workloads = {});
 
-// Section time at the minimum frequency of `ticks` (model ticks of a model file).
-double ticks_to_seconds(double ticks, const ModelFile& m, double min_freq_hz);
 
 // XSAVE costs from a `fputune cpu` probe; empty when it has none.
 std::vector<FpuCost> fpu_costs(const nlohmann::json& cpu);

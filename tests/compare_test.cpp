@@ -87,7 +87,7 @@ TEST_CASE("compare sweeps: the same machine twice is no change - a 20 % slower k
     CHECK(r.kind == "sweep");
     const CompareRow& same = r.rows[0];
     CHECK(same.kernel == "fake-avx2");
-    CHECK(same.cache == "cold");
+    CHECK(same.cache == Cache::cold);
     CHECK(same.p50_cpb.compared);
     CHECK(same.p50_cpb.shown_a == Approx(0.88 * 1.25).epsilon(0.01));  // core cycles per byte: b (cold 1.1x) x core/TSC
     CHECK_FALSE(same.changed());

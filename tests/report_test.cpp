@@ -4,7 +4,6 @@
 // `make check-report` (tests/report_browser_check.py).
 #include <algorithm>
 #include <regex>
-#include <set>
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -45,14 +44,14 @@ TEST_CASE("report data: curves, points, limit and threshold of a synthetic sweep
     REQUIRE(t.curves.size() == 1);
     const TradeoffCurve& c = t.curves[0];
     CHECK(c.binds);
-    CHECK(c.cache == "cold");
+    CHECK(c.cache == Cache::cold);
     CHECK(d.labels == std::vector<std::string>{"[1] Test CPU"});
     // The limit is recommend's, and the bound line's upper edge reaches the budget there.
     const VariantResult& v = d.recommendation->variants[0].bound;
     CHECK(c.result.bytes == v.bytes);
     CHECK(v.fits);
     const ModelFile& m = *d.inputs[0].model;
-    CHECK(predict_upper_s(*m.model("fake-avx2", "cold"), m.core_per_tsc, static_cast<double>(v.bytes), 1e9) <= 30e-6);
+    CHECK(predict_upper_s(*m.model("fake-avx2", Cache::cold), static_cast<double>(v.bytes), 1e9) <= 30e-6);
     // Lines: band around the bound line, bound above p50, throughput share rising towards 1.
     REQUIRE(c.bytes.size() > 50);
     CHECK(c.bytes.front() == Approx(t.x_min));
@@ -68,22 +67,27 @@ TEST_CASE("report data: curves, points, limit and threshold of a synthetic sweep
         CHECK(c.share[i] < 1);
         if (i) CHECK(c.share[i] > c.share[i - 1]);
     }
-    // p50 at 1 MiB: (2000 + 0.8·1.1·2^20) ticks × 1.25 / 1 GHz.
+    // p50 at 1 MiB: (2000 + 0.8·1.1·2^20) ticks × 1.25 core cycles per tick / 1 GHz.
     const double p50_1mib = (2000 + 0.88 * 1048576.0) * 1.25 / 1e9;
     CHECK(c.p50_s.back() == Approx(p50_1mib * t.x_max / 1048576.0).epsilon(0.02));
-    // Every cold point of the sweep is drawn, at its p50 (ticks × core/TSC / f) and its bound quantile.
+    // Every cold point of the sweep is drawn, at its p50 (core cycles = ticks × core/TSC, / f) and its bound quantile.
     std::size_t cold = std::count_if(sweep.sections.begin(), sweep.sections.end(), [](const SectionPoint& p) { return p.cache == "cold"; });
     CHECK(c.points_p50.size() == cold);
     CHECK(c.points_bound.size() + c.points_bound_unfitted.size() == cold);
-    CHECK(c.points_bound.size() == m.model("fake-avx2", "cold")->bound_bytes.size());
-    std::multiset<double> want_p50, want_bound, got_p50, got_bound;
+    CHECK(c.points_bound.size() == m.model("fake-avx2", Cache::cold)->bound_bytes.size());
+    std::vector<double> want_p50, want_bound, got_p50, got_bound;
     for (const auto& p : sweep.sections)
-        if (p.cache == "cold") want_p50.insert(p.ticks.p50 * 1.25 / 1e9), want_bound.insert(p.ticks.p99_clean * 1.25 / 1e9);
-    for (const auto& p : c.points_p50) got_p50.insert(p.y);
+        if (p.cache == "cold") want_p50.push_back(p.ticks.p50 * 1.25 / 1e9), want_bound.push_back(p.ticks.p99_clean * 1.25 / 1e9);
+    for (const auto& p : c.points_p50) got_p50.push_back(p.y);
     for (const auto* pts : {&c.points_bound, &c.points_bound_unfitted})
-        for (const auto& p : *pts) got_bound.insert(p.y);
-    CHECK(got_p50 == want_p50);
-    CHECK(got_bound == want_bound);
+        for (const auto& p : *pts) got_bound.push_back(p.y);
+    for (auto* v : {&want_p50, &want_bound, &got_p50, &got_bound}) std::sort(v->begin(), v->end());
+    REQUIRE(got_p50.size() == want_p50.size());
+    REQUIRE(got_bound.size() == want_bound.size());
+    for (std::size_t i = 0; i < got_p50.size(); ++i) {
+        CHECK(got_p50[i] == Approx(want_p50[i]).epsilon(1e-12));
+        CHECK(got_bound[i] == Approx(want_bound[i]).epsilon(1e-12));
+    }
     CHECK(c.points_p50[0].x == 64);
     // The threshold chart: the no-FPU path first, the SIMD path by dirty state; crossover at 256 B (ymm, as swept).
     REQUIRE(a.thresholds.size() == 1);
@@ -94,13 +98,13 @@ TEST_CASE("report data: curves, points, limit and threshold of a synthetic sweep
     CHECK(th.curves[1].dirty == "xmm");
     CHECK(th.curves[2].dirty == "ymm");
     CHECK(th.curves[2].cycles.size() == 13);
-    CHECK(th.curves[2].cycles[0].y == Approx(900.5 * 1.25));  // ticks × core/TSC
+    CHECK(th.curves[2].cycles[0].y == Approx(900.5 * 1.25));  // core cycles: ticks × core/TSC
     REQUIRE(th.crossover);
     CHECK(th.crossover->bytes == 256);
-    CHECK(th.crossover->dirty == "ymm");
+    CHECK(th.crossover->dirty == Dirty::ymm);
     // --dirty xmm picks the other crossover.
     RecommendOptions xmm = options();
-    xmm.dirty = "xmm";
+    xmm.dirty = Dirty::xmm;
     const ReportData dx = build_report({load_report_input(path)}, xmm);
     CHECK(dx.algorithms[0].thresholds[0].crossover->bytes == 128);
     // The machine's XSAVE costs, in ns at its TSC.
