@@ -1,0 +1,539 @@
+// SPDX-License-Identifier: MIT
+// AES-CTR, AES-XTS and AES-GCM for any vector width: one body per mode, included by each ISA file (aesni,
+// aesni-avx, vaes-avx2, vaes-avx512), which supplies the vector type V and is compiled with its own flags.
+// V holds kLanes = V::kBytes / 16 AES blocks; kVecs vectors are in flight (8 blocks for aesni, 4 vectors
+// for VAES), as in Linux's aes-{ctr,xts,gcm}-*-x86_64.S and OpenSSL's aesni code. Everything is in an
+// anonymous namespace so that each ISA file keeps its own copy (see STYLE.md).
+//
+// GHASH runs in the POLYVAL domain (RFC 8452 Appendix A): GHASH_H(X) = ByteReverse(POLYVAL_H'(
+// ByteReverse(X))), H' = mulX_POLYVAL(ByteReverse(H)). A batch of n blocks is summed as
+// X_1 * H'^n + ... + X_n * H'^1 with schoolbook 64x64 products (4 per block) and ONE Montgomery
+// reduction, with the powers H'^1..H'^(kVecs * kLanes) precomputed at setkey (Gueron & Kounavis, "Intel
+// Carry-Less Multiplication Instruction and its Usage for Computing the GCM Mode", aggregated reduction).
+#pragma once
+
+#include <immintrin.h>
+
+#include <cassert>
+#include <cstring>
+
+#include "aes.hpp"
+
+namespace fputune::aes {
+namespace {
+
+using u8 = std::uint8_t;
+using u64 = std::uint64_t;
+
+// Reverses the 16 bytes of each lane: counter blocks to little-endian integers and back, GHASH blocks
+// into the POLYVAL domain.
+alignas(16) constexpr u8 kBswap[16] = {15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0};
+alignas(32) constexpr u8 kIota[32] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15,
+                                      16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31};
+// x^128 = x^127 + x^126 + x^121 + 1: the low qword's multiple x^63 + x^62 + x^57 folded by Montgomery steps.
+constexpr long long kPolyvalFold = static_cast<long long>(0xc200000000000000ull);
+// XTS: x^128 = x^7 + x^2 + x + 1 (IEEE 1619).
+constexpr long long kXtsPoly = 0x87;
+
+inline __m128i load128(const void* p) noexcept { return _mm_loadu_si128(static_cast<const __m128i*>(p)); }
+inline void store128(void* p, __m128i x) noexcept { _mm_storeu_si128(static_cast<__m128i*>(p), x); }
+inline __m128i bswap128(__m128i x) noexcept { return _mm_shuffle_epi8(x, _mm_load_si128(reinterpret_cast<const __m128i*>(kBswap))); }
+
+// The 128-bit vector: the aesni and aesni-avx files, and single blocks everywhere.
+struct Vec128 {
+    using T = __m128i;
+    static constexpr std::size_t kBytes = 16;
+    static constexpr unsigned kLanes = 1;
+    static T load(const u8* p) noexcept { return load128(p); }
+    static void store(u8* p, T x) noexcept { store128(p, x); }
+    // n of kBytes bytes (0..kBytes), zero beyond; the bytes past n are never touched.
+    static T load_n(const u8* p, std::size_t n) noexcept {
+        if (n >= kBytes) return load(p);
+        alignas(16) u8 b[16] = {};
+        std::memcpy(b, p, n);
+        return _mm_load_si128(reinterpret_cast<const __m128i*>(b));
+    }
+    static void store_n(u8* p, T x, std::size_t n) noexcept {
+        if (n >= kBytes) return store(p, x);
+        alignas(16) u8 b[16];
+        _mm_store_si128(reinterpret_cast<__m128i*>(b), x);
+        std::memcpy(p, b, n);
+    }
+    static T mask_n(T x, std::size_t n) noexcept {  // bytes >= n cleared
+        const T idx = _mm_load_si128(reinterpret_cast<const __m128i*>(kIota));
+        return _mm_and_si128(x, _mm_cmpgt_epi8(_mm_set1_epi8(static_cast<char>(n)), idx));
+    }
+    // The GHASH powers: aligned in the key, so legacy-SSE pclmulqdq may take them from memory.
+    static T load_key(const u8* p) noexcept { return _mm_load_si128(reinterpret_cast<const __m128i*>(p)); }
+    static T bcast(__m128i x) noexcept { return x; }
+    static T from_lane0(__m128i x) noexcept { return x; }
+    static __m128i fold(T x) noexcept { return x; }
+    static __m128i lane0(T x) noexcept { return x; }
+    static T iota() noexcept { return _mm_setzero_si128(); }  // lane l: l in its low dword
+    static T xor_(T a, T b) noexcept { return _mm_xor_si128(a, b); }
+    static T xor3(T a, T b, T c) noexcept { return _mm_xor_si128(_mm_xor_si128(a, b), c); }
+    static T aesenc(T x, T k) noexcept { return _mm_aesenc_si128(x, k); }
+    static T aesenclast(T x, T k) noexcept { return _mm_aesenclast_si128(x, k); }
+    template <int kImm>
+    static T clmul(T a, T b) noexcept { return _mm_clmulepi64_si128(a, b, kImm); }
+    static T shuffle(T x, T m) noexcept { return _mm_shuffle_epi8(x, m); }
+    static T add32(T a, T b) noexcept { return _mm_add_epi32(a, b); }
+    static T add64(T a, T b) noexcept { return _mm_add_epi64(a, b); }
+    template <int kBits>
+    static T slli64(T x) noexcept { return _mm_slli_epi64(x, kBits); }
+    template <int kBits>
+    static T srli64(T x) noexcept { return _mm_srli_epi64(x, kBits); }
+    static T bslli8(T x) noexcept { return _mm_slli_si128(x, 8); }
+    static T bsrli8(T x) noexcept { return _mm_srli_si128(x, 8); }
+    static T swap64(T x) noexcept { return _mm_shuffle_epi32(x, 0x4e); }
+};
+
+// ---- shared pieces ----------------------------------------------------------------------------------
+
+template <int kRounds>
+struct Rounds {};
+
+// Calls f(Rounds<R>{}) for the key's round count.
+template <class F>
+inline void with_rounds(unsigned rounds, F&& f) noexcept {
+    assert(rounds == 10 || rounds == 12 || rounds == 14);
+    if (rounds == 10) f(Rounds<10>{});
+    else if (rounds == 12) f(Rounds<12>{});
+    else f(Rounds<14>{});
+}
+
+template <class V, int R>
+inline void load_round_keys(const AesKey* k, typename V::T (&rk)[R + 1]) noexcept {
+#pragma GCC unroll 16
+    for (int r = 0; r <= R; ++r) rk[r] = V::bcast(_mm_load_si128(reinterpret_cast<const __m128i*>(k->rk[r])));
+}
+
+template <int R>
+inline __m128i aes_block(const AesKey* k, __m128i x) noexcept {
+    x = _mm_xor_si128(x, _mm_load_si128(reinterpret_cast<const __m128i*>(k->rk[0])));
+#pragma GCC unroll 16
+    for (int r = 1; r < R; ++r) x = _mm_aesenc_si128(x, _mm_load_si128(reinterpret_cast<const __m128i*>(k->rk[r])));
+    return _mm_aesenclast_si128(x, _mm_load_si128(reinterpret_cast<const __m128i*>(k->rk[R])));
+}
+
+// All middle rounds of kVecs vectors, round-major so the independent blocks overlap in the pipeline.
+template <class V, int R, unsigned kVecs>
+inline void aes_middle_rounds(const typename V::T (&rk)[R + 1], typename V::T (&x)[kVecs]) noexcept {
+#pragma GCC unroll 16
+    for (int r = 1; r < R; ++r)
+#pragma GCC unroll 16
+        for (unsigned j = 0; j < kVecs; ++j) x[j] = V::aesenc(x[j], rk[r]);
+}
+
+inline std::size_t clamp_bytes(std::size_t len, std::size_t off, std::size_t width) noexcept {
+    return len <= off ? 0 : (len - off < width ? len - off : width);
+}
+
+// ---- CTR (SP 800-38A; the counter is a little-endian integer in the lane, byte-reversed for AES) -----
+// kCtr32: GCM's inc32 (the low dword wraps alone); otherwise the low qword, the caller splitting the
+// message where it would carry into the high one.
+template <class V, int R, unsigned kVecs, bool kCtr32>
+inline void ctr_body(const AesKey* key, __m128i ctr_le, const u8* src, u8* dst, std::size_t len) noexcept {
+    using T = typename V::T;
+    constexpr std::size_t kBatch = kVecs * V::kBytes;
+    T rk[R + 1];
+    load_round_keys<V, R>(key, rk);
+    const T bsw = V::bcast(_mm_load_si128(reinterpret_cast<const __m128i*>(kBswap)));
+    const T step = V::bcast(_mm_cvtsi32_si128(static_cast<int>(V::kLanes)));
+    auto add = [](T a, T b) { return kCtr32 ? V::add32(a, b) : V::add64(a, b); };
+    T c = add(V::bcast(ctr_le), V::iota());
+    for (;;) {
+        T x[kVecs];
+#pragma GCC unroll 16
+        for (unsigned j = 0; j < kVecs; ++j) {
+            x[j] = V::xor_(V::shuffle(c, bsw), rk[0]);
+            c = add(c, step);
+        }
+        aes_middle_rounds<V, R, kVecs>(rk, x);
+        if (len >= kBatch) {
+            // aesenclast's key xor also adds the plaintext: one xor fewer per vector.
+#pragma GCC unroll 16
+            for (unsigned j = 0; j < kVecs; ++j)
+                V::store(dst + j * V::kBytes, V::aesenclast(x[j], V::xor_(rk[R], V::load(src + j * V::kBytes))));
+            src += kBatch;
+            dst += kBatch;
+            len -= kBatch;
+            if (len == 0) return;
+            continue;
+        }
+        // The tail: the last batch, partly beyond the message; only its bytes are read and written.
+#pragma GCC unroll 16
+        for (unsigned j = 0; j < kVecs; ++j) {
+            const std::size_t n = clamp_bytes(len, j * V::kBytes, V::kBytes);
+            V::store_n(dst + j * V::kBytes, V::aesenclast(x[j], V::xor_(rk[R], V::load_n(src + j * V::kBytes, n))), n);
+        }
+        return;
+    }
+}
+
+template <class V, unsigned kVecs>
+inline void ctr_entry(const AesKey* key, u8 ctr[16], const u8* src, u8* dst, std::size_t len) noexcept {
+    while (len) {
+        u64 hi, lo;
+        std::memcpy(&hi, ctr, 8);
+        std::memcpy(&lo, ctr + 8, 8);
+        hi = __builtin_bswap64(hi);
+        lo = __builtin_bswap64(lo);
+        // Blocks until the low 64 bits wrap (0 = 2^64): the body adds to the low qword only.
+        const u64 room = 0 - lo;
+        std::size_t n = len;
+        if (room != 0 && room < (len + 15) / 16) n = static_cast<std::size_t>(room) * 16;
+        with_rounds(key->rounds, [&]<int R>(Rounds<R>) {
+            ctr_body<V, R, kVecs, false>(key, bswap128(load128(ctr)), src, dst, n);
+        });
+        const u64 nblocks = (n + 15) / 16;
+        if (lo + nblocks < lo) ++hi;
+        lo += nblocks;
+        hi = __builtin_bswap64(hi);
+        lo = __builtin_bswap64(lo);
+        std::memcpy(ctr, &hi, 8);
+        std::memcpy(ctr + 8, &lo, 8);
+        src += n;
+        dst += n;
+        len -= n;
+    }
+}
+
+// ---- XTS (IEEE 1619; tweaks are little-endian integers in GF(2^128)) ---------------------------------
+
+// t * x for one tweak.
+inline __m128i xts_mul_x(__m128i t) noexcept {
+    // Per qword shift left by 1; the top bit of qword 0 moves into qword 1, that of qword 1 wraps as 0x87.
+    const __m128i carries = _mm_srai_epi32(_mm_shuffle_epi32(t, 0x93), 31);  // dword 3 -> 0, dword 1 -> 2
+    const __m128i mask = _mm_set_epi32(0, 1, 0, static_cast<int>(kXtsPoly));
+    return _mm_xor_si128(_mm_add_epi64(t, t), _mm_and_si128(carries, mask));
+}
+
+// Every lane times x^kShift (kShift <= 56): the bits shifted out of qword 1 are reduced with one
+// carry-less multiplication by 0x87, those of qword 0 move into qword 1.
+template <class V, int kShift>
+inline typename V::T xts_mul_xn(typename V::T t, typename V::T poly) noexcept {
+    static_assert(kShift > 0 && kShift <= 56);
+    const typename V::T c = V::template srli64<64 - kShift>(t);
+    return V::xor3(V::template slli64<kShift>(t), V::bslli8(c), V::template clmul<0x01>(c, poly));
+}
+
+// nblocks whole blocks from the running tweak t; returns the tweak of the block after the last.
+template <class V, int R, unsigned kVecs>
+inline __m128i xts_body(const AesKey* key, __m128i t, const u8* src, u8* dst, std::size_t nblocks) noexcept {
+    using T = typename V::T;
+    constexpr unsigned kBlocks = kVecs * V::kLanes;
+    constexpr std::size_t kBatch = kVecs * V::kBytes;
+    if (nblocks == 0) return t;
+    T rk[R + 1];
+    load_round_keys<V, R>(key, rk);
+    const T poly = V::bcast(_mm_cvtsi64_si128(kXtsPoly));
+    // The first batch's tweaks one by one, then each vector steps by x^kBlocks, independently.
+    alignas(64) u8 tws[kBatch];
+#pragma GCC unroll 16
+    for (unsigned i = 0; i < kBlocks; ++i) {
+        store128(tws + 16 * i, t);
+        t = xts_mul_x(t);
+    }
+    T tw[kVecs];
+#pragma GCC unroll 16
+    for (unsigned j = 0; j < kVecs; ++j) tw[j] = V::load(tws + j * V::kBytes);
+    for (;;) {
+        const std::size_t len = nblocks * 16;
+        T x[kVecs];
+        if (len >= kBatch) {
+#pragma GCC unroll 16
+            for (unsigned j = 0; j < kVecs; ++j) x[j] = V::xor3(V::load(src + j * V::kBytes), tw[j], rk[0]);
+            aes_middle_rounds<V, R, kVecs>(rk, x);
+#pragma GCC unroll 16
+            for (unsigned j = 0; j < kVecs; ++j) {
+                V::store(dst + j * V::kBytes, V::aesenclast(x[j], V::xor_(rk[R], tw[j])));
+                tw[j] = xts_mul_xn<V, kBlocks>(tw[j], poly);
+            }
+            src += kBatch;
+            dst += kBatch;
+            nblocks -= kBlocks;
+            if (nblocks == 0) return V::lane0(tw[0]);
+            continue;
+        }
+#pragma GCC unroll 16
+        for (unsigned j = 0; j < kVecs; ++j)
+            x[j] = V::xor3(V::load_n(src + j * V::kBytes, clamp_bytes(len, j * V::kBytes, V::kBytes)), tw[j], rk[0]);
+        aes_middle_rounds<V, R, kVecs>(rk, x);
+#pragma GCC unroll 16
+        for (unsigned j = 0; j < kVecs; ++j) {
+            V::store_n(dst + j * V::kBytes, V::aesenclast(x[j], V::xor_(rk[R], tw[j])), clamp_bytes(len, j * V::kBytes, V::kBytes));
+            V::store(tws + j * V::kBytes, tw[j]);
+        }
+        return load128(tws + len);  // the tweak of block nblocks of this batch
+    }
+}
+
+template <class V, unsigned kVecs>
+inline void xts_entry(const AesKey* key, const u8* src, u8* dst, std::size_t len, u8 tweak[16]) noexcept {
+    assert(len >= 16);
+    const std::size_t tail = len % 16;
+    const std::size_t full = len / 16 - (tail ? 1 : 0);  // with a tail, the last whole block goes with it
+    with_rounds(key->rounds, [&]<int R>(Rounds<R>) {
+        __m128i t = xts_body<V, R, kVecs>(key, load128(tweak), src, dst, full);
+        if (tail) {  // ciphertext stealing (IEEE 1619 section 5.3.2)
+            src += 16 * full;
+            dst += 16 * full;
+            const __m128i cc = _mm_xor_si128(aes_block<R>(key, _mm_xor_si128(load128(src), t)), t);
+            t = xts_mul_x(t);
+            alignas(16) u8 pp[16], c[16];
+            store128(c, cc);
+            std::memcpy(pp, src + 16, tail);  // read the tail before writing over it (dst may be src)
+            std::memcpy(pp + tail, c + tail, 16 - tail);
+            std::memcpy(dst + 16, c, tail);
+            store128(dst, _mm_xor_si128(aes_block<R>(key, _mm_xor_si128(load128(pp), t)), t));
+            t = xts_mul_x(t);
+        }
+        store128(tweak, t);
+    });
+}
+
+inline void xts_iv_entry(const AesKey* tweak_key, const u8 iv[16], u8 tweak[16]) noexcept {
+    with_rounds(tweak_key->rounds, [&]<int R>(Rounds<R>) { store128(tweak, aes_block<R>(tweak_key, load128(iv))); });
+}
+
+// ---- GHASH (POLYVAL domain) ----------------------------------------------------------------------------
+
+// Unreduced sum of 64x64 products: lo = a0 b0, hi = a1 b1, mid = a0 b1 + a1 b0, per lane.
+template <class V>
+struct Products {
+    typename V::T lo, mid, hi;
+};
+
+template <class V>
+inline Products<V> mul(typename V::T a, typename V::T b) noexcept {
+    return {V::template clmul<0x00>(a, b), V::xor_(V::template clmul<0x01>(a, b), V::template clmul<0x10>(a, b)),
+            V::template clmul<0x11>(a, b)};
+}
+
+template <class V>
+inline void mul_add(Products<V>& p, typename V::T a, typename V::T b) noexcept {
+    p.lo = V::xor_(p.lo, V::template clmul<0x00>(a, b));
+    p.mid = V::xor3(p.mid, V::template clmul<0x01>(a, b), V::template clmul<0x10>(a, b));
+    p.hi = V::xor_(p.hi, V::template clmul<0x11>(a, b));
+}
+
+// (lo + mid x^64 + hi x^128) * x^-128 mod P per lane (two Montgomery steps of 64 bits: adding
+// q * P clears the low qword since P = 1 mod x^64), then the lanes summed.
+template <class V>
+inline __m128i reduce(const Products<V>& p) noexcept {
+    using T = typename V::T;
+    const T poly = V::bcast(_mm_cvtsi64_si128(kPolyvalFold));
+    const T lo = V::xor_(p.lo, V::bslli8(p.mid));
+    const T hi = V::xor_(p.hi, V::bsrli8(p.mid));
+    const T u = V::xor_(V::swap64(lo), V::template clmul<0x00>(lo, poly));
+    return V::fold(V::xor3(V::swap64(u), V::template clmul<0x00>(u, poly), hi));
+}
+
+inline __m128i dot(__m128i a, __m128i b) noexcept { return reduce<Vec128>(mul<Vec128>(a, b)); }
+
+// mulX_POLYVAL: times x modulo P (RFC 8452 Appendix A).
+inline __m128i polyval_mul_x(__m128i h) noexcept {
+    alignas(16) u64 q[2];
+    _mm_store_si128(reinterpret_cast<__m128i*>(q), h);
+    const u64 carry = 0 - (q[1] >> 63);
+    const u64 lo = (q[0] << 1) ^ (carry & 1), hi = ((q[1] << 1) | (q[0] >> 63)) ^ (carry & 0xc200000000000000ull);
+    return _mm_set_epi64x(static_cast<long long>(hi), static_cast<long long>(lo));
+}
+
+// hpow[i] = H'^(npow - i) for i < npow (descending, so that a run of n blocks reads hpow[npow - n..]),
+// then zeros for the lanes a partial vector reads past the end.
+template <class V, unsigned kVecs>
+inline void gcm_setkey_entry(GcmKey* key, const u8* raw_key, std::size_t key_bytes) noexcept {
+    constexpr unsigned kPowers = kVecs * V::kLanes;
+    static_assert(kPowers <= kGcmMaxPowers && kPowers + V::kLanes <= kGcmMaxPowers + 4);
+    aes_expand_key(&key->aes, raw_key, key_bytes);
+    std::memset(key->hpow, 0, sizeof key->hpow);
+    __m128i h = _mm_setzero_si128();
+    with_rounds(key->aes.rounds, [&]<int R>(Rounds<R>) { h = aes_block<R>(&key->aes, _mm_setzero_si128()); });
+    h = polyval_mul_x(bswap128(h));
+    __m128i p = h;
+    for (unsigned k = 1; k <= kPowers; ++k) {
+        if (k > 1) p = dot(p, h);
+        _mm_store_si128(reinterpret_cast<__m128i*>(key->hpow[kPowers - k]), p);
+    }
+    key->npow = kPowers;
+}
+
+// GHASH of the n <= kVecs * kLanes blocks in y (already byte-reversed; y[0] includes the running value):
+// block i times H'^(n - i). nvecs: the vectors that hold any of the blocks.
+template <class V, unsigned kVecs>
+inline __m128i ghash_partial(const GcmKey* key, const typename V::T (&y)[kVecs], std::size_t nblocks) noexcept {
+    const std::size_t first = key->npow - nblocks;
+    Products<V> p = mul<V>(y[0], V::load_key(key->hpow[first]));
+#pragma GCC unroll 16
+    for (unsigned j = 1; j < kVecs; ++j)
+        if (j * V::kLanes < nblocks) mul_add<V>(p, y[j], V::load_key(key->hpow[first + j * V::kLanes]));
+    return reduce<V>(p);
+}
+
+// GHASH over len bytes (zero-padded to whole blocks), continuing s.
+template <class V, unsigned kVecs>
+inline __m128i ghash_body(const GcmKey* key, __m128i s, const u8* p, std::size_t len) noexcept {
+    using T = typename V::T;
+    constexpr std::size_t kBatch = kVecs * V::kBytes;
+    assert(key->npow == kVecs * V::kLanes);
+    const T bsw = V::bcast(_mm_load_si128(reinterpret_cast<const __m128i*>(kBswap)));
+    T hp[kVecs];
+#pragma GCC unroll 16
+    for (unsigned j = 0; j < kVecs; ++j) hp[j] = V::load_key(key->hpow[j * V::kLanes]);
+    for (; len >= kBatch; p += kBatch, len -= kBatch) {
+        Products<V> acc = mul<V>(V::xor_(V::shuffle(V::load(p), bsw), V::from_lane0(s)), hp[0]);
+#pragma GCC unroll 16
+        for (unsigned j = 1; j < kVecs; ++j) mul_add<V>(acc, V::shuffle(V::load(p + j * V::kBytes), bsw), hp[j]);
+        s = reduce<V>(acc);
+    }
+    if (len) {
+        T y[kVecs];
+#pragma GCC unroll 16
+        for (unsigned j = 0; j < kVecs; ++j) y[j] = V::shuffle(V::load_n(p + j * V::kBytes, clamp_bytes(len, j * V::kBytes, V::kBytes)), bsw);
+        y[0] = V::xor_(y[0], V::from_lane0(s));
+        s = ghash_partial<V, kVecs>(key, y, (len + 15) / 16);
+    }
+    return s;
+}
+
+// CTR with inc32 and GHASH over the ciphertext, stitched: while batch i is encrypted, batch i-1's
+// ciphertext is multiplied, one vector per AES round, and reduced before the last rounds.
+template <class V, int R, unsigned kVecs>
+inline __m128i gcm_enc_body(const GcmKey* key, __m128i ctr_le, __m128i s, const u8* src, u8* dst, std::size_t len) noexcept {
+    using T = typename V::T;
+    constexpr std::size_t kBatch = kVecs * V::kBytes;
+    static_assert(kVecs + 1 < R, "the multiplications and the reduction fit between the rounds");
+    assert(key->npow == kVecs * V::kLanes);
+    T rk[R + 1];
+    load_round_keys<V, R>(&key->aes, rk);
+    const T bsw = V::bcast(_mm_load_si128(reinterpret_cast<const __m128i*>(kBswap)));
+    const T step = V::bcast(_mm_cvtsi32_si128(static_cast<int>(V::kLanes)));
+    T c = V::add32(V::bcast(ctr_le), V::iota());
+    auto counters = [&](T (&x)[kVecs]) {
+#pragma GCC unroll 16
+        for (unsigned j = 0; j < kVecs; ++j) {
+            x[j] = V::xor_(V::shuffle(c, bsw), rk[0]);
+            c = V::add32(c, step);
+        }
+    };
+    if (len >= kBatch) {
+        T hp[kVecs];
+#pragma GCC unroll 16
+        for (unsigned j = 0; j < kVecs; ++j) hp[j] = V::load_key(key->hpow[j * V::kLanes]);
+        T ct[kVecs];
+        counters(ct);
+        aes_middle_rounds<V, R, kVecs>(rk, ct);
+#pragma GCC unroll 16
+        for (unsigned j = 0; j < kVecs; ++j) {
+            ct[j] = V::aesenclast(ct[j], V::xor_(rk[R], V::load(src + j * V::kBytes)));
+            V::store(dst + j * V::kBytes, ct[j]);
+        }
+        src += kBatch;
+        dst += kBatch;
+        len -= kBatch;
+        for (; len >= kBatch; src += kBatch, dst += kBatch, len -= kBatch) {
+            T x[kVecs], y[kVecs];
+            counters(x);
+#pragma GCC unroll 16
+            for (unsigned j = 0; j < kVecs; ++j) y[j] = V::shuffle(ct[j], bsw);
+            y[0] = V::xor_(y[0], V::from_lane0(s));
+            Products<V> acc = mul<V>(y[0], hp[0]);
+#pragma GCC unroll 16
+            for (int r = 1; r < R; ++r) {
+#pragma GCC unroll 16
+                for (unsigned j = 0; j < kVecs; ++j) x[j] = V::aesenc(x[j], rk[r]);
+                if (r < static_cast<int>(kVecs)) mul_add<V>(acc, y[r], hp[r]);
+                if (r == static_cast<int>(kVecs)) s = reduce<V>(acc);
+            }
+#pragma GCC unroll 16
+            for (unsigned j = 0; j < kVecs; ++j) {
+                ct[j] = V::aesenclast(x[j], V::xor_(rk[R], V::load(src + j * V::kBytes)));
+                V::store(dst + j * V::kBytes, ct[j]);
+            }
+        }
+        // The last whole batch's ciphertext.
+        Products<V> acc = mul<V>(V::xor_(V::shuffle(ct[0], bsw), V::from_lane0(s)), hp[0]);
+#pragma GCC unroll 16
+        for (unsigned j = 1; j < kVecs; ++j) mul_add<V>(acc, V::shuffle(ct[j], bsw), hp[j]);
+        s = reduce<V>(acc);
+    }
+    if (len) {  // a last, partial batch: only its bytes are read and written; its ciphertext zero-padded
+        T x[kVecs];
+        counters(x);
+        aes_middle_rounds<V, R, kVecs>(rk, x);
+#pragma GCC unroll 16
+        for (unsigned j = 0; j < kVecs; ++j) {
+            const std::size_t n = clamp_bytes(len, j * V::kBytes, V::kBytes);
+            x[j] = V::mask_n(V::aesenclast(x[j], V::xor_(rk[R], V::load_n(src + j * V::kBytes, n))), n);
+            V::store_n(dst + j * V::kBytes, x[j], n);
+            x[j] = V::shuffle(x[j], bsw);
+        }
+        x[0] = V::xor_(x[0], V::from_lane0(s));
+        s = ghash_partial<V, kVecs>(key, x, (len + 15) / 16);
+    }
+    return s;
+}
+
+template <class V, unsigned kVecs>
+inline void gcm_aad_entry(const GcmKey* key, u8 ghash[16], const u8* aad, std::size_t len) noexcept {
+    store128(ghash, bswap128(ghash_body<V, kVecs>(key, bswap128(load128(ghash)), aad, len)));
+}
+
+template <class V, unsigned kVecs>
+inline void gcm_enc_entry(const GcmKey* key, u8 ctr[16], u8 ghash[16], const u8* src, u8* dst, std::size_t len) noexcept {
+    if (len == 0) return;
+    with_rounds(key->aes.rounds, [&]<int R>(Rounds<R>) {
+        const __m128i s = gcm_enc_body<V, R, kVecs>(key, bswap128(load128(ctr)), bswap128(load128(ghash)), src, dst, len);
+        store128(ghash, bswap128(s));
+    });
+    std::uint32_t c;
+    std::memcpy(&c, ctr + 12, 4);
+    c = __builtin_bswap32(__builtin_bswap32(c) + static_cast<std::uint32_t>((len + 15) / 16));
+    std::memcpy(ctr + 12, &c, 4);
+}
+
+inline void gcm_final_entry(const GcmKey* key, const u8 iv[12], const u8 ghash[16], std::uint64_t aad_bytes,
+                            std::uint64_t data_bytes, u8 tag[16]) noexcept {
+    // The length block be64(aad bits) || be64(data bits), byte-reversed.
+    const __m128i lengths = _mm_set_epi64x(static_cast<long long>(aad_bytes * 8), static_cast<long long>(data_bytes * 8));
+    const __m128i h = _mm_load_si128(reinterpret_cast<const __m128i*>(key->hpow[key->npow - 1]));
+    const __m128i s = bswap128(dot(_mm_xor_si128(bswap128(load128(ghash)), lengths), h));
+    alignas(16) u8 j0[16] = {};
+    std::memcpy(j0, iv, 12);
+    j0[15] = 1;
+    with_rounds(key->aes.rounds, [&]<int R>(Rounds<R>) { store128(tag, _mm_xor_si128(aes_block<R>(&key->aes, load128(j0)), s)); });
+}
+
+}  // namespace
+}  // namespace fputune::aes
+
+// The exported entry points of one ISA file (the only symbols it defines), from the bodies above.
+#define FPUTUNE_AES_DEFINE_CTR_XTS(isa, V, kVecs)                                                                    \
+    void aes_ctr_##isa(const AesKey* key, std::uint8_t ctr[16], const std::uint8_t* src, std::uint8_t* dst,          \
+                       std::size_t len) noexcept {                                                                   \
+        ctr_entry<V, kVecs>(key, ctr, src, dst, len);                                                                \
+    }                                                                                                                \
+    void aes_xts_encrypt_iv_##isa(const AesKey* tweak_key, const std::uint8_t iv[16], std::uint8_t tweak[16]) noexcept { \
+        xts_iv_entry(tweak_key, iv, tweak);                                                                          \
+    }                                                                                                                \
+    void aes_xts_encrypt_##isa(const AesKey* key, const std::uint8_t* src, std::uint8_t* dst, std::size_t len,        \
+                               std::uint8_t tweak[16]) noexcept {                                                    \
+        xts_entry<V, kVecs>(key, src, dst, len, tweak);                                                              \
+    }
+#define FPUTUNE_AES_DEFINE_GCM(isa, V, kVecs)                                                                        \
+    void aes_gcm_setkey_##isa(GcmKey* key, const std::uint8_t* raw_key, std::size_t key_bytes) noexcept {            \
+        gcm_setkey_entry<V, kVecs>(key, raw_key, key_bytes);                                                         \
+    }                                                                                                                \
+    void aes_gcm_aad_##isa(const GcmKey* key, std::uint8_t ghash[16], const std::uint8_t* aad, std::size_t len) noexcept { \
+        gcm_aad_entry<V, kVecs>(key, ghash, aad, len);                                                               \
+    }                                                                                                                \
+    void aes_gcm_enc_##isa(const GcmKey* key, std::uint8_t ctr[16], std::uint8_t ghash[16], const std::uint8_t* src,  \
+                           std::uint8_t* dst, std::size_t len) noexcept {                                            \
+        gcm_enc_entry<V, kVecs>(key, ctr, ghash, src, dst, len);                                                     \
+    }                                                                                                                \
+    void aes_gcm_final_##isa(const GcmKey* key, const std::uint8_t iv[12], const std::uint8_t ghash[16],             \
+                             std::uint64_t aad_bytes, std::uint64_t data_bytes, std::uint8_t tag[16]) noexcept {     \
+        gcm_final_entry(key, iv, ghash, aad_bytes, data_bytes, tag);                                                 \
+    }
