@@ -6,10 +6,11 @@
 
 namespace fputune::aes {
 namespace {
+constexpr unsigned kXtsVecs = 4;
 constexpr unsigned kVecs = 8;
 }  // namespace
 
-FPUTUNE_AES_DEFINE_CTR_XTS(aesni, Vec128, kVecs)
+FPUTUNE_AES_DEFINE_CTR_XTS(aesni, Vec128, kVecs, kXtsVecs)
 FPUTUNE_AES_DEFINE_GCM(aesni, Vec128, kVecs)
 
 }  // namespace fputune::aes

@@ -49,12 +49,14 @@ struct Vec128 {
     // n of kBytes bytes (0..kBytes), zero beyond; the bytes past n are never touched.
     static T load_n(const u8* p, std::size_t n) noexcept {
         if (n >= kBytes) return load(p);
+        if (n == 0) return _mm_setzero_si128();
         alignas(16) u8 b[16] = {};
         std::memcpy(b, p, n);
         return _mm_load_si128(reinterpret_cast<const __m128i*>(b));
     }
     static void store_n(u8* p, T x, std::size_t n) noexcept {
         if (n >= kBytes) return store(p, x);
+        if (n == 0) return;
         alignas(16) u8 b[16];
         _mm_store_si128(reinterpret_cast<__m128i*>(b), x);
         std::memcpy(p, b, n);
@@ -116,13 +118,29 @@ inline __m128i aes_block(const AesKey* k, __m128i x) noexcept {
     return _mm_aesenclast_si128(x, _mm_load_si128(reinterpret_cast<const __m128i*>(k->rk[R])));
 }
 
-// All middle rounds of kVecs vectors, round-major so the independent blocks overlap in the pipeline.
-template <class V, int R, unsigned kVecs>
-inline void aes_middle_rounds(const typename V::T (&rk)[R + 1], typename V::T (&x)[kVecs]) noexcept {
+// All middle rounds of N vectors, round-major so the independent blocks overlap in the pipeline.
+template <class V, int R, unsigned N>
+inline void aes_middle_rounds(const typename V::T (&rk)[R + 1], typename V::T* x) noexcept {
 #pragma GCC unroll 16
     for (int r = 1; r < R; ++r)
 #pragma GCC unroll 16
-        for (unsigned j = 0; j < kVecs; ++j) x[j] = V::aesenc(x[j], rk[r]);
+        for (unsigned j = 0; j < N; ++j) x[j] = V::aesenc(x[j], rk[r]);
+}
+
+template <unsigned N>
+struct Count {};
+
+// The last, partial batch of a message runs on the fewest vectors that hold it (1, 2, 4 or kVecs),
+// so a short message does not pay for a full batch of AES: calls f(Count<N>{}).
+template <unsigned kVecs, class F>
+inline void with_tail_vecs(std::size_t nvecs, F&& f) noexcept {
+    if constexpr (kVecs > 1)
+        if (nvecs <= 1) return f(Count<1>{});
+    if constexpr (kVecs > 2)
+        if (nvecs <= 2) return f(Count<2>{});
+    if constexpr (kVecs > 4)
+        if (nvecs <= 4) return f(Count<4>{});
+    f(Count<kVecs>{});
 }
 
 inline std::size_t clamp_bytes(std::size_t len, std::size_t off, std::size_t width) noexcept {
@@ -219,29 +237,27 @@ inline void ctr_body(const AesKey* key, const u8 ctr_block[16], const u8* src, u
     T rk[R + 1];
     load_round_keys<V, R>(key, rk);
     Counters<V, kVecs> ctr(key, ctr_block);
-    for (;;) {
+    for (; len >= kBatch; src += kBatch, dst += kBatch, len -= kBatch) {
         T x[kVecs];
         ctr.batch(x, rk[0]);
         aes_middle_rounds<V, R, kVecs>(rk, x);
-        if (len >= kBatch) {
-            // aesenclast's key xor also adds the plaintext: one xor fewer per vector.
+        // aesenclast's key xor also adds the plaintext: one xor fewer per vector.
 #pragma GCC unroll 16
-            for (unsigned j = 0; j < kVecs; ++j)
-                V::store(dst + j * V::kBytes, V::aesenclast(x[j], V::xor_(rk[R], V::load(src + j * V::kBytes))));
-            src += kBatch;
-            dst += kBatch;
-            len -= kBatch;
-            if (len == 0) return;
-            continue;
-        }
-        // The tail: the last batch, partly beyond the message; only its bytes are read and written.
+        for (unsigned j = 0; j < kVecs; ++j)
+            V::store(dst + j * V::kBytes, V::aesenclast(x[j], V::xor_(rk[R], V::load(src + j * V::kBytes))));
+    }
+    if (len == 0) return;
+    // The tail: only its bytes are read and written.
+    T x[kVecs];
+    ctr.batch(x, rk[0]);
+    with_tail_vecs<kVecs>((len + V::kBytes - 1) / V::kBytes, [&]<unsigned N>(Count<N>) {
+        aes_middle_rounds<V, R, N>(rk, x);
 #pragma GCC unroll 16
-        for (unsigned j = 0; j < kVecs; ++j) {
+        for (unsigned j = 0; j < N; ++j) {
             const std::size_t n = clamp_bytes(len, j * V::kBytes, V::kBytes);
             V::store_n(dst + j * V::kBytes, V::aesenclast(x[j], V::xor_(rk[R], V::load_n(src + j * V::kBytes, n))), n);
         }
-        return;
-    }
+    });
 }
 
 template <class V, unsigned kVecs>
@@ -300,45 +316,44 @@ inline __m128i xts_body(const AesKey* key, __m128i t, const u8* src, u8* dst, st
     T rk[R + 1];
     load_round_keys<V, R>(key, rk);
     const T poly = V::bcast(_mm_cvtsi64_si128(kXtsPoly));
-    // The first batch's tweaks one by one, then each vector steps by x^kBlocks, independently.
+    // The first vector's tweaks one by one, the other vectors' kLanes blocks apart; then each vector
+    // steps by x^kBlocks, independently.
     alignas(64) u8 tws[kBatch];
 #pragma GCC unroll 16
-    for (unsigned i = 0; i < kBlocks; ++i) {
+    for (unsigned i = 0; i < V::kLanes; ++i) {
         store128(tws + 16 * i, t);
         t = xts_mul_x(t);
     }
     T tw[kVecs];
+    tw[0] = V::load(tws);
 #pragma GCC unroll 16
-    for (unsigned j = 0; j < kVecs; ++j) tw[j] = V::load(tws + j * V::kBytes);
-    for (;;) {
-        const std::size_t len = nblocks * 16;
+    for (unsigned j = 1; j < kVecs; ++j) tw[j] = xts_mul_xn<V, V::kLanes>(tw[j - 1], V::bcast(_mm_cvtsi64_si128(kXtsPoly)));
+    for (; nblocks >= kBlocks; src += kBatch, dst += kBatch, nblocks -= kBlocks) {
         T x[kVecs];
-        if (len >= kBatch) {
 #pragma GCC unroll 16
-            for (unsigned j = 0; j < kVecs; ++j) x[j] = V::xor3(V::load(src + j * V::kBytes), tw[j], rk[0]);
-            aes_middle_rounds<V, R, kVecs>(rk, x);
-#pragma GCC unroll 16
-            for (unsigned j = 0; j < kVecs; ++j) {
-                V::store(dst + j * V::kBytes, V::aesenclast(x[j], V::xor_(rk[R], tw[j])));
-                tw[j] = xts_mul_xn<V, kBlocks>(tw[j], poly);
-            }
-            src += kBatch;
-            dst += kBatch;
-            nblocks -= kBlocks;
-            if (nblocks == 0) return V::lane0(tw[0]);
-            continue;
-        }
-#pragma GCC unroll 16
-        for (unsigned j = 0; j < kVecs; ++j)
-            x[j] = V::xor3(V::load_n(src + j * V::kBytes, clamp_bytes(len, j * V::kBytes, V::kBytes)), tw[j], rk[0]);
+        for (unsigned j = 0; j < kVecs; ++j) x[j] = V::xor3(V::load(src + j * V::kBytes), tw[j], rk[0]);
         aes_middle_rounds<V, R, kVecs>(rk, x);
 #pragma GCC unroll 16
         for (unsigned j = 0; j < kVecs; ++j) {
-            V::store_n(dst + j * V::kBytes, V::aesenclast(x[j], V::xor_(rk[R], tw[j])), clamp_bytes(len, j * V::kBytes, V::kBytes));
-            V::store(tws + j * V::kBytes, tw[j]);
+            V::store(dst + j * V::kBytes, V::aesenclast(x[j], V::xor_(rk[R], tw[j])));
+            tw[j] = xts_mul_xn<V, kBlocks>(tw[j], poly);
         }
-        return load128(tws + len);  // the tweak of block nblocks of this batch
     }
+    if (nblocks == 0) return V::lane0(tw[0]);
+    const std::size_t len = nblocks * 16;
+    with_tail_vecs<kVecs>((len + V::kBytes - 1) / V::kBytes, [&]<unsigned N>(Count<N>) {
+        T x[N];
+#pragma GCC unroll 16
+        for (unsigned j = 0; j < N; ++j)
+            x[j] = V::xor3(V::load_n(src + j * V::kBytes, clamp_bytes(len, j * V::kBytes, V::kBytes)), tw[j], rk[0]);
+        aes_middle_rounds<V, R, N>(rk, x);
+#pragma GCC unroll 16
+        for (unsigned j = 0; j < N; ++j)
+            V::store_n(dst + j * V::kBytes, V::aesenclast(x[j], V::xor_(rk[R], tw[j])), clamp_bytes(len, j * V::kBytes, V::kBytes));
+    });
+#pragma GCC unroll 16
+    for (unsigned j = 0; j < kVecs; ++j) V::store(tws + j * V::kBytes, tw[j]);
+    return load128(tws + len);  // the tweak of the block after the last
 }
 
 template <class V, unsigned kVecs>
@@ -432,14 +447,14 @@ inline void gcm_setkey_entry(GcmKey* key, const u8* raw_key, std::size_t key_byt
     key->npow = kPowers;
 }
 
-// GHASH of the n <= kVecs * kLanes blocks in y (already byte-reversed; y[0] includes the running value):
-// block i times H'^(n - i). nvecs: the vectors that hold any of the blocks.
-template <class V, unsigned kVecs>
-inline __m128i ghash_partial(const GcmKey* key, const typename V::T (&y)[kVecs], std::size_t nblocks) noexcept {
+// GHASH of the nblocks <= N * kLanes blocks in y (already byte-reversed; y[0] includes the running
+// value), zero-padded: block i times H'^(nblocks - i).
+template <class V, unsigned N>
+inline __m128i ghash_partial(const GcmKey* key, const typename V::T* y, std::size_t nblocks) noexcept {
     const std::size_t first = key->npow - nblocks;
     Products<V> p = mul<V>(y[0], V::load_key(key->hpow[first]));
 #pragma GCC unroll 16
-    for (unsigned j = 1; j < kVecs; ++j)
+    for (unsigned j = 1; j < N; ++j)
         if (j * V::kLanes < nblocks) mul_add<V>(p, y[j], V::load_key(key->hpow[first + j * V::kLanes]));
     return reduce<V>(p);
 }
@@ -461,11 +476,13 @@ inline __m128i ghash_body(const GcmKey* key, __m128i s, const u8* p, std::size_t
         s = reduce<V>(acc);
     }
     if (len) {
-        T y[kVecs];
+        with_tail_vecs<kVecs>((len + V::kBytes - 1) / V::kBytes, [&]<unsigned N>(Count<N>) {
+            T y[N];
 #pragma GCC unroll 16
-        for (unsigned j = 0; j < kVecs; ++j) y[j] = V::shuffle(V::load_n(p + j * V::kBytes, clamp_bytes(len, j * V::kBytes, V::kBytes)), bsw);
-        y[0] = V::xor_(y[0], V::from_lane0(s));
-        s = ghash_partial<V, kVecs>(key, y, (len + 15) / 16);
+            for (unsigned j = 0; j < N; ++j) y[j] = V::shuffle(V::load_n(p + j * V::kBytes, clamp_bytes(len, j * V::kBytes, V::kBytes)), bsw);
+            y[0] = V::xor_(y[0], V::from_lane0(s));
+            s = ghash_partial<V, N>(key, y, (len + 15) / 16);
+        });
     }
     return s;
 }
@@ -527,16 +544,18 @@ inline __m128i gcm_enc_body(const GcmKey* key, const u8 ctr_block[16], __m128i s
     if (len) {  // a last, partial batch: only its bytes are read and written; its ciphertext zero-padded
         T x[kVecs];
         counters(x);
-        aes_middle_rounds<V, R, kVecs>(rk, x);
+        with_tail_vecs<kVecs>((len + V::kBytes - 1) / V::kBytes, [&]<unsigned N>(Count<N>) {
+            aes_middle_rounds<V, R, N>(rk, x);
 #pragma GCC unroll 16
-        for (unsigned j = 0; j < kVecs; ++j) {
-            const std::size_t n = clamp_bytes(len, j * V::kBytes, V::kBytes);
-            x[j] = V::mask_n(V::aesenclast(x[j], V::xor_(rk[R], V::load_n(src + j * V::kBytes, n))), n);
-            V::store_n(dst + j * V::kBytes, x[j], n);
-            x[j] = V::shuffle(x[j], bsw);
-        }
-        x[0] = V::xor_(x[0], V::from_lane0(s));
-        s = ghash_partial<V, kVecs>(key, x, (len + 15) / 16);
+            for (unsigned j = 0; j < N; ++j) {
+                const std::size_t n = clamp_bytes(len, j * V::kBytes, V::kBytes);
+                x[j] = V::mask_n(V::aesenclast(x[j], V::xor_(rk[R], V::load_n(src + j * V::kBytes, n))), n);
+                V::store_n(dst + j * V::kBytes, x[j], n);
+                x[j] = V::shuffle(x[j], bsw);
+            }
+            x[0] = V::xor_(x[0], V::from_lane0(s));
+            s = ghash_partial<V, N>(key, x, (len + 15) / 16);
+        });
     }
     return s;
 }
@@ -575,7 +594,7 @@ inline void gcm_final_entry(const GcmKey* key, const u8 iv[12], const u8 ghash[1
 }  // namespace fputune::aes
 
 // The exported entry points of one ISA file (the only symbols it defines), from the bodies above.
-#define FPUTUNE_AES_DEFINE_CTR_XTS(isa, V, kVecs)                                                                    \
+#define FPUTUNE_AES_DEFINE_CTR_XTS(isa, V, kVecs, kXtsVecs)                                                                  \
     void aes_ctr_##isa(const AesKey* key, std::uint8_t ctr[16], const std::uint8_t* src, std::uint8_t* dst,          \
                        std::size_t len) noexcept {                                                                   \
         ctr_entry<V, kVecs>(key, ctr, src, dst, len);                                                                \
@@ -585,7 +604,7 @@ inline void gcm_final_entry(const GcmKey* key, const u8 iv[12], const u8 ghash[1
     }                                                                                                                \
     void aes_xts_encrypt_##isa(const AesKey* key, const std::uint8_t* src, std::uint8_t* dst, std::size_t len,        \
                                std::uint8_t tweak[16]) noexcept {                                                    \
-        xts_entry<V, kVecs>(key, src, dst, len, tweak);                                                              \
+        xts_entry<V, kXtsVecs>(key, src, dst, len, tweak);                                                            \
     }
 #define FPUTUNE_AES_DEFINE_GCM(isa, V, kVecs)                                                                        \
     void aes_gcm_setkey_##isa(GcmKey* key, const std::uint8_t* raw_key, std::size_t key_bytes) noexcept {            \

@@ -5,10 +5,11 @@
 
 namespace fputune::aes {
 namespace {
+constexpr unsigned kXtsVecs = 4;
 constexpr unsigned kVecs = 4;
 }  // namespace
 
-FPUTUNE_AES_DEFINE_CTR_XTS(vaes_avx2, Vec256, kVecs)
+FPUTUNE_AES_DEFINE_CTR_XTS(vaes_avx2, Vec256, kVecs, kXtsVecs)
 FPUTUNE_AES_DEFINE_GCM(vaes_avx2, Vec256, kVecs)
 
 }  // namespace fputune::aes

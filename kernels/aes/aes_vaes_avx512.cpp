@@ -5,10 +5,11 @@
 
 namespace fputune::aes {
 namespace {
+constexpr unsigned kXtsVecs = 4;
 constexpr unsigned kVecs = 4;
 }  // namespace
 
-FPUTUNE_AES_DEFINE_CTR_XTS(vaes_avx512, Vec512, kVecs)
+FPUTUNE_AES_DEFINE_CTR_XTS(vaes_avx512, Vec512, kVecs, kXtsVecs)
 FPUTUNE_AES_DEFINE_GCM(vaes_avx512, Vec512, kVecs)
 
 }  // namespace fputune::aes

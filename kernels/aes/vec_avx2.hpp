@@ -16,12 +16,14 @@ struct Vec256 {
     static void store(u8* p, T x) noexcept { _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), x); }
     static T load_n(const u8* p, std::size_t n) noexcept {
         if (n >= kBytes) return load(p);
+        if (n == 0) return _mm256_setzero_si256();
         alignas(32) u8 b[32] = {};
         std::memcpy(b, p, n);
         return _mm256_load_si256(reinterpret_cast<const __m256i*>(b));
     }
     static void store_n(u8* p, T x, std::size_t n) noexcept {
         if (n >= kBytes) return store(p, x);
+        if (n == 0) return;
         alignas(32) u8 b[32];
         _mm256_store_si256(reinterpret_cast<__m256i*>(b), x);
         std::memcpy(p, b, n);
