@@ -24,6 +24,7 @@ inline constexpr std::size_t kGcmMaxPowers = 16;
 struct alignas(64) GcmKey {
     AesKey aes;
     std::uint8_t hpow[kGcmMaxPowers + 4][16];  // ISA layout; the generic file keeps H alone
+    std::uint8_t hmid[kGcmMaxPowers + 4][16];  // ISA layout: Karatsuba's middle operands, where used
     std::uint32_t npow;                        // powers in use (8 or 16; generic 1)
 };
 
