@@ -14,6 +14,7 @@
 #include <catch2/catch.hpp>
 
 #include "aes.hpp"
+#include "aes_glue.hpp"
 #include "cpu.hpp"
 #include "test_util.hpp"
 
@@ -585,4 +586,135 @@ TEST_CASE("aes-gcm: the 32-bit block counter wraps alone (inc32)", "[aes][gcm]")
         CHECK(to_hex(ghash, 16) == to_hex(ref_ghash, 16));
         CHECK(to_hex(ctr, 16) == to_hex(ref_ctr, 16));
     }
+}
+
+// ---- the cipher-shaped entry points (aes_glue.hpp) and the OpenSSL peers -------------------------------
+namespace {
+
+struct CipherEntry {
+    std::string name;
+    FeatureSet required;
+    std::size_t key_bytes, iv_bytes, ctx_bytes, tag_bytes, final_min_bytes;
+    void (*init)(void*, const std::uint8_t*) noexcept;
+    void (*blocks)(void*, const std::uint8_t*, std::size_t) noexcept;  // associated data (GCM) or nullptr
+    void (*crypt)(void*, const std::uint8_t*, std::uint8_t*, std::size_t) noexcept;
+    void (*final)(void*, const std::uint8_t*, std::size_t, std::uint8_t*) noexcept;
+};
+
+template <class G>
+CipherEntry entry(std::string name, FeatureSet required, std::size_t tag_bytes, std::size_t final_min_bytes) {
+    CipherEntry e{std::move(name), required, G::key_bytes, G::iv_bytes, G::ctx_bytes, tag_bytes, final_min_bytes,
+                  G::init, nullptr, G::crypt, G::final};
+    if constexpr (requires { G::blocks; }) e.blocks = G::blocks;
+    return e;
+}
+
+template <std::size_t K>
+std::vector<CipherEntry> cipher_entries() {
+    const std::string bits = std::to_string(8 * K);
+    std::vector<CipherEntry> v;
+    auto add_isa = [&]<class CtrG, class XtsG>(const char* isa, FeatureSet req, CtrG*, XtsG*) {
+        v.push_back(entry<CtrG>("aes-" + bits + "-ctr-" + isa, req, 0, 0));
+        v.push_back(entry<XtsG>("aes-" + bits + "-xts-" + isa, req, 0, 16));
+    };
+#define ISA_CTR_XTS(isa)                                                                                     \
+    add_isa(#isa, kVariants[0].required, static_cast<Ctr<aes_ctr_##isa, K>*>(nullptr),                    \
+            static_cast<Xts<aes_xts_encrypt_iv_##isa, aes_xts_encrypt_##isa, K>*>(nullptr))
+#define ISA_GCM(isa) entry<Gcm<aes_gcm_setkey_##isa, aes_gcm_aad_##isa, aes_gcm_enc_##isa, aes_gcm_final_##isa, K>>( \
+        "aes-" + bits + "-gcm-" #isa, 0, 16, 0)
+    ISA_CTR_XTS(generic);
+    ISA_CTR_XTS(aesni);
+    ISA_CTR_XTS(vaes_avx2);
+    ISA_CTR_XTS(vaes_avx512);
+    v.push_back(ISA_GCM(generic));
+    v.push_back(ISA_GCM(aesni));
+    v.push_back(ISA_GCM(aesni_avx));
+    v.push_back(ISA_GCM(vaes_avx2));
+    v.push_back(ISA_GCM(vaes_avx512));
+#undef ISA_CTR_XTS
+#undef ISA_GCM
+    v.push_back(entry<CtrOpenSsl<K>>("aes-" + bits + "-ctr-openssl", 0, 0, 0));
+    v.push_back(entry<XtsOpenSsl<K>>("aes-" + bits + "-xts-openssl", 0, 0, 16));
+    v.push_back(entry<GcmOpenSsl<K>>("aes-" + bits + "-gcm-openssl", 0, 16, 0));
+    // Each entry's features: those of the variant its name ends with.
+    for (CipherEntry& e : v)
+        for (const Variant& var : kVariants)
+            if (e.name.size() > std::strlen(var.name) && e.name.ends_with(std::string("-") + var.name)) e.required = var.required;
+    return v;
+}
+
+// init, blocks() over the AAD sections, crypt() over the data sections (whole blocks), final() on the rest.
+Bytes run_sections(const CipherEntry& e, const Bytes& key_iv, const Bytes& aad, const std::vector<std::size_t>& aad_blocks,
+                   const std::uint8_t* src, std::size_t len, const std::vector<std::size_t>& data_blocks) {
+    alignas(64) std::uint8_t ctx[4096];
+    REQUIRE(e.ctx_bytes <= sizeof ctx);
+    e.init(ctx, key_iv.data());
+    std::size_t off = 0;
+    for (std::size_t nb : aad_blocks) {
+        REQUIRE(e.blocks != nullptr);
+        e.blocks(ctx, aad.data() + off, nb);
+        off += 16 * nb;
+    }
+    REQUIRE(off == aad.size());
+    Bytes out(len + e.tag_bytes);
+    off = 0;
+    for (std::size_t nb : data_blocks) {
+        e.crypt(ctx, src + off, out.data() + off, nb);
+        off += 16 * nb;
+    }
+    REQUIRE(off <= len);
+    e.final(ctx, src + off, len - off, out.data() + off);
+    return out;
+}
+
+std::vector<std::size_t> random_blocks(std::size_t nblocks, std::mt19937_64& rng) {
+    std::vector<std::size_t> v;
+    while (nblocks) {
+        const std::size_t n = std::min<std::size_t>(nblocks, rng() % 40);
+        v.push_back(n);
+        nblocks -= n;
+    }
+    return v;
+}
+
+template <std::size_t K>
+void check_cipher_entries() {
+    std::mt19937_64 rng(70 + K);
+    const auto entries = cipher_entries<K>();
+    for (const char* mode : {"-ctr-", "-xts-", "-gcm-"}) {
+        const CipherEntry* ref = nullptr;
+        for (const CipherEntry& e : entries)
+            if (e.name.find(mode) != std::string::npos && e.name.ends_with("generic")) ref = &e;
+        REQUIRE(ref != nullptr);
+        for (const CipherEntry& e : entries) {
+            if (e.name.find(mode) == std::string::npos) continue;
+            if (FeatureSet missing = e.required & ~usable_features()) {
+                WARN("SKIPPED " << e.name << ": this CPU lacks " << feature_list_string(missing));
+                continue;
+            }
+            const Bytes key_iv = random_bytes(e.key_bytes + e.iv_bytes, rng());
+            const Bytes aad = e.blocks ? random_bytes(16 * (rng() % 20), rng()) : Bytes{};
+            for (std::size_t len : {0, 1, 15, 16, 17, 31, 32, 33, 100, 255, 256, 257, 1000, 4096, 4100, 20000 + 7}) {
+                if (len && len < e.final_min_bytes) continue;  // XTS: no message shorter than a block
+                INFO(e.name << " length " << len);
+                const Bytes src = random_bytes(len + 16, rng());
+                const std::size_t whole = len / 16 - (len % 16 && e.final_min_bytes ? 1 : 0);
+                const std::vector<std::size_t> aad_one = e.blocks ? std::vector<std::size_t>{aad.size() / 16} : std::vector<std::size_t>{};
+                const Bytes expect = run_sections(*ref, key_iv, aad, aad_one, src.data(), len, {});
+                CHECK(run_sections(e, key_iv, aad, aad_one, src.data(), len, {}) == expect);
+                CHECK(run_sections(e, key_iv, aad, aad_one, src.data(), len, {whole}) == expect);
+                for (int trial = 0; trial < 4; ++trial) {
+                    const auto aad_split = e.blocks ? random_blocks(aad.size() / 16, rng) : std::vector<std::size_t>{};
+                    CHECK(run_sections(e, key_iv, aad, aad_split, src.data(), len, random_blocks(whole, rng)) == expect);
+                }
+            }
+        }
+    }
+}
+
+}  // namespace
+
+TEST_CASE("aes: the cipher entry points of every variant and of OpenSSL give the reference's output, any split", "[aes][glue]") {
+    check_cipher_entries<16>();
+    check_cipher_entries<32>();
 }
