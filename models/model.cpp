@@ -6,7 +6,7 @@ namespace fputune {
 
 using nlohmann::json;
 
-bool is_peer(const KernelInfo& k) { return !k.provider.empty() && k.provider != "fputune" && k.provider != "reference"; }
+bool is_peer(const KernelInfo& k) { return k.provider != kOwnProvider && k.provider != kReferenceProvider; }
 
 std::string machine_name(const json& cpu) {
     auto str = [](const json& o, const char* key) -> std::string {

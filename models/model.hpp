@@ -61,7 +61,14 @@ struct ModelFile {
 // A model file stamped with who fitted it (this tool), when, and from what.
 ModelFile new_model(const std::string& source, const std::string& kind);
 
+// Providers of the variants limits are for: ours, and the kernel's own drivers as a published table
+// measured them (read_reference_csv names them "reference"; the registry never does).
+inline constexpr const char* kOwnProvider = "fputune";
+inline constexpr const char* kReferenceProvider = "reference";
+
 // A peer is someone else's implementation (OpenSSL, ISA-L, libsodium): compared with, not recommended.
+// Any provider but kOwnProvider and kReferenceProvider, an empty one included: on every kernel of the
+// registry this is the registry's is_peer() (provider != "fputune"), which a test checks.
 bool is_peer(const KernelInfo& k);
 
 // The name of the machine in a cpu probe: its brand string, else vendor, else "unknown CPU".

@@ -295,6 +295,21 @@ TEST_CASE("the 2022 reference CSV gives 12 764 B for sha256-avx2 and 18 537 B fo
     CHECK(variant(r, "sha384-avx2").upstream_known);  // sha384 takes sha512's glue
 }
 
+TEST_CASE("is_peer: ours and the reference tables' drivers are recommended, everyone else compared with", "[models]") {
+    KernelInfo k;
+    for (const char* provider : {"fputune", "reference"}) {
+        k.provider = provider;
+        CHECK_FALSE(is_peer(k));
+    }
+    // An empty provider is not ours: the registry's is_peer says the same (provider != "fputune").
+    for (const char* provider : {"openssl", "isal", "sodium", ""}) {
+        k.provider = provider;
+        CHECK(is_peer(k));
+    }
+    const ModelFile m = load_models(source_file("data/reference/elliott-2022-4k-cycles.csv"));
+    for (const auto& info : m.kernels) CHECK_FALSE(is_peer(info));
+}
+
 TEST_CASE("several machines merge to the most conservative value and name it", "[models]") {
     const ModelFile fast = fit_sweep(synthetic_sweep("Fast CPU", 2000, 0.8, 0.003, 1), "fast.json");
     const ModelFile slow = fit_sweep(synthetic_sweep("Slow CPU", 2500, 1.2, 0.003, 2), "slow.json");
