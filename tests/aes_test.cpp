@@ -27,7 +27,7 @@ namespace {
 using Bytes = std::vector<std::uint8_t>;
 using F = Feature;
 
-struct Variant {
+struct IsaVariant {
     const char* name;
     FeatureSet required;
     decltype(&aes_ctr_generic) ctr;  // nullptr: the variant has GCM only
@@ -40,12 +40,12 @@ struct Variant {
 };
 
 #define VARIANT_ALL(isa, req) \
-    Variant { #isa, req, aes_ctr_##isa, aes_xts_encrypt_iv_##isa, aes_xts_encrypt_##isa, aes_gcm_setkey_##isa, aes_gcm_aad_##isa, aes_gcm_enc_##isa, aes_gcm_final_##isa }
+    IsaVariant { #isa, req, aes_ctr_##isa, aes_xts_encrypt_iv_##isa, aes_xts_encrypt_##isa, aes_gcm_setkey_##isa, aes_gcm_aad_##isa, aes_gcm_enc_##isa, aes_gcm_final_##isa }
 #define VARIANT_GCM(isa, req) \
-    Variant { #isa, req, nullptr, nullptr, nullptr, aes_gcm_setkey_##isa, aes_gcm_aad_##isa, aes_gcm_enc_##isa, aes_gcm_final_##isa }
+    IsaVariant { #isa, req, nullptr, nullptr, nullptr, aes_gcm_setkey_##isa, aes_gcm_aad_##isa, aes_gcm_enc_##isa, aes_gcm_final_##isa }
 
-const Variant kReference = VARIANT_ALL(generic, 0);
-const Variant kVariants[] = {
+const IsaVariant kReference = VARIANT_ALL(generic, 0);
+const IsaVariant kVariants[] = {
     VARIANT_ALL(generic, 0),
     VARIANT_ALL(aesni, features(F::aesni, F::pclmul, F::ssse3)),
     VARIANT_GCM(aesni_avx, features(F::aesni, F::pclmul, F::avx)),
@@ -54,9 +54,9 @@ const Variant kVariants[] = {
 };
 
 // The variants this CPU runs; the others are skipped visibly.
-std::vector<const Variant*> runnable(bool need_ctr_xts) {
-    std::vector<const Variant*> out;
-    for (const Variant& v : kVariants) {
+std::vector<const IsaVariant*> runnable(bool need_ctr_xts) {
+    std::vector<const IsaVariant*> out;
+    for (const IsaVariant& v : kVariants) {
         if (need_ctr_xts && !v.ctr) continue;
         if (FeatureSet missing = v.required & ~usable_features()) {
             WARN("SKIPPED aes " << v.name << ": this CPU lacks " << feature_list_string(missing));
@@ -82,7 +82,7 @@ std::vector<std::size_t> random_split(std::size_t len, std::mt19937_64& rng, std
 }
 
 // ---- one message through a variant, in the given calls ---------------------------------------------
-Bytes ctr_run(const Variant& v, const Bytes& key, const Bytes& iv, const std::uint8_t* pt, std::size_t len,
+Bytes ctr_run(const IsaVariant& v, const Bytes& key, const Bytes& iv, const std::uint8_t* pt, std::size_t len,
               const std::vector<std::size_t>& chunks, std::uint8_t* out) {
     AesKey k;
     aes_expand_key(&k, key.data(), key.size());
@@ -97,7 +97,7 @@ Bytes ctr_run(const Variant& v, const Bytes& key, const Bytes& iv, const std::ui
     return Bytes(ctr, ctr + 16);
 }
 
-Bytes ctr_encrypt(const Variant& v, const Bytes& key, const Bytes& iv, const Bytes& pt, std::vector<std::size_t> chunks = {}) {
+Bytes ctr_encrypt(const IsaVariant& v, const Bytes& key, const Bytes& iv, const Bytes& pt, std::vector<std::size_t> chunks = {}) {
     if (chunks.empty()) chunks = {pt.size()};
     Bytes out(pt.size());
     ctr_run(v, key, iv, pt.data(), pt.size(), chunks, out.data());
@@ -105,7 +105,7 @@ Bytes ctr_encrypt(const Variant& v, const Bytes& key, const Bytes& iv, const Byt
 }
 
 // key = key1 (data) || key2 (tweak), as IEEE 1619 and OpenSSL take it.
-void xts_run(const Variant& v, const Bytes& key, const Bytes& iv, const std::uint8_t* pt, std::size_t len,
+void xts_run(const IsaVariant& v, const Bytes& key, const Bytes& iv, const std::uint8_t* pt, std::size_t len,
              const std::vector<std::size_t>& chunks, std::uint8_t* out) {
     AesKey data_key, tweak_key;
     aes_expand_key(&data_key, key.data(), key.size() / 2);
@@ -120,7 +120,7 @@ void xts_run(const Variant& v, const Bytes& key, const Bytes& iv, const std::uin
     REQUIRE(off == len);
 }
 
-Bytes xts_encrypt(const Variant& v, const Bytes& key, const Bytes& iv, const Bytes& pt, std::vector<std::size_t> chunks = {}) {
+Bytes xts_encrypt(const IsaVariant& v, const Bytes& key, const Bytes& iv, const Bytes& pt, std::vector<std::size_t> chunks = {}) {
     if (chunks.empty()) chunks = {pt.size()};
     Bytes out(pt.size());
     xts_run(v, key, iv, pt.data(), pt.size(), chunks, out.data());
@@ -128,7 +128,7 @@ Bytes xts_encrypt(const Variant& v, const Bytes& key, const Bytes& iv, const Byt
 }
 
 // Returns ciphertext || tag.
-void gcm_run(const Variant& v, const Bytes& key, const Bytes& iv, const std::uint8_t* aad, std::size_t aad_len,
+void gcm_run(const IsaVariant& v, const Bytes& key, const Bytes& iv, const std::uint8_t* aad, std::size_t aad_len,
              const std::vector<std::size_t>& aad_chunks, const std::uint8_t* pt, std::size_t len,
              const std::vector<std::size_t>& chunks, std::uint8_t* out) {
     GcmKey k;
@@ -151,7 +151,7 @@ void gcm_run(const Variant& v, const Bytes& key, const Bytes& iv, const std::uin
     v.gcm_final(&k, iv.data(), ghash, aad_len, len, out + len);
 }
 
-Bytes gcm_seal(const Variant& v, const Bytes& key, const Bytes& iv, const Bytes& aad, const Bytes& pt,
+Bytes gcm_seal(const IsaVariant& v, const Bytes& key, const Bytes& iv, const Bytes& aad, const Bytes& pt,
                std::vector<std::size_t> aad_chunks = {}, std::vector<std::size_t> chunks = {}) {
     if (aad_chunks.empty()) aad_chunks = {aad.size()};
     if (chunks.empty()) chunks = {pt.size()};
@@ -214,7 +214,7 @@ TEST_CASE("aes: FIPS 197 Appendix C block vectors, through CTR with the plaintex
         {"000102030405060708090a0b0c0d0e0f1011121314151617", "dda97ca4864cdfe06eaf70a0ec0d7191"},
         {"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f", "8ea2b7ca516745bfeafc49904b496089"},
     };
-    for (const Variant* v : runnable(true))
+    for (const IsaVariant* v : runnable(true))
         for (const auto& c : cases) {
             INFO(v->name << " key " << c.key);
             CHECK(to_hex(ctr_encrypt(*v, hex(c.key), pt, Bytes(16, 0))) == c.ct);
@@ -236,7 +236,7 @@ TEST_CASE("aes-ctr: NIST SP 800-38A F.5.1 and F.5.5 on every variant", "[aes][ct
          "601ec313775789a5b7a7f504bbf3d228f443e3ca4d62b59aca84e990cacaf5c5"
          "2b0930daa23de94ce87017ba2d84988ddfc9c58db67aada613c2dd08457941a6"},
     };
-    for (const Variant* v : runnable(true))
+    for (const IsaVariant* v : runnable(true))
         for (const auto& c : cases) {
             INFO(v->name << " key " << c.key);
             CHECK(to_hex(ctr_encrypt(*v, hex(c.key), iv, pt)) == c.ct);
@@ -283,7 +283,7 @@ TEST_CASE("aes-gcm: the GCM specification's test cases 1-4 and 13-16 on every va
     for (const auto& c : cases) {
         INFO("test case " << c.number);
         CHECK(to_hex(openssl_encrypt("gcm", hex(c.key), hex(c.iv), hex(c.pt), hex(c.aad))) == c.ct + c.tag);
-        for (const Variant* v : runnable(false)) {
+        for (const IsaVariant* v : runnable(false)) {
             INFO(v->name);
             CHECK(to_hex(gcm_seal(*v, hex(c.key), hex(c.iv), hex(c.aad), hex(c.pt))) == c.ct + c.tag);
         }
@@ -358,7 +358,7 @@ TEST_CASE("aes-xts: IEEE 1619-2007 Annex B vectors on every variant", "[aes][xts
         const Bytes key = hex(c.key);
         // OpenSSL refuses equal key halves (vector 1); the others it must agree on.
         if (c.number != 1) CHECK(to_hex(openssl_encrypt("xts", key, hex(c.iv), c.pt)) == c.ct);
-        for (const Variant* v : runnable(true)) {
+        for (const IsaVariant* v : runnable(true)) {
             INFO(v->name);
             CHECK(to_hex(xts_encrypt(*v, key, hex(c.iv), c.pt)) == c.ct);
         }
@@ -398,7 +398,7 @@ TEST_CASE("aes: every variant equals the reference at block and batch edges", "[
             const Bytes ctr_ref = ctr_encrypt(kReference, key, iv, pt);
             const Bytes gcm_ref = gcm_seal(kReference, key, iv12, a, pt);
             const Bytes xts_ref = len >= 16 ? xts_encrypt(kReference, xkey, iv, pt) : Bytes{};
-            for (const Variant* v : runnable(false)) {
+            for (const IsaVariant* v : runnable(false)) {
                 INFO(v->name << " key bytes " << key_bytes << " length " << len);
                 CHECK(gcm_seal(*v, key, iv12, a, pt) == gcm_ref);
                 if (!v->ctr) continue;
@@ -414,7 +414,7 @@ TEST_CASE("aes: AES-192 keys for CTR and GCM on every variant", "[aes][conforman
     for (std::size_t len : {0, 1, 16, 100, 255, 256, 257, 1000, 4099}) {
         const Bytes pt = random_bytes(len, 23 + len), aad = random_bytes(len % 50, 24);
         const Bytes ctr_ref = openssl_encrypt("ctr", key, iv, pt), gcm_ref = openssl_encrypt("gcm", key, iv12, pt, aad);
-        for (const Variant* v : runnable(false)) {
+        for (const IsaVariant* v : runnable(false)) {
             INFO(v->name << " length " << len);
             CHECK(gcm_seal(*v, key, iv12, aad, pt) == gcm_ref);
             if (v->ctr) CHECK(ctr_encrypt(*v, key, iv, pt) == ctr_ref);
@@ -457,7 +457,7 @@ TEST_CASE("aes: every split into calls gives the same output", "[aes][sections]"
                         xts_chunks[xts_chunks.size() - 2] -= 16;
                         xts_chunks.back() += 16;
                     }
-                    for (const Variant* v : runnable(false)) {
+                    for (const IsaVariant* v : runnable(false)) {
                         INFO(v->name << " key bytes " << key_bytes << " blocks " << nblocks << " tail " << tail << " mask " << mask);
                         CHECK(gcm_seal(*v, key, iv12, aad, pt, chunks, chunks) == gcm_ref);
                         if (!v->ctr) continue;
@@ -485,7 +485,7 @@ TEST_CASE("aes: every split into calls gives the same output", "[aes][sections]"
                 xts_chunks.back() += 16;
                 std::erase(xts_chunks, std::size_t{0});
             }
-            for (const Variant* v : runnable(false)) {
+            for (const IsaVariant* v : runnable(false)) {
                 INFO(v->name << " trial " << trial);
                 CHECK(gcm_seal(*v, key, iv12, aad, pt, aad_chunks, chunks) == gcm_ref);
                 if (!v->ctr) continue;
@@ -505,7 +505,7 @@ TEST_CASE("aes: misaligned, in place, guard bytes intact, input untouched", "[ae
         const Bytes ctr_ref = ctr_encrypt(kReference, key, iv, pt);
         const Bytes gcm_ref = gcm_seal(kReference, key, iv12, aad, pt);
         const Bytes xts_ref = xts_encrypt(kReference, xkey, iv, pt);
-        for (const Variant* v : runnable(false))
+        for (const IsaVariant* v : runnable(false))
             for (std::size_t src_off : {1, 7, 15})
                 for (std::size_t dst_off : {0, 3, 9}) {
                     INFO(v->name << " length " << len << " src +" << src_off << " dst +" << dst_off);
@@ -531,7 +531,7 @@ TEST_CASE("aes: misaligned, in place, guard bytes intact, input untouched", "[ae
                     CHECK(guards_ok(len));
                     CHECK(std::memcmp(in.data() + src_off, pt.data(), len) == 0);
                 }
-        for (const Variant* v : runnable(false)) {  // in place, misaligned
+        for (const IsaVariant* v : runnable(false)) {  // in place, misaligned
             INFO(v->name << " in place, length " << len);
             Bytes buf(len + 16 + 3);
             std::memcpy(buf.data() + 3, pt.data(), len);
@@ -555,7 +555,7 @@ TEST_CASE("aes-ctr: the 128-bit counter carries across 2^32 and 2^64 and wraps a
         const Bytes iv = hex(iv_hex);
         const Bytes expect = openssl_encrypt("ctr", key, iv, pt);
         CHECK(ctr_encrypt(kReference, key, iv, pt) == expect);
-        for (const Variant* v : runnable(true)) {
+        for (const IsaVariant* v : runnable(true)) {
             INFO(v->name << " iv " << iv_hex);
             CHECK(ctr_encrypt(*v, key, iv, pt) == expect);
             CHECK(ctr_encrypt(*v, key, iv, pt, {48, 16 * 17, pt.size() - 48 - 16 * 17}) == expect);
@@ -574,7 +574,7 @@ TEST_CASE("aes-gcm: the 32-bit block counter wraps alone (inc32)", "[aes][gcm]")
     std::memcpy(ref_ctr, ctr0, 16);
     aes_gcm_enc_generic(&ref_key, ref_ctr, ref_ghash, pt.data(), expect.data(), pt.size());
     CHECK(to_hex(ref_ctr, 16) == "0102030405060708090a0b0c00000023");  // 0xfffffff5 + 46 mod 2^32
-    for (const Variant* v : runnable(false)) {
+    for (const IsaVariant* v : runnable(false)) {
         INFO(v->name);
         GcmKey k;
         v->gcm_setkey(&k, key.data(), key.size());
@@ -638,7 +638,7 @@ std::vector<CipherEntry> cipher_entries() {
     v.push_back(entry<GcmOpenSsl<K>>("aes-" + bits + "-gcm-openssl", 0, 16, 0));
     // Each entry's features: those of the variant its name ends with.
     for (CipherEntry& e : v)
-        for (const Variant& var : kVariants)
+        for (const IsaVariant& var : kVariants)
             if (e.name.size() > std::strlen(var.name) && e.name.ends_with(std::string("-") + var.name)) e.required = var.required;
     return v;
 }

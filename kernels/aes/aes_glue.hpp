@@ -10,8 +10,19 @@
 #include <cstring>
 
 #include "aes.hpp"
+#include "glue.hpp"
 
 namespace fputune::aes {
+
+// What each mode computes. key_bytes counts what init reads: the key (XTS: both), then the IV.
+inline constexpr Algorithm kAes128Ctr{.name = "aes-128-ctr", .block_bytes = 16, .key_bytes = 16 + 16, .out_bytes = 0, .iv_bytes = 16};
+inline constexpr Algorithm kAes256Ctr{.name = "aes-256-ctr", .block_bytes = 16, .key_bytes = 32 + 16, .out_bytes = 0, .iv_bytes = 16};
+inline constexpr Algorithm kAes128Xts{.name = "aes-128-xts", .block_bytes = 16, .key_bytes = 32 + 16, .out_bytes = 0,
+                                      .iv_bytes = 16, .final_min_bytes = 16};
+inline constexpr Algorithm kAes256Xts{.name = "aes-256-xts", .block_bytes = 16, .key_bytes = 64 + 16, .out_bytes = 0,
+                                      .iv_bytes = 16, .final_min_bytes = 16};
+inline constexpr Algorithm kAes128Gcm{.name = "aes-128-gcm", .block_bytes = 16, .key_bytes = 16 + 12, .out_bytes = 16, .iv_bytes = 12};
+inline constexpr Algorithm kAes256Gcm{.name = "aes-256-gcm", .block_bytes = 16, .key_bytes = 32 + 12, .out_bytes = 16, .iv_bytes = 12};
 
 // ---- CTR: key || 16-byte initial counter block ---------------------------------------------------------
 struct alignas(64) CtrCtx {
@@ -23,6 +34,7 @@ using CtrFn = void (*)(const AesKey*, std::uint8_t*, const std::uint8_t*, std::u
 
 template <CtrFn Crypt, std::size_t kKeyBytes>
 struct Ctr {
+    static constexpr Algorithm algorithm = kKeyBytes == 16 ? kAes128Ctr : kAes256Ctr;
     static constexpr std::size_t key_bytes = kKeyBytes, iv_bytes = 16, ctx_bytes = sizeof(CtrCtx);
     static void init(void* ctx, const std::uint8_t* key) noexcept {
         auto* c = static_cast<CtrCtx*>(ctx);
@@ -55,6 +67,7 @@ using XtsFn = void (*)(const AesKey*, const std::uint8_t*, std::uint8_t*, std::s
 
 template <XtsIvFn Iv, XtsFn Crypt, std::size_t kKeyBytes>
 struct Xts {
+    static constexpr Algorithm algorithm = kKeyBytes == 16 ? kAes128Xts : kAes256Xts;
     static constexpr std::size_t key_bytes = 2 * kKeyBytes, iv_bytes = 16, ctx_bytes = sizeof(XtsCtx);
     static void init(void* ctx, const std::uint8_t* key) noexcept {
         auto* c = static_cast<XtsCtx*>(ctx);
@@ -101,6 +114,7 @@ using GcmFinalFn = void (*)(const GcmKey*, const std::uint8_t*, const std::uint8
 // request, so no request's section pays for them.
 template <GcmSetkeyFn Setkey, GcmAadFn Aad, GcmEncFn Enc, GcmFinalFn Final, std::size_t kKeyBytes>
 struct Gcm {
+    static constexpr Algorithm algorithm = kKeyBytes == 16 ? kAes128Gcm : kAes256Gcm;
     static constexpr std::size_t key_bytes = kKeyBytes, iv_bytes = 12, ctx_bytes = sizeof(GcmCtx);
     static void init(void* ctx, const std::uint8_t* key) noexcept {
         auto* c = static_cast<GcmCtx*>(ctx);
@@ -149,6 +163,7 @@ inline constexpr std::size_t kOpenSslCtxBytes = 128;
 
 template <std::size_t kKeyBytes>
 struct CtrOpenSsl {
+    static constexpr Algorithm algorithm = kKeyBytes == 16 ? kAes128Ctr : kAes256Ctr;
     static constexpr std::size_t key_bytes = kKeyBytes, iv_bytes = 16, ctx_bytes = kOpenSslCtxBytes;
     FPUTUNE_AES_PEER_ENTRY_POINTS;
 };
@@ -156,11 +171,13 @@ struct CtrOpenSsl {
 // restarts it from the IV whose encryption is the running tweak (one extra block decryption).
 template <std::size_t kKeyBytes>
 struct XtsOpenSsl {
+    static constexpr Algorithm algorithm = kKeyBytes == 16 ? kAes128Xts : kAes256Xts;
     static constexpr std::size_t key_bytes = 2 * kKeyBytes, iv_bytes = 16, ctx_bytes = kOpenSslCtxBytes;
     FPUTUNE_AES_PEER_ENTRY_POINTS;
 };
 template <std::size_t kKeyBytes>
 struct GcmOpenSsl {
+    static constexpr Algorithm algorithm = kKeyBytes == 16 ? kAes128Gcm : kAes256Gcm;
     static constexpr std::size_t key_bytes = kKeyBytes, iv_bytes = 12, ctx_bytes = kOpenSslCtxBytes;
     FPUTUNE_AES_PEER_ENTRY_POINTS;
     static void blocks(void* ctx, const std::uint8_t* aad, std::size_t nblocks) noexcept;
