@@ -162,13 +162,14 @@ struct CountersInMemory {
     alignas(64) u8 blocks[kBlocks * 16];
     std::uint32_t next;    // the count of the next batch's first block
     std::uint32_t rk0_d3;  // round key 0's last dword, as the blocks hold it in memory
-    CountersInMemory(const AesKey* key, const u8 ctr[16]) noexcept {
+    __m128i first_le;      // the first batch's first counter as an integer, until it is made
+    bool first = true;
+    CountersInMemory(const AesKey* key, const u8 ctr[16]) noexcept : first_le(bswap128(load128(ctr))) {
         const __m128i c = _mm_xor_si128(load128(ctr), _mm_load_si128(reinterpret_cast<const __m128i*>(key->rk[0])));
         std::memcpy(&rk0_d3, key->rk[0] + 12, 4);
         std::memcpy(&next, ctr + 12, 4);
         next = __builtin_bswap32(next);
         for (unsigned i = 0; i < kBlocks; ++i) store128(blocks + 16 * i, c);
-        step();
     }
     void step() noexcept {
 #pragma GCC unroll 16
@@ -178,10 +179,23 @@ struct CountersInMemory {
         }
         next += kBlocks;
     }
-    // x[j] = vector j of this batch's counter blocks ^ round key 0; then the next batch's.
-    void batch(T (&x)[kVecs], T) noexcept {
+    // x[j] = vector j of this batch's counter blocks ^ round key 0; then the next batch's. The first
+    // batch is made in registers: loading blocks just rewritten a dword at a time would wait for the
+    // stores (short messages are all first batch); later ones were stored a whole batch earlier.
+    void batch(T (&x)[kVecs], T rk0) noexcept {
+        if (first) {
+            first = false;
+            const __m128i bsw = _mm_load_si128(reinterpret_cast<const __m128i*>(kBswap));
 #pragma GCC unroll 16
-        for (unsigned j = 0; j < kVecs; ++j) x[j] = V::load(blocks + j * V::kBytes);
+            for (unsigned j = 0; j < kVecs; ++j)
+                x[j] = V::xor_(V::shuffle(V::add32(V::bcast(first_le), V::bcast(_mm_cvtsi32_si128(static_cast<int>(j * V::kLanes)))),
+                                          V::bcast(bsw)),
+                               rk0);
+            next += kBlocks;
+        } else {
+#pragma GCC unroll 16
+            for (unsigned j = 0; j < kVecs; ++j) x[j] = V::load(blocks + j * V::kBytes);
+        }
         step();
     }
 };
