@@ -160,16 +160,15 @@ struct CountersInMemory {
     using T = typename V::T;
     static constexpr unsigned kBlocks = kVecs * V::kLanes;
     alignas(64) u8 blocks[kBlocks * 16];
+    const u8* ctr;         // the first counter block
+    const u8* rk0;
     std::uint32_t next;    // the count of the next batch's first block
     std::uint32_t rk0_d3;  // round key 0's last dword, as the blocks hold it in memory
-    __m128i first_le;      // the first batch's first counter as an integer, until it is made
     bool first = true;
-    CountersInMemory(const AesKey* key, const u8 ctr[16]) noexcept : first_le(bswap128(load128(ctr))) {
-        const __m128i c = _mm_xor_si128(load128(ctr), _mm_load_si128(reinterpret_cast<const __m128i*>(key->rk[0])));
-        std::memcpy(&rk0_d3, key->rk[0] + 12, 4);
+    CountersInMemory(const AesKey* key, const u8 c[16]) noexcept : ctr(c), rk0(key->rk[0]) {
         std::memcpy(&next, ctr + 12, 4);
         next = __builtin_bswap32(next);
-        for (unsigned i = 0; i < kBlocks; ++i) store128(blocks + 16 * i, c);
+        std::memcpy(&rk0_d3, rk0 + 12, 4);
     }
     void step() noexcept {
 #pragma GCC unroll 16
@@ -177,26 +176,30 @@ struct CountersInMemory {
             const std::uint32_t d = __builtin_bswap32(next + i) ^ rk0_d3;
             std::memcpy(blocks + 16 * i + 12, &d, 4);
         }
-        next += kBlocks;
     }
-    // x[j] = vector j of this batch's counter blocks ^ round key 0; then the next batch's. The first
-    // batch is made in registers: loading blocks just rewritten a dword at a time would wait for the
-    // stores (short messages are all first batch); later ones were stored a whole batch earlier.
-    void batch(T (&x)[kVecs], T rk0) noexcept {
+    // x[j] = vector j (j < N) of this batch's counter blocks ^ round key 0. The first batch is made in
+    // registers: loading blocks just rewritten a dword at a time would wait for the stores; later
+    // batches were stored a whole batch earlier. Unless this is the last batch, the next one is
+    // stored now.
+    template <unsigned N>
+    void batch(T* x, T rk0v, bool last) noexcept {
         if (first) {
             first = false;
-            const __m128i bsw = _mm_load_si128(reinterpret_cast<const __m128i*>(kBswap));
+            const T bsw = V::bcast(_mm_load_si128(reinterpret_cast<const __m128i*>(kBswap)));
+            const T le = V::bcast(bswap128(load128(ctr)));
 #pragma GCC unroll 16
-            for (unsigned j = 0; j < kVecs; ++j)
-                x[j] = V::xor_(V::shuffle(V::add32(V::bcast(first_le), V::bcast(_mm_cvtsi32_si128(static_cast<int>(j * V::kLanes)))),
-                                          V::bcast(bsw)),
-                               rk0);
-            next += kBlocks;
+            for (unsigned j = 0; j < N; ++j)
+                x[j] = V::xor_(V::shuffle(V::add32(le, V::bcast(_mm_cvtsi32_si128(static_cast<int>(j * V::kLanes)))), bsw), rk0v);
+            if (!last) {  // every block = the counter block ^ round key 0; step() rewrites their last dwords
+                const __m128i c = _mm_xor_si128(load128(ctr), _mm_load_si128(reinterpret_cast<const __m128i*>(rk0)));
+                for (unsigned i = 0; i < kBlocks; ++i) store128(blocks + 16 * i, c);
+            }
         } else {
 #pragma GCC unroll 16
-            for (unsigned j = 0; j < kVecs; ++j) x[j] = V::load(blocks + j * V::kBytes);
+            for (unsigned j = 0; j < N; ++j) x[j] = V::load(blocks + j * V::kBytes);
         }
-        step();
+        next += kBlocks;
+        if (!last) step();
     }
 };
 
@@ -219,14 +222,16 @@ struct CountersInRegisters {
     static T lanes(unsigned n) noexcept { return V::bcast(_mm_cvtsi32_si128(static_cast<int>(n))); }
     static T lanes_be(unsigned n) noexcept { return V::bcast(_mm_set_epi32(static_cast<int>(n << 24), 0, 0, 0)); }
     static T bswap() noexcept { return V::bcast(_mm_load_si128(reinterpret_cast<const __m128i*>(kBswap))); }
-    void batch(T (&x)[kVecs], T rk0) noexcept {
+    template <unsigned N>
+    void batch(T* x, T rk0, bool last) noexcept {
         if ((low & 0xff) + kBlocks - 1 <= 0xff) {
 #pragma GCC unroll 16
-            for (unsigned j = 0; j < kVecs; ++j) x[j] = V::xor_(j ? V::add32(be, lanes_be(j * V::kLanes)) : be, rk0);
+            for (unsigned j = 0; j < N; ++j) x[j] = V::xor_(j ? V::add32(be, lanes_be(j * V::kLanes)) : be, rk0);
         } else {
 #pragma GCC unroll 16
-            for (unsigned j = 0; j < kVecs; ++j) x[j] = V::xor_(V::shuffle(j ? V::add32(le, lanes(j * V::kLanes)) : le, bswap()), rk0);
+            for (unsigned j = 0; j < N; ++j) x[j] = V::xor_(V::shuffle(j ? V::add32(le, lanes(j * V::kLanes)) : le, bswap()), rk0);
         }
+        if (last) return;
         le = V::add32(le, lanes(kBlocks));
         be = (low & 0xff) + kBlocks + V::kLanes - 1 <= 0xff ? V::add32(be, lanes_be(kBlocks)) : V::shuffle(le, bswap());
         low += kBlocks;
@@ -254,7 +259,7 @@ inline void ctr_body(const AesKey* key, const u8 ctr_block[16], const u8* src, u
     Counters<V, kVecs> ctr(key, ctr_block);
     for (; len >= kBatch; src += kBatch, dst += kBatch, len -= kBatch) {
         T x[kVecs];
-        ctr.batch(x, rk[0]);
+        ctr.template batch<kVecs>(x, rk[0], len == kBatch);
         aes_middle_rounds<V, R, kVecs>(rk, x);
         // aesenclast's key xor also adds the plaintext: one xor fewer per vector.
 #pragma GCC unroll 16
@@ -263,9 +268,9 @@ inline void ctr_body(const AesKey* key, const u8 ctr_block[16], const u8* src, u
     }
     if (len == 0) return;
     // The tail: only its bytes are read and written.
-    T x[kVecs];
-    ctr.batch(x, rk[0]);
     with_tail_vecs<kVecs>((len + V::kBytes - 1) / V::kBytes, [&]<unsigned N>(Count<N>) {
+        T x[N];
+        ctr.template batch<N>(x, rk[0], true);
         aes_middle_rounds<V, R, N>(rk, x);
 #pragma GCC unroll 16
         for (unsigned j = 0; j < N; ++j) {
@@ -538,13 +543,13 @@ inline __m128i gcm_enc_body(const GcmKey* key, const u8 ctr_block[16], __m128i s
     load_round_keys<V, R>(&key->aes, rk);
     const T bsw = V::bcast(_mm_load_si128(reinterpret_cast<const __m128i*>(kBswap)));
     Counters<V, kVecs> ctr(&key->aes, ctr_block);
-    auto counters = [&](T (&x)[kVecs]) { ctr.batch(x, rk[0]); };
+    auto counters = [&](T (&x)[kVecs], bool last) { ctr.template batch<kVecs>(x, rk[0], last); };
     if (len >= kBatch) {
         Power<V> hp[kVecs];
 #pragma GCC unroll 16
         for (unsigned j = 0; j < kVecs; ++j) hp[j] = load_power<V>(key, j * V::kLanes);
         T ct[kVecs];
-        counters(ct);
+        counters(ct, len == kBatch);
         aes_middle_rounds<V, R, kVecs>(rk, ct);
 #pragma GCC unroll 16
         for (unsigned j = 0; j < kVecs; ++j) {
@@ -556,7 +561,7 @@ inline __m128i gcm_enc_body(const GcmKey* key, const u8 ctr_block[16], __m128i s
         len -= kBatch;
         for (; len >= kBatch; src += kBatch, dst += kBatch, len -= kBatch) {
             T x[kVecs], y[kVecs];
-            counters(x);
+            counters(x, len == kBatch);
 #pragma GCC unroll 16
             for (unsigned j = 0; j < kVecs; ++j) y[j] = V::shuffle(ct[j], bsw);
             y[0] = V::xor_(y[0], V::from_lane0(s));
@@ -581,9 +586,9 @@ inline __m128i gcm_enc_body(const GcmKey* key, const u8 ctr_block[16], __m128i s
         s = reduce<V>(acc);
     }
     if (len) {  // a last, partial batch: only its bytes are read and written; its ciphertext zero-padded
-        T x[kVecs];
-        counters(x);
         with_tail_vecs<kVecs>((len + V::kBytes - 1) / V::kBytes, [&]<unsigned N>(Count<N>) {
+            T x[N];
+            ctr.template batch<N>(x, rk[0], true);
             aes_middle_rounds<V, R, N>(rk, x);
 #pragma GCC unroll 16
             for (unsigned j = 0; j < N; ++j) {
