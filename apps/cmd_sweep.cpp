@@ -2,7 +2,7 @@
 // `fputune sweep`: measure every selected kernel's sections and thresholds into fputune.sweep/1.
 #include <unistd.h>
 
-#include <csignal>
+#include <algorithm>
 #include <iostream>
 #include <sstream>
 
@@ -14,16 +14,15 @@
 #include "clock.hpp"
 #include "cpu.hpp"
 #include "probe.hpp"
+#include "progress.hpp"
 #include "registry.hpp"
+#include "signals.hpp"
 #include "sweep.hpp"
 #include "units.hpp"
 
 namespace fputune::cli {
 
 namespace {
-
-std::atomic<bool> g_stop{false};
-extern "C" void on_sigint(int) { g_stop.store(true); }
 
 std::string sweep_csv(const SweepFile& f) {
     std::string s = fmt::format("# fputune.sweep/1 as CSV; {} ; TSC {:.0f} Hz; core/TSC {:.4f} (probed {:.3f}..{:.3f}); dirty {}; date {}; "
@@ -114,6 +113,10 @@ int run_sweep(const Args& args) {
     const std::string output = vm["output"].as<std::string>();
     check_writable(output);
     if (vm.count("csv")) check_writable(vm["csv"].as<std::string>());
+    // -o may be the --resume file (written back), but nothing else may name one file twice.
+    const std::string csv_path = vm.count("csv") ? vm["csv"].as<std::string>() : "";
+    refuse_same_files({{"-o", output}, {"--csv", csv_path}}, {});
+    refuse_same_files({{"--csv", csv_path}}, {{"--resume", vm.count("resume") ? vm["resume"].as<std::string>() : ""}});
     const int cpu = pin_cpu(vm);
 
     SweepFile file;
@@ -134,6 +137,16 @@ int run_sweep(const Args& args) {
         spdlog::info("resuming {}: {} section and {} threshold points already measured", vm["resume"].as<std::string>(), file.sections.size(),
                      file.thresholds.size());
         file.partial = false;
+        // The merged file says what it holds: no stale "interrupted" warning, and every kernel pattern swept into it.
+        std::erase_if(file.warnings, [](const std::string& w) { return w.rfind("interrupted: partial sweep", 0) == 0; });
+        nlohmann::json kernels = nlohmann::json::array();
+        for (const nlohmann::json& list : {file.options.value("kernels", nlohmann::json::array()), nlohmann::json(patterns)}) {
+            if (list.empty()) kernels.push_back("*");
+            for (const auto& k : list)
+                if (std::find(kernels.begin(), kernels.end(), k) == kernels.end()) kernels.push_back(k);
+        }
+        if (kernels == nlohmann::json::array({"*"})) kernels = nlohmann::json::array();
+        file.options["kernels"] = kernels;
     } else {
         file.cpu = probe;
         file.options = options;
@@ -150,27 +163,12 @@ int run_sweep(const Args& args) {
     spdlog::info("sweep on {} (CPU {}), TSC {:.4f} GHz, core/TSC {:.3f}; dirty {}, cache {}, section overhead {} cycles{}",
                  probe.value("brand", "?"), cpu, file.tsc_hz / 1e9, start.best, file.dirty, cache, opt.section_overhead_cycles,
                  quick ? ", quick" : "");
-    g_stop = false;
-    struct sigaction sa {};
-    sa.sa_handler = on_sigint;
-    sigaction(SIGINT, &sa, nullptr);
-    sigaction(SIGTERM, &sa, nullptr);
+    // Until the file is written, these signals (a second Ctrl-C too) only ask the sweep to stop.
+    const StopOnSignals signals;
     const bool tty = isatty(STDERR_FILENO);
     const std::uint64_t t_start = tsc_begin();
-    run_sweep(opt, file, [&](const SweepProgress& p) {
-        const double elapsed = static_cast<double>(tsc_begin() - t_start) / file.tsc_hz;
-        if (tty) {
-            const int width = 30;
-            const int filled = p.total ? static_cast<int>(width * p.done / p.total) : width;
-            std::cerr << fmt::format("\r[{}{}] {:>3}/{:<3} {:>5.0f}s  {:<40}", std::string(filled, '#'), std::string(width - filled, '.'),
-                                     p.done, p.total, elapsed, p.what) << std::flush;
-            if (p.what == "done") std::cerr << "\n";
-        } else if (p.what != "done") {
-            spdlog::info("[{}/{}] {:.0f}s {}", p.done + 1, p.total, elapsed, p.what);
-        }
-    }, g_stop);
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
+    ProgressLog progress(tty);
+    run_sweep(opt, file, [&](const SweepProgress& p) { progress.update(p.done, p.total, p.what); }, signals.stop());
     if (tty && file.partial) std::cerr << "\n";
     const CoreRatio end = measure_core_per_tsc();
     file.core_per_tsc_end = end.best;
@@ -183,17 +181,20 @@ int run_sweep(const Args& args) {
         file.warnings.push_back(w);
         spdlog::warn("{}", w);
     }
-    if (file.partial) file.warnings.push_back("interrupted: partial sweep; continue it with --resume");
+    if (file.partial)
+        file.warnings.push_back(fmt::format("interrupted: partial sweep{}; continue it with --resume",
+                                            signals.signal() ? fmt::format(" ({})", signal_name(signals.signal())) : ""));
     write_sweep_file(output, file);
     if (vm.count("csv")) write_file_atomic(vm["csv"].as<std::string>(), sweep_csv(file));
     const double elapsed = static_cast<double>(tsc_begin() - t_start) / file.tsc_hz;
     std::uint64_t interrupted = 0;
     for (const auto& p : file.sections) interrupted += p.cycles.samples ? p.cycles.interrupted : p.ticks.interrupted;
-    std::cout << fmt::format("{} {}: {} kernels, {} section points, {} threshold points in {:.0f} s; {} samples hit by interruptions{}\n",
+    std::ostream& summary = is_stdout_path(output) ? std::cerr : std::cout;  // `-o -` keeps stdout pure JSON
+    summary << fmt::format("{} {}: {} kernels, {} section points, {} threshold points in {:.0f} s; {} samples hit by interruptions{}\n",
                              file.partial ? "partial sweep written to" : "wrote", output, file.kernels.size(), file.sections.size(),
                              file.thresholds.size(), elapsed, interrupted,
                              file.partial ? fmt::format(" (continue with: fputune sweep --resume {} -o {})", output, output) : "");
-    return file.partial ? 130 : kExitOk;
+    return file.partial ? kExitPartial : kExitOk;
 }
 
 }  // namespace fputune::cli

@@ -80,6 +80,9 @@ struct SweepFile {
     std::vector<KernelInfo> kernels;
     std::vector<SectionPoint> sections;
     std::vector<ThresholdPoint> thresholds;
+    // What the reader skipped (points with missing, non-finite or non-positive statistics), one line
+    // per kernel naming the points; not written back.
+    std::vector<std::string> notes;
 };
 
 // What models fit: ticks at one reference ratio (model_core_per_tsc), so that ticks x ratio = core
@@ -89,9 +92,11 @@ double model_core_per_tsc(const SweepFile& f);
 PointStats model_ticks(const SweepFile& f, const PointStats& ticks, const PointStats& cycles);
 
 nlohmann::json to_json(const SweepFile& f);
-// Validates schema (name and version), required fields and types. Throws std::runtime_error with a
-// message that names `source` (the file) and what is wrong, e.g. "sweep.json: schema 'fputune.sweep/2'
-// is newer than this fputune understands (fputune.sweep/1); update fputune".
+// Validates schema (name and version), required fields, types and ranges (lib/json_checked.hpp).
+// Throws InputError with a message that names `source` (the file), the field and what is wrong, e.g.
+// "sweep.json: schema 'fputune.sweep/2' is newer than this fputune understands (fputune.sweep/1);
+// update fputune". A point whose statistics are missing, not finite, or not positive where the models
+// need them (p50, and p90 for sections; samples) is skipped and named in `notes` instead.
 SweepFile sweep_from_json(const nlohmann::json& j, const std::string& source);
 SweepFile read_sweep_file(const std::string& path);  // parse errors (truncated file) name the path
 void write_sweep_file(const std::string& path, const SweepFile& f);  // atomic
