@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // AES-CTR, AES-XTS and AES-GCM for any vector width: one body per mode, included by each ISA file (aesni,
 // aesni-avx, vaes-avx2, vaes-avx512), which supplies the vector type V and is compiled with its own flags.
-// V holds kLanes = V::kBytes / 16 AES blocks; kVecs vectors are in flight (8 blocks for aesni, 4 vectors
-// for VAES), as in Linux's aes-{ctr,xts,gcm}-*-x86_64.S and OpenSSL's aesni code. Everything is in an
+// V holds kLanes = V::kBytes / 16 AES blocks; kVecs vectors are in flight (8 blocks for aesni CTR/GCM and 4
+// for its XTS, 4 vectors for VAES), as in Linux's aes-{ctr,xts,gcm}-*-x86_64.S and OpenSSL's aesni code. Everything is in an
 // anonymous namespace so that each ISA file keeps its own copy (see STYLE.md).
 //
 // GHASH runs in the POLYVAL domain (RFC 8452 Appendix A): GHASH_H(X) = ByteReverse(POLYVAL_H'(
@@ -250,6 +250,20 @@ template <class V, unsigned kVecs>
 using Counters = typename PickCounters<V::kLanes == 1, V, kVecs>::Type;
 
 // ---- CTR (SP 800-38A: a 128-bit big-endian counter) ------------------------------------------------
+// The last, partial batch of CTR on N vectors: only the message's bytes are read and written, and x
+// holds the output, zero past the message (as GHASH pads it).
+template <class V, int R, unsigned N, class C>
+inline void ctr_tail(C& ctr, const typename V::T (&rk)[R + 1], const u8* src, u8* dst, std::size_t len, typename V::T* x) noexcept {
+    ctr.template batch<N>(x, rk[0], true);
+    aes_middle_rounds<V, R, N>(rk, x);
+#pragma GCC unroll 16
+    for (unsigned j = 0; j < N; ++j) {
+        const std::size_t n = clamp_bytes(len, j * V::kBytes, V::kBytes);
+        x[j] = V::mask_n(V::aesenclast(x[j], V::xor_(rk[R], V::load_n(src + j * V::kBytes, n))), n);
+        V::store_n(dst + j * V::kBytes, x[j], n);
+    }
+}
+
 template <class V, int R, unsigned kVecs>
 inline void ctr_body(const AesKey* key, const u8 ctr_block[16], const u8* src, u8* dst, std::size_t len) noexcept {
     using T = typename V::T;
@@ -267,16 +281,9 @@ inline void ctr_body(const AesKey* key, const u8 ctr_block[16], const u8* src, u
             V::store(dst + j * V::kBytes, V::aesenclast(x[j], V::xor_(rk[R], V::load(src + j * V::kBytes))));
     }
     if (len == 0) return;
-    // The tail: only its bytes are read and written.
     with_tail_vecs<kVecs>((len + V::kBytes - 1) / V::kBytes, [&]<unsigned N>(Count<N>) {
         T x[N];
-        ctr.template batch<N>(x, rk[0], true);
-        aes_middle_rounds<V, R, N>(rk, x);
-#pragma GCC unroll 16
-        for (unsigned j = 0; j < N; ++j) {
-            const std::size_t n = clamp_bytes(len, j * V::kBytes, V::kBytes);
-            V::store_n(dst + j * V::kBytes, V::aesenclast(x[j], V::xor_(rk[R], V::load_n(src + j * V::kBytes, n))), n);
-        }
+        ctr_tail<V, R, N>(ctr, rk, src, dst, len, x);
     });
 }
 
@@ -588,15 +595,9 @@ inline __m128i gcm_enc_body(const GcmKey* key, const u8 ctr_block[16], __m128i s
     if (len) {  // a last, partial batch: only its bytes are read and written; its ciphertext zero-padded
         with_tail_vecs<kVecs>((len + V::kBytes - 1) / V::kBytes, [&]<unsigned N>(Count<N>) {
             T x[N];
-            ctr.template batch<N>(x, rk[0], true);
-            aes_middle_rounds<V, R, N>(rk, x);
+            ctr_tail<V, R, N>(ctr, rk, src, dst, len, x);
 #pragma GCC unroll 16
-            for (unsigned j = 0; j < N; ++j) {
-                const std::size_t n = clamp_bytes(len, j * V::kBytes, V::kBytes);
-                x[j] = V::mask_n(V::aesenclast(x[j], V::xor_(rk[R], V::load_n(src + j * V::kBytes, n))), n);
-                V::store_n(dst + j * V::kBytes, x[j], n);
-                x[j] = V::shuffle(x[j], bsw);
-            }
+            for (unsigned j = 0; j < N; ++j) x[j] = V::shuffle(x[j], bsw);
             x[0] = V::xor_(x[0], V::from_lane0(s));
             s = ghash_partial<V, N>(key, x, (len + 15) / 16);
         });
