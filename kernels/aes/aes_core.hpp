@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // AES-CTR, AES-XTS and AES-GCM for any vector width: one body per mode, included by each ISA file (aesni,
 // aesni-avx, vaes-avx2, vaes-avx512), which supplies the vector type V and is compiled with its own flags.
-// V holds kLanes = V::kBytes / 16 AES blocks; kVecs vectors are in flight (8 blocks for aesni, 4 vectors
-// for VAES), as in Linux's aes-{ctr,xts,gcm}-*-x86_64.S and OpenSSL's aesni code. Everything is in an
+// V holds kLanes = V::kBytes / 16 AES blocks; kVecs vectors are in flight (8 blocks for aesni CTR/GCM and 4
+// for its XTS, 4 vectors for VAES), as in Linux's aes-{ctr,xts,gcm}-*-x86_64.S and OpenSSL's aesni code. Everything is in an
 // anonymous namespace so that each ISA file keeps its own copy (see STYLE.md).
 //
 // GHASH runs in the POLYVAL domain (RFC 8452 Appendix A): GHASH_H(X) = ByteReverse(POLYVAL_H'(
@@ -160,15 +160,15 @@ struct CountersInMemory {
     using T = typename V::T;
     static constexpr unsigned kBlocks = kVecs * V::kLanes;
     alignas(64) u8 blocks[kBlocks * 16];
+    const u8* ctr;         // the first counter block
+    const u8* rk0;
     std::uint32_t next;    // the count of the next batch's first block
     std::uint32_t rk0_d3;  // round key 0's last dword, as the blocks hold it in memory
-    CountersInMemory(const AesKey* key, const u8 ctr[16]) noexcept {
-        const __m128i c = _mm_xor_si128(load128(ctr), _mm_load_si128(reinterpret_cast<const __m128i*>(key->rk[0])));
-        std::memcpy(&rk0_d3, key->rk[0] + 12, 4);
+    bool first = true;
+    CountersInMemory(const AesKey* key, const u8 c[16]) noexcept : ctr(c), rk0(key->rk[0]) {
         std::memcpy(&next, ctr + 12, 4);
         next = __builtin_bswap32(next);
-        for (unsigned i = 0; i < kBlocks; ++i) store128(blocks + 16 * i, c);
-        step();
+        std::memcpy(&rk0_d3, rk0 + 12, 4);
     }
     void step() noexcept {
 #pragma GCC unroll 16
@@ -176,13 +176,30 @@ struct CountersInMemory {
             const std::uint32_t d = __builtin_bswap32(next + i) ^ rk0_d3;
             std::memcpy(blocks + 16 * i + 12, &d, 4);
         }
-        next += kBlocks;
     }
-    // x[j] = vector j of this batch's counter blocks ^ round key 0; then the next batch's.
-    void batch(T (&x)[kVecs], T) noexcept {
+    // x[j] = vector j (j < N) of this batch's counter blocks ^ round key 0. The first batch is made in
+    // registers: loading blocks just rewritten a dword at a time would wait for the stores; later
+    // batches were stored a whole batch earlier. Unless this is the last batch, the next one is
+    // stored now.
+    template <unsigned N>
+    void batch(T* x, T rk0v, bool last) noexcept {
+        if (first) {
+            first = false;
+            const T bsw = V::bcast(_mm_load_si128(reinterpret_cast<const __m128i*>(kBswap)));
+            const T le = V::bcast(bswap128(load128(ctr)));
 #pragma GCC unroll 16
-        for (unsigned j = 0; j < kVecs; ++j) x[j] = V::load(blocks + j * V::kBytes);
-        step();
+            for (unsigned j = 0; j < N; ++j)
+                x[j] = V::xor_(V::shuffle(V::add32(le, V::bcast(_mm_cvtsi32_si128(static_cast<int>(j * V::kLanes)))), bsw), rk0v);
+            if (!last) {  // every block = the counter block ^ round key 0; step() rewrites their last dwords
+                const __m128i c = _mm_xor_si128(load128(ctr), _mm_load_si128(reinterpret_cast<const __m128i*>(rk0)));
+                for (unsigned i = 0; i < kBlocks; ++i) store128(blocks + 16 * i, c);
+            }
+        } else {
+#pragma GCC unroll 16
+            for (unsigned j = 0; j < N; ++j) x[j] = V::load(blocks + j * V::kBytes);
+        }
+        next += kBlocks;
+        if (!last) step();
     }
 };
 
@@ -205,14 +222,16 @@ struct CountersInRegisters {
     static T lanes(unsigned n) noexcept { return V::bcast(_mm_cvtsi32_si128(static_cast<int>(n))); }
     static T lanes_be(unsigned n) noexcept { return V::bcast(_mm_set_epi32(static_cast<int>(n << 24), 0, 0, 0)); }
     static T bswap() noexcept { return V::bcast(_mm_load_si128(reinterpret_cast<const __m128i*>(kBswap))); }
-    void batch(T (&x)[kVecs], T rk0) noexcept {
+    template <unsigned N>
+    void batch(T* x, T rk0, bool last) noexcept {
         if ((low & 0xff) + kBlocks - 1 <= 0xff) {
 #pragma GCC unroll 16
-            for (unsigned j = 0; j < kVecs; ++j) x[j] = V::xor_(j ? V::add32(be, lanes_be(j * V::kLanes)) : be, rk0);
+            for (unsigned j = 0; j < N; ++j) x[j] = V::xor_(j ? V::add32(be, lanes_be(j * V::kLanes)) : be, rk0);
         } else {
 #pragma GCC unroll 16
-            for (unsigned j = 0; j < kVecs; ++j) x[j] = V::xor_(V::shuffle(j ? V::add32(le, lanes(j * V::kLanes)) : le, bswap()), rk0);
+            for (unsigned j = 0; j < N; ++j) x[j] = V::xor_(V::shuffle(j ? V::add32(le, lanes(j * V::kLanes)) : le, bswap()), rk0);
         }
+        if (last) return;
         le = V::add32(le, lanes(kBlocks));
         be = (low & 0xff) + kBlocks + V::kLanes - 1 <= 0xff ? V::add32(be, lanes_be(kBlocks)) : V::shuffle(le, bswap());
         low += kBlocks;
@@ -231,6 +250,20 @@ template <class V, unsigned kVecs>
 using Counters = typename PickCounters<V::kLanes == 1, V, kVecs>::Type;
 
 // ---- CTR (SP 800-38A: a 128-bit big-endian counter) ------------------------------------------------
+// The last, partial batch of CTR on N vectors: only the message's bytes are read and written, and x
+// holds the output, zero past the message (as GHASH pads it).
+template <class V, int R, unsigned N, class C>
+inline void ctr_tail(C& ctr, const typename V::T (&rk)[R + 1], const u8* src, u8* dst, std::size_t len, typename V::T* x) noexcept {
+    ctr.template batch<N>(x, rk[0], true);
+    aes_middle_rounds<V, R, N>(rk, x);
+#pragma GCC unroll 16
+    for (unsigned j = 0; j < N; ++j) {
+        const std::size_t n = clamp_bytes(len, j * V::kBytes, V::kBytes);
+        x[j] = V::mask_n(V::aesenclast(x[j], V::xor_(rk[R], V::load_n(src + j * V::kBytes, n))), n);
+        V::store_n(dst + j * V::kBytes, x[j], n);
+    }
+}
+
 template <class V, int R, unsigned kVecs>
 inline void ctr_body(const AesKey* key, const u8 ctr_block[16], const u8* src, u8* dst, std::size_t len) noexcept {
     using T = typename V::T;
@@ -240,7 +273,7 @@ inline void ctr_body(const AesKey* key, const u8 ctr_block[16], const u8* src, u
     Counters<V, kVecs> ctr(key, ctr_block);
     for (; len >= kBatch; src += kBatch, dst += kBatch, len -= kBatch) {
         T x[kVecs];
-        ctr.batch(x, rk[0]);
+        ctr.template batch<kVecs>(x, rk[0], len == kBatch);
         aes_middle_rounds<V, R, kVecs>(rk, x);
         // aesenclast's key xor also adds the plaintext: one xor fewer per vector.
 #pragma GCC unroll 16
@@ -248,16 +281,9 @@ inline void ctr_body(const AesKey* key, const u8 ctr_block[16], const u8* src, u
             V::store(dst + j * V::kBytes, V::aesenclast(x[j], V::xor_(rk[R], V::load(src + j * V::kBytes))));
     }
     if (len == 0) return;
-    // The tail: only its bytes are read and written.
-    T x[kVecs];
-    ctr.batch(x, rk[0]);
     with_tail_vecs<kVecs>((len + V::kBytes - 1) / V::kBytes, [&]<unsigned N>(Count<N>) {
-        aes_middle_rounds<V, R, N>(rk, x);
-#pragma GCC unroll 16
-        for (unsigned j = 0; j < N; ++j) {
-            const std::size_t n = clamp_bytes(len, j * V::kBytes, V::kBytes);
-            V::store_n(dst + j * V::kBytes, V::aesenclast(x[j], V::xor_(rk[R], V::load_n(src + j * V::kBytes, n))), n);
-        }
+        T x[N];
+        ctr_tail<V, R, N>(ctr, rk, src, dst, len, x);
     });
 }
 
@@ -524,13 +550,13 @@ inline __m128i gcm_enc_body(const GcmKey* key, const u8 ctr_block[16], __m128i s
     load_round_keys<V, R>(&key->aes, rk);
     const T bsw = V::bcast(_mm_load_si128(reinterpret_cast<const __m128i*>(kBswap)));
     Counters<V, kVecs> ctr(&key->aes, ctr_block);
-    auto counters = [&](T (&x)[kVecs]) { ctr.batch(x, rk[0]); };
+    auto counters = [&](T (&x)[kVecs], bool last) { ctr.template batch<kVecs>(x, rk[0], last); };
     if (len >= kBatch) {
         Power<V> hp[kVecs];
 #pragma GCC unroll 16
         for (unsigned j = 0; j < kVecs; ++j) hp[j] = load_power<V>(key, j * V::kLanes);
         T ct[kVecs];
-        counters(ct);
+        counters(ct, len == kBatch);
         aes_middle_rounds<V, R, kVecs>(rk, ct);
 #pragma GCC unroll 16
         for (unsigned j = 0; j < kVecs; ++j) {
@@ -542,7 +568,7 @@ inline __m128i gcm_enc_body(const GcmKey* key, const u8 ctr_block[16], __m128i s
         len -= kBatch;
         for (; len >= kBatch; src += kBatch, dst += kBatch, len -= kBatch) {
             T x[kVecs], y[kVecs];
-            counters(x);
+            counters(x, len == kBatch);
 #pragma GCC unroll 16
             for (unsigned j = 0; j < kVecs; ++j) y[j] = V::shuffle(ct[j], bsw);
             y[0] = V::xor_(y[0], V::from_lane0(s));
@@ -567,17 +593,11 @@ inline __m128i gcm_enc_body(const GcmKey* key, const u8 ctr_block[16], __m128i s
         s = reduce<V>(acc);
     }
     if (len) {  // a last, partial batch: only its bytes are read and written; its ciphertext zero-padded
-        T x[kVecs];
-        counters(x);
         with_tail_vecs<kVecs>((len + V::kBytes - 1) / V::kBytes, [&]<unsigned N>(Count<N>) {
-            aes_middle_rounds<V, R, N>(rk, x);
+            T x[N];
+            ctr_tail<V, R, N>(ctr, rk, src, dst, len, x);
 #pragma GCC unroll 16
-            for (unsigned j = 0; j < N; ++j) {
-                const std::size_t n = clamp_bytes(len, j * V::kBytes, V::kBytes);
-                x[j] = V::mask_n(V::aesenclast(x[j], V::xor_(rk[R], V::load_n(src + j * V::kBytes, n))), n);
-                V::store_n(dst + j * V::kBytes, x[j], n);
-                x[j] = V::shuffle(x[j], bsw);
-            }
+            for (unsigned j = 0; j < N; ++j) x[j] = V::shuffle(x[j], bsw);
             x[0] = V::xor_(x[0], V::from_lane0(s));
             s = ghash_partial<V, N>(key, x, (len + 15) / 16);
         });

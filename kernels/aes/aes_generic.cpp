@@ -127,6 +127,20 @@ void ghash_update(const u8 h[16], u8 ghash[16], const u8* p, std::size_t len) no
     }
 }
 
+// src ^ the keystream of counter blocks ctr, inc(ctr), ... (SP 800-38A section 6.5).
+void ctr_crypt(const AesKey* key, u8 ctr[16], void (*inc)(u8*) noexcept, const u8* src, u8* dst, std::size_t len) noexcept {
+    while (len) {
+        u8 ks[16];
+        encrypt_block(key, ctr, ks);
+        inc(ctr);
+        const std::size_t n = len < 16 ? len : 16;
+        for (std::size_t i = 0; i < n; ++i) dst[i] = src[i] ^ ks[i];
+        src += n;
+        dst += n;
+        len -= n;
+    }
+}
+
 }  // namespace
 
 void aes_expand_key(AesKey* k, const u8* key, std::size_t key_bytes) noexcept {
@@ -154,16 +168,7 @@ void aes_expand_key(AesKey* k, const u8* key, std::size_t key_bytes) noexcept {
 }
 
 void aes_ctr_generic(const AesKey* key, u8 ctr[16], const u8* src, u8* dst, std::size_t len) noexcept {
-    while (len) {
-        u8 ks[16];
-        encrypt_block(key, ctr, ks);
-        inc128_be(ctr);
-        const std::size_t n = len < 16 ? len : 16;
-        for (std::size_t i = 0; i < n; ++i) dst[i] = src[i] ^ ks[i];
-        src += n;
-        dst += n;
-        len -= n;
-    }
+    ctr_crypt(key, ctr, inc128_be, src, dst, len);
 }
 
 void aes_xts_encrypt_iv_generic(const AesKey* tweak_key, const u8 iv[16], u8 tweak[16]) noexcept {
@@ -209,19 +214,8 @@ void aes_gcm_aad_generic(const GcmKey* key, u8 ghash[16], const u8* aad, std::si
 }
 
 void aes_gcm_enc_generic(const GcmKey* key, u8 ctr[16], u8 ghash[16], const u8* src, u8* dst, std::size_t len) noexcept {
-    u8* const out = dst;
-    const std::size_t total = len;
-    while (len) {
-        u8 ks[16];
-        encrypt_block(&key->aes, ctr, ks);
-        inc32_be(ctr);
-        const std::size_t n = len < 16 ? len : 16;
-        for (std::size_t i = 0; i < n; ++i) dst[i] = src[i] ^ ks[i];
-        src += n;
-        dst += n;
-        len -= n;
-    }
-    ghash_update(key->hpow[0], ghash, out, total);
+    ctr_crypt(&key->aes, ctr, inc32_be, src, dst, len);
+    ghash_update(key->hpow[0], ghash, dst, len);
 }
 
 void aes_gcm_final_generic(const GcmKey* key, const u8 iv[12], const u8 ghash[16], std::uint64_t aad_bytes,

@@ -45,8 +45,8 @@ struct EvpCtx {
 struct XtsPeerCtx {
     EVP_CIPHER_CTX* xts;
     EVP_CIPHER_CTX* tweak_dec;  // AES-ECB decryption under key2: the IV that gives a running tweak
-    std::uint64_t tweak0[2];    // AES(key2, IV), little-endian qwords
-    std::uint64_t blocks_done;
+    std::uint64_t tweak[2];     // the running tweak (AES(key2, IV) times x^blocks so far), little-endian qwords
+    std::uint32_t started;      // a first section has run: the next one continues the message
 };
 static_assert(sizeof(XtsPeerCtx) <= kOpenSslCtxBytes && sizeof(EvpCtx) <= kOpenSslCtxBytes);
 
@@ -67,18 +67,17 @@ void xts_mul_xn(std::uint64_t t[2], std::uint64_t n) noexcept {
 
 void xts_run(XtsPeerCtx* c, const std::uint8_t* src, std::uint8_t* dst, std::size_t len) noexcept {
     if (len == 0) return;
-    if (c->blocks_done) {  // continue the message: restart XTS from the IV of the running tweak
-        std::uint64_t t[2] = {c->tweak0[0], c->tweak0[1]};
-        xts_mul_xn(t, c->blocks_done);
+    if (c->started) {  // continue the message: restart XTS from the IV of the running tweak
         std::uint8_t tb[16], iv[16];
-        std::memcpy(tb, t, 16);
+        std::memcpy(tb, c->tweak, 16);
         int outl = 0;
         [[maybe_unused]] const int ok = EVP_DecryptUpdate(c->tweak_dec, iv, &outl, tb, 16);
         assert(ok == 1 && outl == 16);
         EVP_EncryptInit_ex(c->xts, nullptr, nullptr, nullptr, iv);
     }
     evp_update(c->xts, dst, src, len);
-    c->blocks_done += len / 16;
+    xts_mul_xn(c->tweak, len / 16);
+    c->started = 1;
 }
 
 }  // namespace
@@ -108,9 +107,9 @@ void XtsOpenSsl<K>::init(void* ctx, const std::uint8_t* key) noexcept {
     std::uint8_t t[16];
     evp_update(enc, t, key + 2 * K, 16);
     EVP_CIPHER_CTX_free(enc);
-    std::memcpy(c->tweak0, t, 16);
+    std::memcpy(c->tweak, t, 16);
     c->tweak_dec = evp_new(cipher("ecb", K), key + K, nullptr, false);
-    c->blocks_done = 0;
+    c->started = 0;
 }
 template <std::size_t K>
 void XtsOpenSsl<K>::crypt(void* ctx, const std::uint8_t* src, std::uint8_t* dst, std::size_t nblocks) noexcept {
