@@ -64,4 +64,6 @@ BenchResult bench_kernel(const Kernel& k, std::uint64_t size_bytes, double time_
     return r;
 }
 
+std::string bench_call(const Kernel& k) { return is_cipher(k) ? "crypt() into a second buffer" : "blocks()"; }
+
 }  // namespace fputune

@@ -2,6 +2,7 @@
 // Throughput of one kernel's bulk entry at one size, hot cache, like `openssl speed`.
 #pragma once
 #include <cstdint>
+#include <string>
 
 #include "kernel.hpp"
 #include "sweep_file.hpp"
@@ -17,5 +18,9 @@ struct BenchResult {
 // Times blocks() on a hot buffer: init once, then batches of calls long enough (>= ~20k ticks) to
 // resolve the TSC's steps; samples until the median is known to ~1 % or the time cap is reached.
 BenchResult bench_kernel(const Kernel& k, std::uint64_t size_bytes, double time_cap_s);
+
+// What one bench call of a kernel runs, in words, for the table's header: "blocks()" (hashes, MACs, CRCs),
+// "crypt() into a second buffer" (ciphers).
+std::string bench_call(const Kernel& k);
 
 }  // namespace fputune

@@ -70,9 +70,11 @@ json to_json(const ModelFile& m) {
                    {"warnings", m.warnings}};
     j["notes"] = m.notes;
     j["kernels"] = json::array();
-    for (const auto& k : m.kernels)
+    for (const auto& k : m.kernels) {
         j["kernels"].push_back({{"name", k.name}, {"algorithm", k.algorithm}, {"isa", k.isa}, {"provider", k.provider},
                                 {"block_bytes", k.block_bytes}, {"needs_fpu", k.needs_fpu}});
+        write_series_fields(j["kernels"].back(), k);
+    }
     j["models"] = json::array();
     for (const auto& cm : m.models)
         j["models"].push_back({{"kernel", cm.kernel},
@@ -135,9 +137,18 @@ ModelFile model_from_json(const json& j, const std::string& source) {
         m.partial = s.value("partial", false);
         m.warnings = s.value("warnings", std::vector<std::string>{});
         m.notes = j.value("notes", std::vector<std::string>{});
-        for (const auto& k : j.at("kernels"))
+        for (const auto& k : j.at("kernels")) {
             m.kernels.push_back({k.at("name").get<std::string>(), k.at("algorithm").get<std::string>(), k.value("isa", ""),
                                  k.value("provider", "fputune"), k.at("block_bytes").get<std::uint32_t>(), k.value("needs_fpu", true)});
+            // A series of sections (lib/sweep_file.hpp): absent in files from before them.
+            KernelInfo& info = m.kernels.back();
+            info.of = k.value("of", "");
+            info.shape = k.value("shape", "");
+            info.sources = k.value("sources", std::uint32_t{0});
+            info.dest_count = k.value("dest_count", std::uint32_t{0});
+            info.max_sources = k.value("max_sources", std::uint32_t{0});
+            info.idle_s = k.value("idle_s", 0.0);
+        }
         for (const auto& c : j.at("models")) {
             CacheModel cm;
             cm.kernel = c.at("kernel").get<std::string>();
