@@ -27,10 +27,15 @@ constexpr FeatureSet features(F... f) noexcept { return (FeatureSet{0} | ... | f
 inline constexpr std::size_t kMaxCtxBytes = 4096;
 inline constexpr std::size_t kCtxAlign = 64;
 
+// One variant of one algorithm. Tables build these with kernel<Glue>() (glue.hpp), never by hand.
 struct Kernel {
-    const char* name;       // Linux driver style: "sha256-avx2", "crc32c-pclmul", peers "sha256-openssl"
+    const char* name;       // "<algorithm>-<isa>" for ours ("sha256-avx2"), "<algorithm>-<provider>" for peers
     const char* algorithm;  // "sha256"
-    const char* isa;        // "generic", "scalar", "ssse3", "avx2", "shani", "pclmul", "vpclmul-avx512", ...
+    // The code path, one meaning in every family: for our kernels the instruction set the code is written
+    // for, the part of the name after the algorithm ("generic" = portable C++, "scalar" = integer-only,
+    // "ssse3", "avx2", "shani", "pclmul", "vpclmul-avx512", ...); for peers "auto": the provider picks its
+    // own code for the CPU at run time, and `provider` says who.
+    const char* isa;
     const char* provider;   // "fputune" for ours; "openssl", "isal", "sodium" for peers
     FeatureSet required;    // every one must be usable, or the kernel is unavailable
     std::uint32_t block_bytes;  // sections hold whole blocks of this size

@@ -9,7 +9,8 @@
 #include <catch2/catch.hpp>
 
 #include "cpu.hpp"
-#include "crc/crc_entry.hpp"
+#include "crc/crc.hpp"
+#include "peers/peers.hpp"
 #include "registry.hpp"
 #include "test_util.hpp"
 
@@ -185,9 +186,9 @@ TEST_CASE("crc: the update entry points continue across a split at any byte", "[
         {"crc64-pclmul", crc::crc64_update_pclmul, crc::crc64_update_generic},
         {"crc64-vpclmul-avx2", crc::crc64_update_vpclmul_avx2, crc::crc64_update_generic},
         {"crc64-vpclmul-avx512", crc::crc64_update_vpclmul_avx512, crc::crc64_update_generic},
-        {"crc32c-isal", crc::crc32c_update_isal, crc::crc32c_update_generic},
-        {"crc32-isal", crc::crc32_update_isal, crc::crc32_update_generic},
-        {"crct10dif-isal", crc::crct10dif_update_isal, crc::crct10dif_update_generic},
+        {"crc32c-isal", peers::crc32c_update_isal, crc::crc32c_update_generic},
+        {"crc32-isal", peers::crc32_update_isal, crc::crc32_update_generic},
+        {"crct10dif-isal", peers::crct10dif_update_isal, crc::crct10dif_update_generic},
     };
     auto data = random_bytes(3000, 506);
     std::mt19937_64 rng(507);

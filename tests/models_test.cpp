@@ -19,6 +19,8 @@
 #include "header.hpp"
 #include "model_file.hpp"
 #include "recommend.hpp"
+#include "recommendation_json.hpp"
+#include "render.hpp"
 #include "sweep_file.hpp"
 
 using namespace fputune;
@@ -291,6 +293,21 @@ TEST_CASE("the 2022 reference CSV gives 12 764 B for sha256-avx2 and 18 537 B fo
     CHECK_FALSE(sha256.upstream_bytes.has_value());  // upstream: no limit for SHA
     CHECK_FALSE(sha256.upstream_pass);
     CHECK(variant(r, "sha384-avx2").upstream_known);  // sha384 takes sha512's glue
+}
+
+TEST_CASE("is_peer: ours and the reference tables' drivers are recommended, everyone else compared with", "[models]") {
+    KernelInfo k;
+    for (const char* provider : {"fputune", "reference"}) {
+        k.provider = provider;
+        CHECK_FALSE(is_peer(k));
+    }
+    // An empty provider is not ours: the registry's is_peer says the same (provider != "fputune").
+    for (const char* provider : {"openssl", "isal", "sodium", ""}) {
+        k.provider = provider;
+        CHECK(is_peer(k));
+    }
+    const ModelFile m = load_models(source_file("data/reference/elliott-2022-4k-cycles.csv"));
+    for (const auto& info : m.kernels) CHECK_FALSE(is_peer(info));
 }
 
 TEST_CASE("several machines merge to the most conservative value and name it", "[models]") {

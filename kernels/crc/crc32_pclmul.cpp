@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // crc32 (IEEE 802.3, reflected) by folding 16-byte lanes with PCLMULQDQ on xmm. Requires PCLMULQDQ and SSE4.1.
-#include "crc_entry.hpp"
+#include "crc.hpp"
 #include "fold_core.hpp"
 
 namespace fputune::crc {

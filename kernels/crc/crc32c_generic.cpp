@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // crc32c (Castagnoli): portable slice-by-8, the reference the other variants are tested against. No ISA flags.
-#include "crc_entry.hpp"
+#include "crc.hpp"
 #include "slice8.hpp"
 
 namespace fputune::crc {

@@ -6,7 +6,7 @@
 #include <cassert>
 #include <cstring>
 
-#include "crc_entry.hpp"
+#include "crc.hpp"
 #include "crc_spec.hpp"
 
 namespace fputune::crc {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // crc64 (NVMe polynomial, reflected) by folding 32-byte vectors with VPCLMULQDQ on ymm. Requires AVX2 and VPCLMULQDQ.
-#include "crc_entry.hpp"
+#include "crc.hpp"
 #include "vec_avx2.hpp"
 
 namespace fputune::crc {

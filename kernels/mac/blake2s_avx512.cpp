@@ -87,12 +87,4 @@ void blake2s_compress_avx512(Blake2sState* st, const std::uint8_t* block, std::s
     st->t[1] = t1;
 }
 
-void blake2s_init_avx512(void* ctx, const std::uint8_t* key) noexcept { blake2s_glue_init(ctx, key); }
-void blake2s_blocks_avx512(void* ctx, const std::uint8_t* data, std::size_t nblocks) noexcept {
-    blake2s_glue_blocks(ctx, data, nblocks, blake2s_compress_avx512);
-}
-void blake2s_final_avx512(void* ctx, const std::uint8_t* data, std::size_t len, std::uint8_t* out) noexcept {
-    blake2s_glue_final(ctx, data, len, out, blake2s_compress_avx512);
-}
-
 }  // namespace fputune::mac

@@ -101,12 +101,4 @@ void blake2s_glue_final(void* ctx, const std::uint8_t* data, std::size_t len, st
     std::memcpy(out, st->h, 32);
 }
 
-void blake2s_init_generic(void* ctx, const std::uint8_t* key) noexcept { blake2s_glue_init(ctx, key); }
-void blake2s_blocks_generic(void* ctx, const std::uint8_t* data, std::size_t nblocks) noexcept {
-    blake2s_glue_blocks(ctx, data, nblocks, blake2s_compress_generic);
-}
-void blake2s_final_generic(void* ctx, const std::uint8_t* data, std::size_t len, std::uint8_t* out) noexcept {
-    blake2s_glue_final(ctx, data, len, out, blake2s_compress_generic);
-}
-
 }  // namespace fputune::mac

@@ -84,12 +84,4 @@ void blake2s_compress_ssse3(Blake2sState* st, const std::uint8_t* block, std::si
     st->t[1] = t1;
 }
 
-void blake2s_init_ssse3(void* ctx, const std::uint8_t* key) noexcept { blake2s_glue_init(ctx, key); }
-void blake2s_blocks_ssse3(void* ctx, const std::uint8_t* data, std::size_t nblocks) noexcept {
-    blake2s_glue_blocks(ctx, data, nblocks, blake2s_compress_ssse3);
-}
-void blake2s_final_ssse3(void* ctx, const std::uint8_t* data, std::size_t len, std::uint8_t* out) noexcept {
-    blake2s_glue_final(ctx, data, len, out, blake2s_compress_ssse3);
-}
-
 }  // namespace fputune::mac

@@ -14,11 +14,7 @@ namespace {
 
 using u64 = std::uint64_t;
 
-struct Ctx {
-    u64 s[2];  // accumulator, POLYVAL domain: s[0] = coefficients x^0..x^63
-    u64 h[2];  // the key in the POLYVAL domain
-};
-static_assert(sizeof(Ctx) <= kGf128CtxBytes);
+using Ctx = Gf128Ctx;
 
 // Low 64 bits of the carry-less product x*y. Splitting each operand into four interleaved combs of
 // every fourth bit leaves three zero bits between the bits that can be set, so the integer product of
@@ -96,52 +92,13 @@ void absorb(Ctx* c, const std::uint8_t* m, std::size_t nblocks) noexcept {
     c->s[1] = s[1];
 }
 
-template <bool kGhash>
-void finish(Ctx* c, const std::uint8_t* data, std::size_t len, std::uint8_t* out) noexcept {
-    absorb<kGhash>(c, data, len / 16);
-    if (len % 16) {  // the tail is zero-padded to a block, as GCM pads its AAD and ciphertext
-        std::uint8_t block[16] = {};
-        std::memcpy(block, data + len / 16 * 16, len % 16);
-        absorb<kGhash>(c, block, 1);
-    }
-    if constexpr (kGhash) {
-        const u64 hi = __builtin_bswap64(c->s[1]), lo = __builtin_bswap64(c->s[0]);
-        std::memcpy(out, &hi, 8);
-        std::memcpy(out + 8, &lo, 8);
-    } else {
-        std::memcpy(out, c->s, 16);
-    }
-}
-
 }  // namespace
 
-void polyval_init_generic(void* ctx, const std::uint8_t* key) noexcept {
-    auto* c = static_cast<Ctx*>(ctx);
-    c->s[0] = c->s[1] = 0;
-    c->h[0] = load_le64(key);
-    c->h[1] = load_le64(key + 8);
+void polyval_blocks_generic(Gf128Ctx* c, const std::uint8_t* data, std::size_t nblocks) noexcept {
+    absorb<false>(c, data, nblocks);
 }
-void polyval_blocks_generic(void* ctx, const std::uint8_t* data, std::size_t nblocks) noexcept {
-    absorb<false>(static_cast<Ctx*>(ctx), data, nblocks);
-}
-void polyval_final_generic(void* ctx, const std::uint8_t* data, std::size_t len, std::uint8_t* out) noexcept {
-    finish<false>(static_cast<Ctx*>(ctx), data, len, out);
-}
-
-void ghash_init_generic(void* ctx, const std::uint8_t* key) noexcept {
-    auto* c = static_cast<Ctx*>(ctx);
-    c->s[0] = c->s[1] = 0;
-    // H' = mulX_POLYVAL(ByteReverse(H)): shift left one bit, folding x^128 back as x^127+x^126+x^121+1.
-    const u64 lo = load_be64(key + 8), hi = load_be64(key);
-    const u64 carry = 0 - (hi >> 63);
-    c->h[0] = (lo << 1) ^ (carry & 1);
-    c->h[1] = ((hi << 1) | (lo >> 63)) ^ (carry & 0xc200000000000000ull);
-}
-void ghash_blocks_generic(void* ctx, const std::uint8_t* data, std::size_t nblocks) noexcept {
-    absorb<true>(static_cast<Ctx*>(ctx), data, nblocks);
-}
-void ghash_final_generic(void* ctx, const std::uint8_t* data, std::size_t len, std::uint8_t* out) noexcept {
-    finish<true>(static_cast<Ctx*>(ctx), data, len, out);
+void ghash_blocks_generic(Gf128Ctx* c, const std::uint8_t* data, std::size_t nblocks) noexcept {
+    absorb<true>(c, data, nblocks);
 }
 
 }  // namespace fputune::mac

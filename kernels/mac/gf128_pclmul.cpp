@@ -16,15 +16,10 @@ namespace {
 using u64 = std::uint64_t;
 constexpr int kAgg = 16;
 
-struct alignas(64) Ctx {
-    u64 s[2];
-    u64 h[2];
-    std::uint32_t powers_ready;
-    std::uint32_t unused[3];
-    __m128i pw[kAgg];  // pw[i] = H^(kAgg - i) in Montgomery form, descending, so a run of B uses pw[kAgg-B..]
-    __m128i pk[kAgg];  // low qword: hi ^ lo of pw[i], the Karatsuba middle operand
-};
-static_assert(sizeof(Ctx) <= kGf128CtxBytes);
+using Ctx = Gf128Ctx;
+// pw and pk as vectors.
+inline const __m128i* pw_of(const Ctx* c) { return reinterpret_cast<const __m128i*>(c->pw); }
+inline const __m128i* pk_of(const Ctx* c) { return reinterpret_cast<const __m128i*>(c->pk); }
 
 // Montgomery reduction of the 256-bit [hi:lo] by x^128 modulo x^128 + x^127 + x^126 + x^121 + 1:
 // twice, the low qword times (x^63 + x^62 + x^57) is folded up one qword.
@@ -51,8 +46,8 @@ void compute_powers(Ctx* c) noexcept {
     __m128i p = h;
     for (int k = 1; k <= kAgg; ++k) {
         if (k > 1) p = dot(p, h);
-        c->pw[kAgg - k] = p;
-        c->pk[kAgg - k] = _mm_xor_si128(p, _mm_shuffle_epi32(p, 0x4e));
+        _mm_store_si128(reinterpret_cast<__m128i*>(c->pw[kAgg - k]), p);
+        _mm_store_si128(reinterpret_cast<__m128i*>(c->pk[kAgg - k]), _mm_xor_si128(p, _mm_shuffle_epi32(p, 0x4e)));
     }
     c->powers_ready = 1;
 }
@@ -71,8 +66,8 @@ void absorb(Ctx* c, const std::uint8_t* m, std::size_t nblocks) noexcept {
     __m128i s = _mm_loadu_si128(reinterpret_cast<const __m128i*>(c->s));
     while (nblocks) {
         const std::size_t b = nblocks < kAgg ? nblocks : kAgg;
-        const __m128i* pw = c->pw + (kAgg - b);
-        const __m128i* pk = c->pk + (kAgg - b);
+        const __m128i* pw = pw_of(c) + (kAgg - b);
+        const __m128i* pk = pk_of(c) + (kAgg - b);
         // Blocks 1.. do not depend on the running sum: their products are summed first, off the chain
         // that runs from one reduction through block 0 to the next reduction.
         __m128i lo = _mm_setzero_si128(), hi = lo, mid = lo;
@@ -96,55 +91,13 @@ void absorb(Ctx* c, const std::uint8_t* m, std::size_t nblocks) noexcept {
     _mm_storeu_si128(reinterpret_cast<__m128i*>(c->s), s);
 }
 
-template <bool kGhash>
-void finish(Ctx* c, const std::uint8_t* data, std::size_t len, std::uint8_t* out) noexcept {
-    absorb<kGhash>(c, data, len / 16);
-    if (len % 16) {
-        std::uint8_t block[16] = {};
-        std::memcpy(block, data + len / 16 * 16, len % 16);
-        absorb<kGhash>(c, block, 1);
-    }
-    __m128i s = _mm_loadu_si128(reinterpret_cast<const __m128i*>(c->s));
-    if constexpr (kGhash) s = _mm_shuffle_epi8(s, _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(out), s);
-}
-
-void init(Ctx* c, u64 h0, u64 h1) noexcept {
-    c->s[0] = c->s[1] = 0;
-    c->h[0] = h0;
-    c->h[1] = h1;
-    c->powers_ready = 0;
-}
-
-u64 load_le64(const std::uint8_t* p) noexcept {
-    u64 v;
-    std::memcpy(&v, p, 8);
-    return v;
-}
-
 }  // namespace
 
-void polyval_init_pclmul(void* ctx, const std::uint8_t* key) noexcept {
-    init(static_cast<Ctx*>(ctx), load_le64(key), load_le64(key + 8));
+void polyval_blocks_pclmul(Gf128Ctx* c, const std::uint8_t* data, std::size_t nblocks) noexcept {
+    absorb<false>(c, data, nblocks);
 }
-void polyval_blocks_pclmul(void* ctx, const std::uint8_t* data, std::size_t nblocks) noexcept {
-    absorb<false>(static_cast<Ctx*>(ctx), data, nblocks);
-}
-void polyval_final_pclmul(void* ctx, const std::uint8_t* data, std::size_t len, std::uint8_t* out) noexcept {
-    finish<false>(static_cast<Ctx*>(ctx), data, len, out);
-}
-
-void ghash_init_pclmul(void* ctx, const std::uint8_t* key) noexcept {
-    // H' = mulX_POLYVAL(ByteReverse(H)) (RFC 8452 Appendix A).
-    const u64 lo = __builtin_bswap64(load_le64(key + 8)), hi = __builtin_bswap64(load_le64(key));
-    const u64 carry = 0 - (hi >> 63);
-    init(static_cast<Ctx*>(ctx), (lo << 1) ^ (carry & 1), ((hi << 1) | (lo >> 63)) ^ (carry & 0xc200000000000000ull));
-}
-void ghash_blocks_pclmul(void* ctx, const std::uint8_t* data, std::size_t nblocks) noexcept {
-    absorb<true>(static_cast<Ctx*>(ctx), data, nblocks);
-}
-void ghash_final_pclmul(void* ctx, const std::uint8_t* data, std::size_t len, std::uint8_t* out) noexcept {
-    finish<true>(static_cast<Ctx*>(ctx), data, len, out);
+void ghash_blocks_pclmul(Gf128Ctx* c, const std::uint8_t* data, std::size_t nblocks) noexcept {
+    absorb<true>(c, data, nblocks);
 }
 
 }  // namespace fputune::mac

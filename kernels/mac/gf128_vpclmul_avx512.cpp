@@ -15,15 +15,10 @@ namespace {
 using u64 = std::uint64_t;
 constexpr int kAgg = 16;
 
-struct alignas(64) Ctx {
-    u64 s[2];
-    u64 h[2];
-    std::uint32_t powers_ready;
-    std::uint32_t unused[11];
-    __m128i pw[kAgg];  // pw[i] = H^(kAgg - i) (Montgomery form), descending: a run of B blocks uses pw[kAgg-B..]
-    __m128i pk[kAgg];  // both qwords: hi ^ lo of pw[i], the Karatsuba middle operand
-};
-static_assert(sizeof(Ctx) <= kGf128CtxBytes);
+using Ctx = Gf128Ctx;
+// pw and pk as vectors.
+inline const __m128i* pw_of(const Ctx* c) { return reinterpret_cast<const __m128i*>(c->pw); }
+inline const __m128i* pk_of(const Ctx* c) { return reinterpret_cast<const __m128i*>(c->pk); }
 
 inline __m128i reduce(__m128i lo, __m128i hi) noexcept {
     const __m128i poly = _mm_set_epi64x(0, static_cast<long long>(0xc200000000000000ull));
@@ -48,8 +43,8 @@ void compute_powers(Ctx* c) noexcept {
     __m128i p = h;
     for (int k = 1; k <= kAgg; ++k) {
         if (k > 1) p = dot(p, h);
-        c->pw[kAgg - k] = p;
-        c->pk[kAgg - k] = _mm_xor_si128(p, _mm_shuffle_epi32(p, 0x4e));
+        _mm_store_si128(reinterpret_cast<__m128i*>(c->pw[kAgg - k]), p);
+        _mm_store_si128(reinterpret_cast<__m128i*>(c->pk[kAgg - k]), _mm_xor_si128(p, _mm_shuffle_epi32(p, 0x4e)));
     }
     c->powers_ready = 1;
 }
@@ -82,8 +77,8 @@ void absorb(Ctx* c, const std::uint8_t* m, std::size_t nblocks) noexcept {
     while (nblocks) {
         const std::size_t b = nblocks < kAgg ? nblocks : kAgg;
         const std::size_t q = b / 4;
-        const __m128i* pw = c->pw + (kAgg - b);
-        const __m128i* pk = c->pk + (kAgg - b);
+        const __m128i* pw = pw_of(c) + (kAgg - b);
+        const __m128i* pk = pk_of(c) + (kAgg - b);
         __m128i lo, hi, mid;
         std::size_t i = 0;
         if (q) {
@@ -129,55 +124,13 @@ void absorb(Ctx* c, const std::uint8_t* m, std::size_t nblocks) noexcept {
     _mm_storeu_si128(reinterpret_cast<__m128i*>(c->s), s);
 }
 
-template <bool kGhash>
-void finish(Ctx* c, const std::uint8_t* data, std::size_t len, std::uint8_t* out) noexcept {
-    absorb<kGhash>(c, data, len / 16);
-    if (len % 16) {
-        std::uint8_t block[16] = {};
-        std::memcpy(block, data + len / 16 * 16, len % 16);
-        absorb<kGhash>(c, block, 1);
-    }
-    __m128i s = _mm_loadu_si128(reinterpret_cast<const __m128i*>(c->s));
-    if constexpr (kGhash) s = _mm_shuffle_epi8(s, _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(out), s);
-}
-
-void init(Ctx* c, u64 h0, u64 h1) noexcept {
-    c->s[0] = c->s[1] = 0;
-    c->h[0] = h0;
-    c->h[1] = h1;
-    c->powers_ready = 0;
-}
-
-u64 load_le64(const std::uint8_t* p) noexcept {
-    u64 v;
-    std::memcpy(&v, p, 8);
-    return v;
-}
-
 }  // namespace
 
-void polyval_init_vpclmul_avx512(void* ctx, const std::uint8_t* key) noexcept {
-    init(static_cast<Ctx*>(ctx), load_le64(key), load_le64(key + 8));
+void polyval_blocks_vpclmul_avx512(Gf128Ctx* c, const std::uint8_t* data, std::size_t nblocks) noexcept {
+    absorb<false>(c, data, nblocks);
 }
-void polyval_blocks_vpclmul_avx512(void* ctx, const std::uint8_t* data, std::size_t nblocks) noexcept {
-    absorb<false>(static_cast<Ctx*>(ctx), data, nblocks);
-}
-void polyval_final_vpclmul_avx512(void* ctx, const std::uint8_t* data, std::size_t len, std::uint8_t* out) noexcept {
-    finish<false>(static_cast<Ctx*>(ctx), data, len, out);
-}
-
-void ghash_init_vpclmul_avx512(void* ctx, const std::uint8_t* key) noexcept {
-    // H' = mulX_POLYVAL(ByteReverse(H)) (RFC 8452 Appendix A).
-    const u64 lo = __builtin_bswap64(load_le64(key + 8)), hi = __builtin_bswap64(load_le64(key));
-    const u64 carry = 0 - (hi >> 63);
-    init(static_cast<Ctx*>(ctx), (lo << 1) ^ (carry & 1), ((hi << 1) | (lo >> 63)) ^ (carry & 0xc200000000000000ull));
-}
-void ghash_blocks_vpclmul_avx512(void* ctx, const std::uint8_t* data, std::size_t nblocks) noexcept {
-    absorb<true>(static_cast<Ctx*>(ctx), data, nblocks);
-}
-void ghash_final_vpclmul_avx512(void* ctx, const std::uint8_t* data, std::size_t len, std::uint8_t* out) noexcept {
-    finish<true>(static_cast<Ctx*>(ctx), data, len, out);
+void ghash_blocks_vpclmul_avx512(Gf128Ctx* c, const std::uint8_t* data, std::size_t nblocks) noexcept {
+    absorb<true>(c, data, nblocks);
 }
 
 }  // namespace fputune::mac

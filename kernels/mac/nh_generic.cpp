@@ -139,19 +139,4 @@ void nhpoly1305_glue_final(void* ctx, const std::uint8_t* data, std::size_t len,
     poly1305_core_emit(&c->poly, false, out);
 }
 
-void nh_init_generic(void* ctx, const std::uint8_t* key) noexcept { nh_glue_init(ctx, key); }
-void nh_blocks_generic(void* ctx, const std::uint8_t* data, std::size_t nblocks) noexcept {
-    nh_glue_blocks(ctx, data, nblocks, nh_core_generic);
-}
-void nh_final_generic(void* ctx, const std::uint8_t* data, std::size_t len, std::uint8_t* out) noexcept {
-    nh_glue_final(ctx, data, len, out, nh_core_generic);
-}
-void nhpoly1305_init_generic(void* ctx, const std::uint8_t* key) noexcept { nhpoly1305_glue_init(ctx, key); }
-void nhpoly1305_blocks_generic(void* ctx, const std::uint8_t* data, std::size_t nblocks) noexcept {
-    nhpoly1305_glue_blocks(ctx, data, nblocks, nh_core_generic);
-}
-void nhpoly1305_final_generic(void* ctx, const std::uint8_t* data, std::size_t len, std::uint8_t* out) noexcept {
-    nhpoly1305_glue_final(ctx, data, len, out, nh_core_generic);
-}
-
 }  // namespace fputune::mac

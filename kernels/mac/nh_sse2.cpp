@@ -39,19 +39,4 @@ void nh_core_sse2(const std::uint32_t* key, const std::uint8_t* m, std::size_t l
     sums[3] += hsum(a3);
 }
 
-void nh_init_sse2(void* ctx, const std::uint8_t* key) noexcept { nh_glue_init(ctx, key); }
-void nh_blocks_sse2(void* ctx, const std::uint8_t* data, std::size_t nblocks) noexcept {
-    nh_glue_blocks(ctx, data, nblocks, nh_core_sse2);
-}
-void nh_final_sse2(void* ctx, const std::uint8_t* data, std::size_t len, std::uint8_t* out) noexcept {
-    nh_glue_final(ctx, data, len, out, nh_core_sse2);
-}
-void nhpoly1305_init_sse2(void* ctx, const std::uint8_t* key) noexcept { nhpoly1305_glue_init(ctx, key); }
-void nhpoly1305_blocks_sse2(void* ctx, const std::uint8_t* data, std::size_t nblocks) noexcept {
-    nhpoly1305_glue_blocks(ctx, data, nblocks, nh_core_sse2);
-}
-void nhpoly1305_final_sse2(void* ctx, const std::uint8_t* data, std::size_t len, std::uint8_t* out) noexcept {
-    nhpoly1305_glue_final(ctx, data, len, out, nh_core_sse2);
-}
-
 }  // namespace fputune::mac

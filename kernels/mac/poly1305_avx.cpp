@@ -17,16 +17,14 @@ namespace {
 
 constexpr int kPowers = 4;
 
-struct alignas(64) Ctx {
-    Poly1305Core core;
-    std::uint32_t powers_ready;
-    std::uint32_t unused;
-    u64 pw[kPowers][5];  // r^(k+1) in base 2^26, limbs carried (each < 2^26 + a little)
-};
-static_assert(sizeof(Ctx) <= kPoly1305SimdCtxBytes);
+using Ctx = Poly1305Ctx;
+static_assert(kPowers * 5 <= sizeof(Ctx::pw) / sizeof(u64));
+// r^(k+1) at pw(c)[k], each limb carried
+inline u64 (*pw(Ctx* c))[5] { return reinterpret_cast<u64 (*)[5]>(c->pw); }
+inline const u64 (*pw(const Ctx* c))[5] { return reinterpret_cast<const u64 (*)[5]>(c->pw); }
 
 void compute_powers(Ctx* c) noexcept {
-    powers_base26(c->core.r, c->pw, kPowers);
+    powers_base26(c->core.r, pw(c), kPowers);
     c->powers_ready = 1;
 }
 
@@ -114,7 +112,7 @@ inline V5 add(const V5& a, const V5& b) noexcept {
 }
 
 inline __m128i lanes2(const Ctx* c, int i, int k0, int k1) noexcept {
-    return _mm_set_epi64x(static_cast<long long>(c->pw[k1 - 1][i]), static_cast<long long>(c->pw[k0 - 1][i]));
+    return _mm_set_epi64x(static_cast<long long>(pw(c)[k1 - 1][i]), static_cast<long long>(pw(c)[k0 - 1][i]));
 }
 
 // Five limbs then 5x limbs 1..4, the layout mul() reads.
@@ -142,7 +140,7 @@ inline V5 with_h(const Ctx* c, const V5& x) noexcept {
 void blocks_2x(Ctx* c, const std::uint8_t* m, std::size_t pairs) noexcept {
     __m128i rs[9], fa[9], fb[9];
     for (int i = 0; i < 5; ++i) {
-        rs[i] = _mm_set1_epi64x(static_cast<long long>(c->pw[3][i]));
+        rs[i] = _mm_set1_epi64x(static_cast<long long>(pw(c)[3][i]));
         // In a window of 4 blocks, block p still owes r^(4-p).
         fa[i] = lanes2(c, i, 4, 3);
         fb[i] = lanes2(c, i, 2, 1);
@@ -183,14 +181,7 @@ void blocks_simd(Ctx* c, const std::uint8_t* m, std::size_t groups) noexcept {
 
 }  // namespace
 
-void poly1305_init_avx(void* ctx, const std::uint8_t* key) noexcept {
-    auto* c = static_cast<Ctx*>(ctx);
-    poly1305_core_init(&c->core, key);
-    c->powers_ready = 0;  // r^2..r^4 are computed by the first blocks()/final() that goes vector
-}
-
-void poly1305_blocks_avx(void* ctx, const std::uint8_t* data, std::size_t nblocks) noexcept {
-    auto* c = static_cast<Ctx*>(ctx);
+void poly1305_blocks_avx(Poly1305Ctx* c, const std::uint8_t* data, std::size_t nblocks) noexcept {
     if (nblocks >= 2) {
         if (!c->powers_ready) compute_powers(c);
         blocks_simd(c, data, nblocks / 2);
@@ -198,13 +189,6 @@ void poly1305_blocks_avx(void* ctx, const std::uint8_t* data, std::size_t nblock
         nblocks %= 2;
     }
     poly1305_core_blocks(&c->core, data, nblocks, 1);
-}
-
-void poly1305_final_avx(void* ctx, const std::uint8_t* data, std::size_t len, std::uint8_t* out) noexcept {
-    auto* c = static_cast<Ctx*>(ctx);
-    poly1305_blocks_avx(ctx, data, len / 16);
-    poly1305_core_tail(&c->core, data + len / 16 * 16, len % 16);
-    poly1305_core_emit(&c->core, true, out);
 }
 
 }  // namespace fputune::mac

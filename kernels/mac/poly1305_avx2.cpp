@@ -18,16 +18,14 @@ namespace {
 
 constexpr int kPowers = 8;
 
-struct alignas(64) Ctx {
-    Poly1305Core core;
-    std::uint32_t powers_ready;
-    std::uint32_t unused;
-    u64 pw[kPowers][5];  // r^(k+1) in base 2^26, limbs carried (each < 2^26 + a little)
-};
-static_assert(sizeof(Ctx) <= kPoly1305SimdCtxBytes);
+using Ctx = Poly1305Ctx;
+static_assert(kPowers * 5 <= sizeof(Ctx::pw) / sizeof(u64));
+// r^(k+1) at pw(c)[k], each limb carried
+inline u64 (*pw(Ctx* c))[5] { return reinterpret_cast<u64 (*)[5]>(c->pw); }
+inline const u64 (*pw(const Ctx* c))[5] { return reinterpret_cast<const u64 (*)[5]>(c->pw); }
 
 void compute_powers(Ctx* c) noexcept {
-    powers_base26(c->core.r, c->pw, kPowers);
+    powers_base26(c->core.r, pw(c), kPowers);
     c->powers_ready = 1;
 }
 
@@ -115,8 +113,8 @@ inline V5 add(const V5& a, const V5& b) noexcept {
 }
 
 inline __m256i lanes4(const Ctx* c, int i, int k0, int k1, int k2, int k3) noexcept {
-    return _mm256_set_epi64x(static_cast<long long>(c->pw[k3 - 1][i]), static_cast<long long>(c->pw[k2 - 1][i]),
-                             static_cast<long long>(c->pw[k1 - 1][i]), static_cast<long long>(c->pw[k0 - 1][i]));
+    return _mm256_set_epi64x(static_cast<long long>(pw(c)[k3 - 1][i]), static_cast<long long>(pw(c)[k2 - 1][i]),
+                             static_cast<long long>(pw(c)[k1 - 1][i]), static_cast<long long>(pw(c)[k0 - 1][i]));
 }
 
 // Five limbs then 5x limbs 1..4, the layout mul() reads.
@@ -144,7 +142,7 @@ inline V5 with_h(const Ctx* c, const V5& x) noexcept {
 void blocks_2x(Ctx* c, const std::uint8_t* m, std::size_t pairs) noexcept {
     __m256i rs[9], fa[9], fb[9];
     for (int i = 0; i < 5; ++i) {
-        rs[i] = _mm256_set1_epi64x(static_cast<long long>(c->pw[7][i]));
+        rs[i] = _mm256_set1_epi64x(static_cast<long long>(pw(c)[7][i]));
         // Lanes hold blocks 0, 2, 1, 3 of a group; in a window of 8 blocks, block p still owes r^(8-p).
         fa[i] = lanes4(c, i, 8, 6, 7, 5);
         fb[i] = lanes4(c, i, 4, 2, 3, 1);
@@ -185,14 +183,7 @@ void blocks_simd(Ctx* c, const std::uint8_t* m, std::size_t groups) noexcept {
 
 }  // namespace
 
-void poly1305_init_avx2(void* ctx, const std::uint8_t* key) noexcept {
-    auto* c = static_cast<Ctx*>(ctx);
-    poly1305_core_init(&c->core, key);
-    c->powers_ready = 0;  // r^2..r^8 are computed by the first blocks()/final() that goes vector
-}
-
-void poly1305_blocks_avx2(void* ctx, const std::uint8_t* data, std::size_t nblocks) noexcept {
-    auto* c = static_cast<Ctx*>(ctx);
+void poly1305_blocks_avx2(Poly1305Ctx* c, const std::uint8_t* data, std::size_t nblocks) noexcept {
     if (nblocks >= 4) {
         if (!c->powers_ready) compute_powers(c);
         blocks_simd(c, data, nblocks / 4);
@@ -200,13 +191,6 @@ void poly1305_blocks_avx2(void* ctx, const std::uint8_t* data, std::size_t nbloc
         nblocks %= 4;
     }
     poly1305_core_blocks(&c->core, data, nblocks, 1);
-}
-
-void poly1305_final_avx2(void* ctx, const std::uint8_t* data, std::size_t len, std::uint8_t* out) noexcept {
-    auto* c = static_cast<Ctx*>(ctx);
-    poly1305_blocks_avx2(ctx, data, len / 16);
-    poly1305_core_tail(&c->core, data + len / 16 * 16, len % 16);
-    poly1305_core_emit(&c->core, true, out);
 }
 
 }  // namespace fputune::mac

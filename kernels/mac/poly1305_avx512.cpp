@@ -16,16 +16,14 @@ namespace {
 
 constexpr int kPowers = 8;
 
-struct alignas(64) Ctx {
-    Poly1305Core core;
-    std::uint32_t powers_ready;
-    std::uint32_t unused;
-    u64 pw[kPowers][5];  // r^(k+1) in base 2^26, limbs carried (each < 2^26 + a little)
-};
-static_assert(sizeof(Ctx) <= kPoly1305SimdCtxBytes);
+using Ctx = Poly1305Ctx;
+static_assert(kPowers * 5 <= sizeof(Ctx::pw) / sizeof(u64));
+// r^(k+1) at pw(c)[k], each limb carried
+inline u64 (*pw(Ctx* c))[5] { return reinterpret_cast<u64 (*)[5]>(c->pw); }
+inline const u64 (*pw(const Ctx* c))[5] { return reinterpret_cast<const u64 (*)[5]>(c->pw); }
 
 void compute_powers(Ctx* c) noexcept {
-    powers_base26(c->core.r, c->pw, kPowers);
+    powers_base26(c->core.r, pw(c), kPowers);
     c->powers_ready = 1;
 }
 
@@ -107,10 +105,10 @@ inline V5 add(const V5& a, const V5& b) noexcept {
 void blocks_simd(Ctx* c, const std::uint8_t* m, std::size_t groups) noexcept {
     V5 r, s, fr, fs;
     for (int i = 0; i < 5; ++i) {
-        r.v[i] = _mm512_set1_epi64(static_cast<long long>(c->pw[7][i]));
+        r.v[i] = _mm512_set1_epi64(static_cast<long long>(pw(c)[7][i]));
         s.v[i] = _mm512_add_epi64(r.v[i], _mm512_slli_epi64(r.v[i], 2));
         // Lanes hold blocks 0, 4, 1, 5, 2, 6, 3, 7 of each group: block b still owes r^(8-b).
-        auto p = [&](int k) { return static_cast<long long>(c->pw[k - 1][i]); };
+        auto p = [&](int k) { return static_cast<long long>(pw(c)[k - 1][i]); };
         fr.v[i] = _mm512_set_epi64(p(1), p(5), p(2), p(6), p(3), p(7), p(4), p(8));
         fs.v[i] = _mm512_add_epi64(fr.v[i], _mm512_slli_epi64(fr.v[i], 2));
     }
@@ -135,14 +133,7 @@ void blocks_simd(Ctx* c, const std::uint8_t* m, std::size_t groups) noexcept {
 
 }  // namespace
 
-void poly1305_init_avx512(void* ctx, const std::uint8_t* key) noexcept {
-    auto* c = static_cast<Ctx*>(ctx);
-    poly1305_core_init(&c->core, key);
-    c->powers_ready = 0;  // r^2..r^8 are computed by the first blocks()/final() that goes vector
-}
-
-void poly1305_blocks_avx512(void* ctx, const std::uint8_t* data, std::size_t nblocks) noexcept {
-    auto* c = static_cast<Ctx*>(ctx);
+void poly1305_blocks_avx512(Poly1305Ctx* c, const std::uint8_t* data, std::size_t nblocks) noexcept {
     if (nblocks >= 8) {
         if (!c->powers_ready) compute_powers(c);
         blocks_simd(c, data, nblocks / 8);
@@ -150,13 +141,6 @@ void poly1305_blocks_avx512(void* ctx, const std::uint8_t* data, std::size_t nbl
         nblocks %= 8;
     }
     poly1305_core_blocks(&c->core, data, nblocks, 1);
-}
-
-void poly1305_final_avx512(void* ctx, const std::uint8_t* data, std::size_t len, std::uint8_t* out) noexcept {
-    auto* c = static_cast<Ctx*>(ctx);
-    poly1305_blocks_avx512(ctx, data, len / 16);
-    poly1305_core_tail(&c->core, data + len / 16 * 16, len % 16);
-    poly1305_core_emit(&c->core, true, out);
 }
 
 }  // namespace fputune::mac

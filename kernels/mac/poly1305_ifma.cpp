@@ -21,13 +21,11 @@ constexpr u64 kMask44 = (u64{1} << 44) - 1;
 constexpr u64 kMask42 = (u64{1} << 42) - 1;
 constexpr int kPowers = 16;
 
-struct alignas(64) Ctx {
-    Poly1305Core core;
-    std::uint32_t powers_ready;
-    std::uint32_t unused;
-    u64 pw[kPowers][3];  // r^(k+1) in base 2^44
-};
-static_assert(sizeof(Ctx) <= kPoly1305SimdCtxBytes);
+using Ctx = Poly1305Ctx;
+static_assert(kPowers * 3 <= sizeof(Ctx::pw) / sizeof(u64));
+// r^(k+1) at pw(c)[k], each limb carried
+inline u64 (*pw(Ctx* c))[3] { return reinterpret_cast<u64 (*)[3]>(c->pw); }
+inline const u64 (*pw(const Ctx* c))[3] { return reinterpret_cast<const u64 (*)[3]>(c->pw); }
 
 void to44(const u64 h[3], u64 out[3]) noexcept {
     out[0] = h[0] & kMask44;
@@ -91,7 +89,7 @@ void compute_powers(Ctx* c) noexcept {
         t = (t >> 64) + (static_cast<u128>(p26[k][3]) << 14) + (static_cast<u128>(p26[k][4]) << 40);
         u64 h[3];
         partial_reduce((static_cast<u128>(static_cast<u64>(t)) << 64) | h0, static_cast<u64>(t >> 64), h);
-        to44(h, c->pw[k]);
+        to44(h, pw(c)[k]);
     }
     c->powers_ready = 1;
 }
@@ -164,7 +162,7 @@ inline V3 load_blocks(const std::uint8_t* p) noexcept {
 inline V3 owed(const Ctx* c, int base) noexcept {
     V3 f;
     for (int i = 0; i < 3; ++i) {
-        auto p = [&](int k) { return static_cast<long long>(c->pw[base + k - 1][i]); };
+        auto p = [&](int k) { return static_cast<long long>(pw(c)[base + k - 1][i]); };
         f.v[i] = _mm512_set_epi64(p(1), p(5), p(2), p(6), p(3), p(7), p(4), p(8));
     }
     return f;
@@ -191,7 +189,7 @@ inline void sum_lanes(const V3& d, u64 sum[3]) noexcept {
 // 16 * pairs blocks: accumulator a takes the even 128-byte groups, b the odd ones.
 void blocks_2x(Ctx* c, const std::uint8_t* m, std::size_t pairs) noexcept {
     V3 r;
-    for (int i = 0; i < 3; ++i) r.v[i] = _mm512_set1_epi64(static_cast<long long>(c->pw[15][i]));
+    for (int i = 0; i < 3; ++i) r.v[i] = _mm512_set1_epi64(static_cast<long long>(pw(c)[15][i]));
     const V3 s = times20(r);
     V3 a = with_h(c, load_blocks(m)), b = load_blocks(m + 128);
     for (std::size_t k = 1; k < pairs; ++k) {
@@ -225,14 +223,7 @@ void blocks_simd(Ctx* c, const std::uint8_t* m, std::size_t groups) noexcept {
 
 }  // namespace
 
-void poly1305_init_ifma(void* ctx, const std::uint8_t* key) noexcept {
-    auto* c = static_cast<Ctx*>(ctx);
-    poly1305_core_init(&c->core, key);
-    c->powers_ready = 0;  // r^2..r^16 are computed by the first blocks()/final() that goes vector
-}
-
-void poly1305_blocks_ifma(void* ctx, const std::uint8_t* data, std::size_t nblocks) noexcept {
-    auto* c = static_cast<Ctx*>(ctx);
+void poly1305_blocks_ifma(Poly1305Ctx* c, const std::uint8_t* data, std::size_t nblocks) noexcept {
     if (nblocks >= 8) {
         if (!c->powers_ready) compute_powers(c);
         blocks_simd(c, data, nblocks / 8);
@@ -240,13 +231,6 @@ void poly1305_blocks_ifma(void* ctx, const std::uint8_t* data, std::size_t nbloc
         nblocks %= 8;
     }
     poly1305_core_blocks(&c->core, data, nblocks, 1);
-}
-
-void poly1305_final_ifma(void* ctx, const std::uint8_t* data, std::size_t len, std::uint8_t* out) noexcept {
-    auto* c = static_cast<Ctx*>(ctx);
-    poly1305_blocks_ifma(ctx, data, len / 16);
-    poly1305_core_tail(&c->core, data + len / 16 * 16, len % 16);
-    poly1305_core_emit(&c->core, true, out);
 }
 
 }  // namespace fputune::mac

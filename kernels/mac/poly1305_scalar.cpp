@@ -120,19 +120,8 @@ void poly1305_core_emit(const Poly1305Core* st, bool add_s, std::uint8_t out[16]
     std::memcpy(out + 8, &h1, 8);
 }
 
-void poly1305_init_scalar(void* ctx, const std::uint8_t* key) noexcept {
-    poly1305_core_init(static_cast<Poly1305Core*>(ctx), key);
-}
-
-void poly1305_blocks_scalar(void* ctx, const std::uint8_t* data, std::size_t nblocks) noexcept {
-    poly1305_core_blocks(static_cast<Poly1305Core*>(ctx), data, nblocks, 1);
-}
-
-void poly1305_final_scalar(void* ctx, const std::uint8_t* data, std::size_t len, std::uint8_t* out) noexcept {
-    auto* st = static_cast<Poly1305Core*>(ctx);
-    poly1305_core_blocks(st, data, len / 16, 1);
-    poly1305_core_tail(st, data + len / 16 * 16, len % 16);
-    poly1305_core_emit(st, true, out);
+void poly1305_blocks_scalar(Poly1305Ctx* c, const std::uint8_t* data, std::size_t nblocks) noexcept {
+    poly1305_core_blocks(&c->core, data, nblocks, 1);
 }
 
 }  // namespace fputune::mac

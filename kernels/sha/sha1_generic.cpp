@@ -2,7 +2,7 @@
 // SHA-1 block function, portable C++ (the reference every sha1 variant is tested against). No ISA flags.
 #include <cstring>
 
-#include "sha_blocks.hpp"
+#include "sha.hpp"
 #include "sha_consts.hpp"
 
 namespace fputune::sha {

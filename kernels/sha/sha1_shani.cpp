@@ -2,7 +2,7 @@
 // SHA-1 block function with the SHA extensions (sha1rnds4/nexte/msg1/msg2). Requires SHA, SSSE3, SSE4.1.
 #include <immintrin.h>
 
-#include "sha_blocks.hpp"
+#include "sha.hpp"
 
 namespace fputune::sha {
 

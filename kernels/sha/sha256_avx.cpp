@@ -3,7 +3,7 @@
 // Requires AVX, BMI1 and BMI2: the ssse3 variant's code, VEX-encoded, with rorx/andn in the rounds.
 #include <immintrin.h>
 
-#include "sha_blocks.hpp"
+#include "sha.hpp"
 #include "sha_consts.hpp"
 
 namespace fputune::sha {

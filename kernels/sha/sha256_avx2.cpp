@@ -3,7 +3,7 @@
 // (one per 128-bit lane), rounds in scalar registers with rorx. Requires AVX2, BMI1 (andn) and BMI2.
 #include <immintrin.h>
 
-#include "sha_blocks.hpp"
+#include "sha.hpp"
 #include "sha_consts.hpp"
 
 namespace fputune::sha {

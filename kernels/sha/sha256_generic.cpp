@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // SHA-224/256 block function, portable C++ (the reference every sha224/sha256 variant is tested
 // against). No ISA flags.
-#include "sha_blocks.hpp"
+#include "sha.hpp"
 #include "sha_consts.hpp"
 
 namespace fputune::sha {

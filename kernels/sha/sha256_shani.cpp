@@ -2,7 +2,7 @@
 // SHA-224/256 block function with the SHA extensions (sha256rnds2/msg1/msg2). Requires SHA, SSSE3, SSE4.1.
 #include <immintrin.h>
 
-#include "sha_blocks.hpp"
+#include "sha.hpp"
 #include "sha_consts.hpp"
 
 namespace fputune::sha {

@@ -4,7 +4,7 @@
 // BMI1 (andn), BMI2.
 #include <immintrin.h>
 
-#include "sha_blocks.hpp"
+#include "sha.hpp"
 #include "sha_consts.hpp"
 
 namespace fputune::sha {

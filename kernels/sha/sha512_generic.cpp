@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // SHA-384/512 block function, portable C++ (the reference every sha384/sha512 variant is tested
 // against). No ISA flags.
-#include "sha_blocks.hpp"
+#include "sha.hpp"
 #include "sha_consts.hpp"
 
 namespace fputune::sha {

@@ -9,7 +9,7 @@
 // (a few percent here); it only shows when the expansion's own serial chain is off the rounds' path.
 #include <immintrin.h>
 
-#include "sha_blocks.hpp"
+#include "sha.hpp"
 #include "sha_consts.hpp"
 
 namespace fputune::sha {

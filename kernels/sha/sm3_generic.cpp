@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // SM3 block function (GB/T 32905-2016), portable C++ (the reference every sm3 variant is tested
 // against). No ISA flags.
-#include "sha_blocks.hpp"
+#include "sha.hpp"
 #include "sha_consts.hpp"
 
 namespace fputune::sha {

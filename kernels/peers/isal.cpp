@@ -6,9 +6,9 @@
 #include <cassert>
 #include <climits>
 
-#include "crc_entry.hpp"
+#include "peers.hpp"
 
-namespace fputune::crc {
+namespace fputune::peers {
 
 // crc32_iscsi neither inverts its seed nor its result: it continues the reflected register directly.
 // Its length is an int, so very long inputs go in pieces.
@@ -37,4 +37,4 @@ std::uint64_t crct10dif_update_isal(std::uint64_t crc, const std::uint8_t* data,
     return crc16_t10dif(static_cast<std::uint16_t>(crc), data, len);
 }
 
-}  // namespace fputune::crc
+}  // namespace fputune::peers

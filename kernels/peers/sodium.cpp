@@ -4,13 +4,13 @@
 
 #include <cassert>
 
-#include "../mac/mac.hpp"
+#include "peers.hpp"
 
-namespace fputune::mac {
+namespace fputune::peers {
 
 namespace {
 using State = crypto_onetimeauth_poly1305_state;
-static_assert(sizeof(State) <= kPeerCtxBytes && alignof(State) <= 64);
+static_assert(sizeof(State) <= kPeerCtxBytes && alignof(State) <= kCtxAlign);
 
 void ensure_sodium() noexcept {
     static const int ok = sodium_init();  // once: selects libsodium's implementation for this CPU
@@ -19,19 +19,19 @@ void ensure_sodium() noexcept {
 }
 }  // namespace
 
-void poly1305_init_sodium(void* ctx, const std::uint8_t* key) noexcept {
+void Poly1305Sodium::init(void* ctx, const std::uint8_t* key) noexcept {
     ensure_sodium();
     crypto_onetimeauth_poly1305_init(static_cast<State*>(ctx), key);
 }
 
-void poly1305_blocks_sodium(void* ctx, const std::uint8_t* data, std::size_t nblocks) noexcept {
+void Poly1305Sodium::blocks(void* ctx, const std::uint8_t* data, std::size_t nblocks) noexcept {
     crypto_onetimeauth_poly1305_update(static_cast<State*>(ctx), data, nblocks * 16);
 }
 
-void poly1305_final_sodium(void* ctx, const std::uint8_t* data, std::size_t len, std::uint8_t* out) noexcept {
+void Poly1305Sodium::final(void* ctx, const std::uint8_t* data, std::size_t len, std::uint8_t* out) noexcept {
     auto* st = static_cast<State*>(ctx);
     crypto_onetimeauth_poly1305_update(st, data, len);
     crypto_onetimeauth_poly1305_final(st, out);
 }
 
-}  // namespace fputune::mac
+}  // namespace fputune::peers

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: MIT
+// The one glue that builds every Kernel: a table row (a Variant) names a variant, says what it requires
+// and who provides it; a glue type G supplies everything else. G is a family's algorithm glue around one
+// ISA file's entry point (sha::Sha256<sha256_blocks_avx2>, crc::Crc32c<crc32c_update_pclmul, 16>,
+// mac::Poly1305<poly1305_blocks_avx2>) or a peer (peers/peers.hpp). Baseline code: only table.cpp
+// files instantiate glue, so no glue is ever compiled with an ISA's flags.
+#pragma once
+
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "kernel.hpp"
+
+namespace fputune {
+
+// What a kernel computes, shared by every variant and peer of it.
+struct Algorithm {
+    const char* name;            // "sha256"
+    std::uint32_t block_bytes;   // sections hold whole blocks of this size
+    std::uint32_t key_bytes = 0; // 0 for unkeyed hashes and CRCs
+    std::uint32_t out_bytes;     // digest / tag / CRC size
+};
+
+// A table row. The name decides the isa (kernel.hpp): "<algorithm>-<isa>" for ours;
+// "<algorithm>-<provider>" for a provider that picks its own code (isa "auto");
+// "<algorithm>-<isa>-<provider>" for someone else's code for one ISA (then .isa says which).
+struct Variant {
+    const char* name;
+    const char* isa = nullptr;           // only for the third form
+    const char* provider = "fputune";    // a peer names its library: "openssl", "isal", "sodium"
+    FeatureSet required = 0;             // every one must be usable, or the kernel is unavailable
+    bool needs_fpu = true;               // false only for code that touches no vector register
+};
+
+// A glue type: the algorithm, the context size, and the three Kernel entry points.
+template <class G>
+concept KernelGlue = requires(void* ctx, const std::uint8_t* in, std::size_t n, std::uint8_t* out) {
+    { G::algorithm } -> std::convertible_to<Algorithm>;
+    { G::ctx_bytes } -> std::convertible_to<std::size_t>;
+    { G::init(ctx, in) } noexcept;
+    { G::blocks(ctx, in, n) } noexcept;
+    { G::final(ctx, in, n, out) } noexcept;
+};
+
+// Declares a glue type's entry points as static members, for glue written out of line (peers).
+#define FPUTUNE_KERNEL_ENTRY_POINTS                                                                      \
+    static void init(void* ctx, const std::uint8_t* key) noexcept;                                       \
+    static void blocks(void* ctx, const std::uint8_t* data, std::size_t nblocks) noexcept;               \
+    static void final(void* ctx, const std::uint8_t* data, std::size_t len, std::uint8_t* out) noexcept
+
+// The Kernel of one row. consteval: a row that breaks the naming rule does not compile.
+template <KernelGlue G>
+consteval Kernel kernel(Variant v) {
+    static_assert(G::ctx_bytes <= kMaxCtxBytes);
+    const Algorithm a = G::algorithm;
+    const std::string_view name = v.name, alg = a.name, provider = v.provider;
+    if (!name.starts_with(alg) || name.size() <= alg.size() + 1 || name[alg.size()] != '-')
+        throw "a kernel's name starts with its algorithm and a '-'";
+    const char* rest = v.name + alg.size() + 1;
+    const std::string_view suffix = rest;
+    const char* isa = rest;
+    if (provider != "fputune") {
+        isa = v.isa ? v.isa : "auto";
+        const std::string_view i = isa;
+        const bool named = v.isa ? suffix.size() == i.size() + 1 + provider.size() && suffix.starts_with(i) &&
+                                       suffix[i.size()] == '-' && suffix.ends_with(provider)
+                                 : suffix == provider;
+        if (!named) throw "a peer is named <algorithm>-<provider>, or <algorithm>-<isa>-<provider> with .isa";
+    } else if (v.isa && std::string_view(v.isa) != suffix) {
+        throw "our kernels are named <algorithm>-<isa>: leave .isa out";
+    }
+    return Kernel{.name = v.name,
+                  .algorithm = a.name,
+                  .isa = isa,
+                  .provider = v.provider,
+                  .required = v.required,
+                  .block_bytes = a.block_bytes,
+                  .ctx_bytes = static_cast<std::uint32_t>(G::ctx_bytes),
+                  .key_bytes = a.key_bytes,
+                  .out_bytes = a.out_bytes,
+                  .needs_fpu = v.needs_fpu,
+                  .init = G::init,
+                  .blocks = G::blocks,
+                  .final = G::final};
+}
+
+}  // namespace fputune
