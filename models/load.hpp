@@ -9,8 +9,8 @@
 
 namespace fputune {
 
-// Any input by content: a sweep (fitted here), a model file, or a reference CSV. Throws
-// std::runtime_error naming the path and what is wrong.
+// Any input by content: a sweep (fitted here), a model file, or a reference CSV (a UTF-8 byte order
+// mark is skipped). Throws InputError naming the path and what is wrong.
 ModelFile load_models(const std::string& path, const std::vector<std::string>& kernel_globs = {});
 
 }  // namespace fputune
