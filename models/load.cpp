@@ -18,7 +18,10 @@ namespace fputune {
 using nlohmann::json;
 
 ModelFile load_models(const std::string& path, const std::vector<std::string>& kernel_globs) {
-    const std::string text = read_file(path);
+    return models_from_text(read_file(path), path, kernel_globs);
+}
+
+ModelFile models_from_text(const std::string& text, const std::string& path, const std::vector<std::string>& kernel_globs) {
     const std::string_view body = without_bom(text);
     const auto first = body.find_first_not_of(" \t\r\n");
     if (first != std::string::npos && body[first] == '{') {
