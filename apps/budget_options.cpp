@@ -91,4 +91,8 @@ std::vector<ModelFile> load_sources(const po::variables_map& vm) {
     return sources;
 }
 
+// For commands that take some of these options without a required --budget (simulate).
+std::string command_line_of(const std::string& command, const Args& args) { return command_line(command, args); }
+double margin_option(const std::string& text) { return parse_margin(text); }
+
 }  // namespace fputune::cli

@@ -22,5 +22,9 @@ RecommendOptions budget_options(const po::variables_map& vm, const std::string& 
 std::vector<ModelFile> load_sources(const po::variables_map& vm);
 // The --from inputs as named paths, for refuse_same_files().
 std::vector<NamedPath> source_paths(const po::variables_map& vm);
+// For commands that take some of these options without a required --budget (simulate): the command line
+// for the provenance, and --margin's value (UsageError when it is not a number).
+std::string command_line_of(const std::string& command, const Args& args);
+double margin_option(const std::string& text);
 
 }  // namespace fputune::cli

@@ -13,6 +13,7 @@ const std::vector<Command>& commands() {
         {"fit", "fit ticks = A + B*bytes per kernel and cache state to a sweep (fputune.model/1)", run_fit},
         {"recommend", "largest FPU section per kernel for a time budget at a minimum frequency; --header writes #defines", run_recommend},
         {"check", "does each constant of a header meet the budget? exit 1 when one does not", run_check},
+        {"simulate", "a workload's FPU sections per kernel (calls, cost, longest), without and with limits", run_simulate},
     };
     return table;
 }
