@@ -236,7 +236,7 @@ std::vector<HeaderConstant> parse_header_constants(const std::string& text, std:
                 if (lit->octal)
                     throw fail(fmt::format("{} {}: C reads a leading 0 as octal{}; write the number without it", id, lit->text,
                                            lit->text.find_first_of("89") == std::string::npos ? fmt::format(" ({})", lit->value) : " (and 8 and 9 are not octal digits)"));
-                if (lit->value == 0) throw fail(fmt::format("{} 0: a limit of 0 bytes; write the most bytes one section may process", id));
+                if (lit->value == 0) throw fail(fmt::format("{} is 0: no section can be that small; write the most bytes one section may process", id));
             } else if (lit->overflow || lit->octal) {
                 skipped.push_back(fmt::format("{} (line {}): not a decimal or hex constant that fits in 64 bits", id, l.line));
                 continue;

@@ -25,7 +25,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             fuzz::expect(r.constant.value > 0, "a judged limit is > 0");
             fuzz::expect(std::isfinite(r.time_s), "a judged limit's time is finite");
         }
-        fuzz::no_nan(render_check(report, "fuzz.h", sources, o), "check's table");
+        fuzz::no_nan(render_check(report, "fuzz.h", sources, o), "check's table", text);
     } catch (const InputError& e) {
         fuzz::refusal(e, "fuzz.h");
     }

@@ -23,6 +23,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         return 0;
     }
     fuzz::sane_model(m);
-    fuzz::no_nan(render_fit(m), "fit's table of a model file");
+    fuzz::no_nan(render_fit(m), "fit's table of a model file", text);
     return 0;
 }

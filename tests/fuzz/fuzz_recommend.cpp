@@ -38,9 +38,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                 fuzz::expect(v.bytes % v.block_bytes == 0, "a limit is whole blocks: " + v.kernel);
             }
         }
-        fuzz::no_nan(render_table(r), "recommend's table");
+        fuzz::no_nan(render_table(r), "recommend's table", text);
         (void)to_json(r).dump();  // strict UTF-8
-        fuzz::no_nan(render_header(r, "limits.h"), "the header");
+        fuzz::no_nan(render_header(r, "limits.h"), "the header", text);
     } catch (const InputError& e) {
         fuzz::refusal(e, "fuzz.in");
     } catch (const std::runtime_error& e) {  // models' refusals not yet typed InputError

@@ -30,7 +30,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     try {
         const ModelFile m = fit_sweep(f, "fuzz.json");
         fuzz::sane_model(m);
-        fuzz::no_nan(render_fit(m), "fit's table");
+        fuzz::no_nan(render_fit(m), "fit's table", text);
     } catch (const InputError& e) {
         fuzz::refusal(e, "fuzz.json");
     } catch (const std::runtime_error& e) {  // models' refusals not yet typed InputError
