@@ -45,7 +45,7 @@ std::vector<std::uint64_t> module_sizes_in(const std::string& dir, std::string& 
         in.clear();
         in.seekg(static_cast<std::streamoff>(file_bytes - tail.size()));
         in.read(tail.data(), static_cast<std::streamsize>(tail.size()));
-        if (!in) throw std::runtime_error("cannot read module " + it->path().string());
+        if (!in) throw SystemError("cannot read module " + it->path().string());
         const std::string name = it->path().filename().string();
         std::uint64_t bytes = module_hashed_bytes(name, head, tail, file_bytes);
         if (name.size() > 3 && name.substr(name.size() - 3) != ".ko") ++compressed;
@@ -153,8 +153,8 @@ int run_simulate(const Args& args) {
         o.min_freq_hz = parse_frequency_hz(vm["min-freq"].as<std::string>(), "--min-freq");
         if (vm.count("budget")) o.budget_s = parse_duration_s(vm["budget"].as<std::string>(), "--budget");
         o.margin = margin_option(vm["margin"].as<std::string>());
-        o.cache = vm["cache"].as<std::string>();
-        o.quantile = vm["quantile"].as<std::string>();
+        o.cache = cache_option(vm["cache"].as<std::string>());
+        o.quantile = quantile_option(vm["quantile"].as<std::string>());
         o.pair_cycles = vm["pair-cycles"].as<double>();
         o.repeat = vm["repeat"].as<std::uint64_t>();
         o.command_line = command_line_of("simulate", args);

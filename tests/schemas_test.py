@@ -18,7 +18,9 @@ validators = {}
 for path in glob.glob(os.path.join(schemas_dir, "*.schema.json")):
     schema = json.load(open(path))
     jsonschema.Draft202012Validator.check_schema(schema)
-    validators[schema["properties"]["schema"]["const"]] = jsonschema.Draft202012Validator(schema)
+    kinds = schema["properties"]["schema"]
+    for kind in kinds.get("enum", [kinds.get("const")]):
+        validators[kind] = jsonschema.Draft202012Validator(schema)
 
 checked, failed = {}, 0
 
@@ -63,7 +65,7 @@ with tempfile.TemporaryDirectory() as tmp:
     validate(json.loads(run("simulate", "--workload", "bigbuf", "--from", zen5, "--budget", "30us", "--json")), "simulate --json")
 
 print(f"{sum(checked.values())} documents validated: " + ", ".join(f"{k} x{v}" for k, v in sorted(checked.items())))
-missing = set(validators) - set(checked)
+missing = {k for k in validators if k.rsplit("/", 1)[0] not in {c.rsplit("/", 1)[0] for c in checked}}  # one version of each
 if missing:
     print(f"FAIL no real output checked for {sorted(missing)}")
 sys.exit(1 if failed or missing else 0)

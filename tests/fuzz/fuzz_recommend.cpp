@@ -20,9 +20,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     // Byte 0: rounding, cache, quantile; byte 1: the budget (10 ns .. 10^6 s, log scale: --force reaches
     // it too); byte 2: the minimum frequency (1 Hz .. 10^12 Hz); byte 3: the margin (1 .. 3.55).
     RecommendOptions o;
-    o.round = data[0] % 3 == 0 ? "block" : data[0] % 3 == 1 ? "kib" : "pow2";
-    o.cache = data[0] & 4 ? "hot" : "cold";
-    o.quantile = data[0] & 8 ? "p90" : "p99";
+    o.round = data[0] % 3 == 0 ? Round::block : data[0] % 3 == 1 ? Round::kib : Round::pow2;
+    o.cache = data[0] & 4 ? Cache::hot : Cache::cold;
+    o.quantile = data[0] & 8 ? Quantile::p90 : Quantile::p99;
     o.budget_s = std::pow(10.0, -8 + 14.0 * data[1] / 255);
     o.min_freq_hz = std::pow(10.0, 12.0 * data[2] / 255);
     o.margin = 1 + data[3] / 100.0;
