@@ -168,7 +168,7 @@ inline std::string one_of(const json& v, const Path& at, std::initializer_list<s
         if (s == a) return s;
         list += fmt::format("{}{}", list.empty() ? "" : ", ", a);
     }
-    fail(at, fmt::format("{} is not one of {}", quote(v), list));
+    throw FieldError(fmt::format("{} '{}' is not one of {}", at.str(), printable(s), list));
 }
 
 // The member when present (and not null), else `fallback`; `read` checks it.

@@ -41,14 +41,20 @@ void refuse_macro_collisions(const Recommendation& r) {
                                          "punctuation. Rename one in its input file, or leave one out with -k",
                                          macro, it->second, what));
     };
-    for (const auto& row : r.variants) claim(variant_macro(row.bound.kernel), "kernel '" + row.bound.kernel + "'");
+    auto from = [&](const std::string& kernel) {
+        for (const auto& row : r.variants)
+            if (row.bound.kernel == kernel) return " (from " + row.bound.source + ")";
+        return std::string();
+    };
+    for (const auto& row : r.variants) claim(variant_macro(row.bound.kernel), "kernel '" + row.bound.kernel + "'" + from(row.bound.kernel));
     for (const auto& a : r.algorithms) {
         const std::string macro = algorithm_macro(a.algorithm);
         // A kernel named like its algorithm (crc32c) shares the macro with it on purpose.
         const auto it = owner.find(macro);
-        if (it == owner.end() || it->second != "kernel '" + a.algorithm + "'") claim(macro, "algorithm '" + a.algorithm + "'");
+        if (it == owner.end() || it->second != "kernel '" + a.algorithm + "'" + from(a.algorithm))
+            claim(macro, "algorithm '" + a.algorithm + "'" + from(a.kernel));
     }
-    for (const auto& a : r.algorithms) claim(threshold_macro(a.algorithm), "the threshold of algorithm '" + a.algorithm + "'");
+    for (const auto& a : r.algorithms) claim(threshold_macro(a.algorithm), "the threshold of algorithm '" + a.algorithm + "'" + from(a.kernel));
 }
 
 }  // namespace
