@@ -60,7 +60,7 @@ fuzz:
 	    mkdir -p $(FUZZ_BUILD)/corpus/$$t; \
 	    log=$(FUZZ_BUILD)/fuzz_$$t.log; \
 	    echo "fuzz_$$t: $(FUZZ_TIME) s (log: $$log)"; \
-	    $(FUZZ_BUILD)/tests/fuzz/fuzz_$$t -max_total_time=$(FUZZ_TIME) -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+	    $(FUZZ_BUILD)/tests/fuzz/fuzz_$$t -max_total_time=$(FUZZ_TIME) -max_len=32768 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
 	        -dict=tests/fuzz/$$t.dict -artifact_prefix=$(FUZZ_BUILD)/findings/$$t- \
 	        $(FUZZ_BUILD)/corpus/$$t tests/fuzz/$$t/seeds tests/fuzz/$$t/regressions >$$log 2>&1 || \
 	        { tail -n 40 $$log; echo "fuzz_$$t: FINDING (input in $(FUZZ_BUILD)/findings/)"; exit 1; }; \
