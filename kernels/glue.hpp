@@ -21,6 +21,8 @@ struct Algorithm {
     std::uint32_t block_bytes;   // sections hold whole blocks of this size
     std::uint32_t key_bytes = 0; // 0 for unkeyed hashes and CRCs
     std::uint32_t out_bytes;     // digest / tag / CRC size
+    std::uint32_t iv_bytes = 0;         // ciphers: the last iv_bytes of key_bytes are the IV (kernel.hpp)
+    std::uint32_t final_min_bytes = 0;  // ciphers with ciphertext stealing (XTS): 16
 };
 
 // A table row. The name decides the isa (kernel.hpp): "<algorithm>-<isa>" for ours;
@@ -32,17 +34,31 @@ struct Variant {
     const char* provider = "fputune";    // a peer names its library: "openssl", "isal", "sodium"
     FeatureSet required = 0;             // every one must be usable, or the kernel is unavailable
     bool needs_fpu = true;               // false only for code that touches no vector register
+    bool reference_only = false;         // a portable oracle, not a path the kernel has (kernel.hpp)
 };
 
-// A glue type: the algorithm, the context size, and the three Kernel entry points.
+// A glue type: the algorithm, the context size, and the Kernel entry points: init, final, and blocks (hashes)
+// or crypt (ciphers, blocks optional).
 template <class G>
 concept KernelGlue = requires(void* ctx, const std::uint8_t* in, std::size_t n, std::uint8_t* out) {
     { G::algorithm } -> std::convertible_to<Algorithm>;
     { G::ctx_bytes } -> std::convertible_to<std::size_t>;
     { G::init(ctx, in) } noexcept;
-    { G::blocks(ctx, in, n) } noexcept;
     { G::final(ctx, in, n, out) } noexcept;
-};
+} && (requires(void* ctx, const std::uint8_t* in, std::size_t n) { { G::blocks(ctx, in, n) } noexcept; } ||
+      requires(void* ctx, const std::uint8_t* in, std::size_t n, std::uint8_t* out) { { G::crypt(ctx, in, out, n) } noexcept; });
+
+// A cipher's glue adds crypt() (kernel.hpp); its blocks() is its associated data, if it has any.
+template <class G>
+constexpr auto glue_blocks() noexcept {
+    if constexpr (requires { G::blocks; }) return &G::blocks;
+    else return static_cast<void (*)(void*, const std::uint8_t*, std::size_t) noexcept>(nullptr);
+}
+template <class G>
+constexpr auto glue_crypt() noexcept {
+    if constexpr (requires { G::crypt; }) return &G::crypt;
+    else return static_cast<void (*)(void*, const std::uint8_t*, std::uint8_t*, std::size_t) noexcept>(nullptr);
+}
 
 // Declares a glue type's entry points as static members, for glue written out of line (peers).
 #define FPUTUNE_KERNEL_ENTRY_POINTS                                                                      \
@@ -82,8 +98,12 @@ consteval Kernel kernel(Variant v) {
                   .out_bytes = a.out_bytes,
                   .needs_fpu = v.needs_fpu,
                   .init = G::init,
-                  .blocks = G::blocks,
-                  .final = G::final};
+                  .blocks = glue_blocks<G>(),
+                  .final = G::final,
+                  .crypt = glue_crypt<G>(),
+                  .iv_bytes = a.iv_bytes,
+                  .final_min_bytes = a.final_min_bytes,
+                  .reference_only = v.reference_only};
 }
 
 }  // namespace fputune

@@ -51,9 +51,26 @@ struct Kernel {
     void (*init)(void* ctx, const std::uint8_t* key) noexcept;
     void (*blocks)(void* ctx, const std::uint8_t* data, std::size_t nblocks) noexcept;
     void (*final)(void* ctx, const std::uint8_t* data, std::size_t len, std::uint8_t* out) noexcept;
+
+    // ---- Ciphers (hashes, MACs and CRCs leave these at their defaults) -------------------------------
+    // crypt: a cipher's bulk entry, what runs inside one FPU section: nblocks whole blocks from src to dst
+    //        (dst == src, or no overlap). For a cipher, blocks() is its associated-data entry (GCM's AAD,
+    //        a section of its own; nullptr when it has none), and final() writes the rest of the message
+    //        (whole blocks and a tail) to out[0, len), then out_bytes of tag.
+    void (*crypt)(void* ctx, const std::uint8_t* src, std::uint8_t* dst, std::size_t nblocks) noexcept = nullptr;
+    std::uint32_t iv_bytes = 0;         // the last iv_bytes of the key_bytes init reads: IV, nonce or counter
+    std::uint32_t final_min_bytes = 0;  // XTS: 16, a final() with a partial block also takes the block before it
+    bool reference_only = false;        // a portable oracle, not a path the kernel has (no threshold for it)
 };
 
-// One-shot digest/MAC of len bytes: init + final on a context on the stack.
+constexpr bool is_cipher(const Kernel& k) noexcept { return k.crypt != nullptr; }
+
+// What one FPU section runs: blocks(ctx, src, nblocks) for hashes; crypt(ctx, src, dst, nblocks) for
+// ciphers (dst: nblocks * block_bytes bytes; unused by hashes).
+void run_section(const Kernel& k, void* ctx, const std::uint8_t* src, std::uint8_t* dst, std::size_t nblocks) noexcept;
+
+// One-shot digest/MAC of len bytes: init + final on a context on the stack. A cipher's is its one-shot
+// encryption: out receives len bytes of output, then out_bytes of tag.
 void kernel_digest(const Kernel& k, const std::uint8_t* key, const std::uint8_t* data, std::size_t len,
                    std::uint8_t* out) noexcept;
 

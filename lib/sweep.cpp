@@ -46,7 +46,7 @@ std::vector<std::string> threshold_algorithms(const std::vector<const Kernel*>& 
         if (is_peer(*k) || std::find(out.begin(), out.end(), k->algorithm) != out.end()) continue;
         bool scalar = false, simd = false;
         for (const Kernel* o : kernels)
-            if (!is_peer(*o) && std::strcmp(o->algorithm, k->algorithm) == 0) (o->needs_fpu ? simd : scalar) = true;
+            if (!is_peer(*o) && !o->reference_only && std::strcmp(o->algorithm, k->algorithm) == 0) (o->needs_fpu ? simd : scalar) = true;
         if (scalar && simd) out.emplace_back(k->algorithm);
     }
     return out;
@@ -208,6 +208,7 @@ void run_sweep(const SweepOptions& opt, SweepFile& out, const std::function<void
     std::size_t cold_offset = 0;
     alignas(kCtxAlign) static thread_local std::uint8_t ctx[kMaxCtxBytes];
     std::uint8_t request_out[256];
+    AlignedBuffer section_dst(max_bytes + 4096);  // where a cipher's section writes (kept resident)
     std::mt19937_64 rng(5);
 
     // Every section point of every kernel and cache state, sampled in one interleaved pool: the host's
@@ -264,14 +265,14 @@ void run_sweep(const SweepOptions& opt, SweepFile& out, const std::function<void
         // other code ran. Without it each sample pays for whatever the previous point evicted, which
         // is a property of the pool's order, not of the kernel (p99 20-40 % over p50 instead of ~1 %).
         k->init(ctx, key.empty() ? nullptr : key.data());
-        k->blocks(ctx, hot.p + hot.n - 4096, 1);
+        run_section(*k, ctx, hot.p + hot.n - 4096, section_dst.p, 1);
         k->final(ctx, nullptr, 0, request_out);
         k->init(ctx, key.empty() ? nullptr : key.data());
         fpu.dirty(opt.dirty);
         const std::uint64_t t0 = tsc_begin();
         fpu.save();                                       // kernel_fpu_begin: the user state
         spin_core_cycles(opt.section_overhead_cycles);    // the rest of begin/end
-        k->blocks(ctx, data, pt.bytes / k->block_bytes);
+        run_section(*k, ctx, data, section_dst.p, pt.bytes / k->block_bytes);
         const std::uint64_t t1 = tsc_end();
         fpu.restore();                                    // return to user space
         const std::uint64_t t2 = tsc_end();
@@ -320,7 +321,7 @@ void run_sweep(const SweepOptions& opt, SweepFile& out, const std::function<void
     // Batches of 8 requests resolve below the TSC step; the dirty() between them is timed alone
     // and subtracted (it stands for what user space did, not for the kernel's cost).
     constexpr int kBatch = 8;
-    std::vector<std::uint8_t> outbuf(256);
+    std::vector<std::uint8_t> outbuf(*std::max_element(lengths.begin(), lengths.end()) + 256);  // a cipher writes len + tag
     for (const Kernel* k : threshold_kernels) {
         std::vector<std::uint8_t> key(k->key_bytes);
         for (auto& b : key) b = static_cast<std::uint8_t>(rng());
