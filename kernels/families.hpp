@@ -11,5 +11,6 @@ std::span<const Kernel> sha_kernels() noexcept;   // kernels/sha: sha1, sha224, 
 std::span<const Kernel> crc_kernels() noexcept;   // kernels/crc: crc32c, crc32, crct10dif, crc64
 std::span<const Kernel> mac_kernels() noexcept;   // kernels/mac: poly1305, ghash, polyval, nh, nhpoly1305, blake2s
 std::span<const Kernel> chacha_kernels() noexcept;  // kernels/chacha: chacha20
+std::span<const Kernel> raid_kernels() noexcept;    // kernels/raid: raid6, xor (multi-source)
 
 }  // namespace fputune

@@ -15,7 +15,7 @@ namespace fputune {
 std::span<const Kernel* const> all_kernels() {
     static const std::vector<const Kernel*> table = [] {
         std::vector<const Kernel*> t;
-        for (auto family : {sha_kernels(), crc_kernels(), mac_kernels(), chacha_kernels()})
+        for (auto family : {sha_kernels(), crc_kernels(), mac_kernels(), chacha_kernels(), raid_kernels()})
             for (const Kernel& k : family) t.push_back(&k);
         return t;
     }();

@@ -13,7 +13,60 @@
 
 namespace fputune {
 
+namespace {
+
+// A multi-source kernel (RAID6, xor): stripe() over kStripeSources[0] sources of size_bytes each (whole blocks),
+// each buffer 64-byte aligned and resident; bytes = sources x stripe bytes, the data one call reads (as Linux's
+// raid6 and xor boot benchmarks and ISA-L count throughput). Sampled as bench_kernel() samples blocks().
+BenchResult bench_stripe(const Kernel& k, std::uint64_t size_bytes, double time_cap_s) {
+    BenchResult r;
+    const std::size_t n = std::clamp<std::size_t>(kStripeSources[0], k.min_sources, k.max_sources);
+    const std::size_t bytes = std::max<std::uint64_t>(1, size_bytes / k.block_bytes) * k.block_bytes;
+    r.bytes = n * bytes;
+    std::mt19937_64 rng(1);
+    std::vector<std::vector<std::uint8_t>> storage;
+    std::vector<const std::uint8_t*> src;
+    std::vector<std::uint8_t*> dst;
+    for (std::size_t i = 0; i < n + k.dest_count; ++i) {
+        storage.emplace_back(bytes + 64);
+        std::uint8_t* p = storage.back().data() + (64 - reinterpret_cast<std::uintptr_t>(storage.back().data()) % 64) % 64;
+        for (std::size_t j = 0; j < bytes; ++j) p[j] = static_cast<std::uint8_t>(rng());
+        if (i < n) src.push_back(p);
+        else dst.push_back(p);
+    }
+    const TscInfo& tsc = tsc_info();
+    std::uint64_t batch = 1;
+    for (;;) {
+        std::uint64_t t0 = tsc_begin();
+        for (std::uint64_t i = 0; i < batch; ++i) k.stripe(n, bytes, src.data(), dst.data());
+        std::uint64_t t1 = tsc_end();
+        if (t1 - t0 >= 20000 || batch >= (1u << 20)) break;
+        batch *= 2;
+    }
+    r.calls_per_sample = batch;
+    const std::uint64_t cap_ticks = static_cast<std::uint64_t>(time_cap_s * tsc.hz);
+    const std::uint64_t start = tsc_begin();
+    std::vector<double> samples;
+    for (;;) {
+        std::uint64_t t0 = tsc_begin();
+        for (std::uint64_t i = 0; i < batch; ++i) k.stripe(n, bytes, src.data(), dst.data());
+        std::uint64_t t1 = tsc_end();
+        samples.push_back((static_cast<double>(t1 - t0) - tsc.overhead_ticks) / static_cast<double>(batch));
+        if (samples.size() >= 15 && samples.size() % 8 == 0) {
+            std::vector<double> sorted = samples;
+            std::sort(sorted.begin(), sorted.end());
+            if (median_rel_ci(sorted) < 0.01 && samples.size() >= 31) break;
+        }
+        if (t1 - start > cap_ticks && samples.size() >= 5) break;
+    }
+    r.ticks_per_call = summarize(samples);
+    return r;
+}
+
+}  // namespace
+
 BenchResult bench_kernel(const Kernel& k, std::uint64_t size_bytes, double time_cap_s) {
+    if (is_multisource(k)) return bench_stripe(k, size_bytes, time_cap_s);
     BenchResult r;
     const std::uint64_t nblocks = std::max<std::uint64_t>(1, size_bytes / k.block_bytes);
     r.bytes = nblocks * k.block_bytes;
