@@ -21,7 +21,8 @@ void quarter(u32& a, u32& b, u32& c, u32& d) noexcept {
     c += d, b = rotl(b ^ c, 7);
 }
 
-// One keystream block (RFC 8439 2.3): 20 rounds, then the input added back, serialized little-endian.
+// One keystream block (RFC 8439 2.3): 20 rounds, then the input added back, serialized little-endian
+// (Linux's chacha_block_generic()).
 void block(const u32 state[16], std::uint8_t out[64]) noexcept {
     u32 x[16];
     for (int i = 0; i < 16; ++i) x[i] = state[i];
@@ -35,12 +36,9 @@ void block(const u32 state[16], std::uint8_t out[64]) noexcept {
         quarter(x[2], x[7], x[8], x[13]);
         quarter(x[3], x[4], x[9], x[14]);
     }
-    for (int i = 0; i < 16; ++i) {
+    for (int i = 0; i < 16; ++i) {  // put_unaligned_le32(): x86 is little-endian
         const u32 w = x[i] + state[i];
-        out[4 * i] = static_cast<std::uint8_t>(w);
-        out[4 * i + 1] = static_cast<std::uint8_t>(w >> 8);
-        out[4 * i + 2] = static_cast<std::uint8_t>(w >> 16);
-        out[4 * i + 3] = static_cast<std::uint8_t>(w >> 24);
+        std::memcpy(out + 4 * i, &w, 4);
     }
 }
 
