@@ -48,6 +48,21 @@ bool valid_length(const Kernel& k, std::size_t len) { return len == 0 || len >= 
 // Output bytes of a one-shot over len bytes: the digest, or a cipher's output and tag.
 std::size_t output_bytes(const Kernel& k, std::size_t len) { return k.out_bytes + (is_cipher(k) ? len : 0); }
 
+// One composition of nblocks blocks into sections: bit i - 1 of mask set = a section ends before block i.
+std::vector<std::size_t> split_of(std::size_t nblocks, unsigned mask) {
+    std::vector<std::size_t> sections;
+    std::size_t run = 1;
+    for (std::size_t i = 1; i < nblocks; ++i) {
+        if (mask & (1u << (i - 1))) {
+            sections.push_back(run);
+            run = 0;
+        }
+        ++run;
+    }
+    if (nblocks) sections.push_back(run);
+    return sections;
+}
+
 bool available_or_warn(const Kernel& k) {
     FeatureSet missing = missing_features(k, usable_features());
     if (missing) {
@@ -144,18 +159,8 @@ TEST_CASE("conformance: every split into sections gives the same output", "[conf
                 auto data = random_bytes(len + 1, 32 + len);
                 const std::string expect = digest_hex(*k, key, data.data(), len);
                 for (unsigned mask = 0; mask < (1u << (nblocks ? nblocks - 1 : 0)); ++mask) {
-                    std::vector<std::size_t> sections;
-                    std::size_t run = 1;
-                    for (std::size_t i = 1; i < nblocks; ++i) {
-                        if (mask & (1u << (i - 1))) {
-                            sections.push_back(run);
-                            run = 0;
-                        }
-                        ++run;
-                    }
-                    if (nblocks) sections.push_back(run);
                     INFO("blocks " << nblocks << " tail " << tail << " split mask " << mask);
-                    CHECK(sectioned_hex(*k, key, data.data(), len, sections) == expect);
+                    CHECK(sectioned_hex(*k, key, data.data(), len, split_of(nblocks, mask)) == expect);
                 }
             }
         // Random long splits, with empty sections mixed in, as the glue loop with any FPU limit makes.
@@ -358,19 +363,9 @@ TEST_CASE("conformance (multi-source): every split of a stripe into sections giv
             StripeBuffers whole(*k, n, nblocks * k->block_bytes, 60 + nblocks);
             whole.run(*k);
             for (unsigned mask = 0; mask < (1u << (nblocks - 1)); ++mask) {
-                std::vector<std::size_t> sections;
-                std::size_t run = 1;
-                for (std::size_t i = 1; i < nblocks; ++i) {
-                    if (mask & (1u << (i - 1))) {
-                        sections.push_back(run);
-                        run = 0;
-                    }
-                    ++run;
-                }
-                sections.push_back(run);
                 INFO("blocks " << nblocks << " split mask " << mask);
                 StripeBuffers split(*k, n, nblocks * k->block_bytes, 60 + nblocks);
-                sectioned(*k, split, sections);
+                sectioned(*k, split, split_of(nblocks, mask));
                 CHECK(first_difference(split.dests(), whole.dests(), split.bytes) == "");
             }
         }
