@@ -133,11 +133,10 @@ public:
             max_bytes = std::max(max_bytes, t.bytes);
             any_cold |= t.cold;
         }
+        for (const ThresholdTarget& t : plan.thresholds) max_bytes = std::max(max_bytes, t.bytes);
+        out_.resize(max_bytes + 256);  // a digest, or a cipher's one-shot output: the message and its tag
         hot_ = std::make_unique<AlignedBuffer>(max_bytes + 4096);
         dst_ = std::make_unique<AlignedBuffer>(max_bytes + 4096);  // where a cipher's section writes (kept resident)
-        std::uint64_t max_length = 0;
-        for (const ThresholdTarget& t : plan.thresholds) max_length = std::max(max_length, t.bytes);
-        out_.resize(max_length + 256);  // a cipher's one-shot writes len bytes, then its tag
         if (any_cold) cold_ = std::make_unique<AlignedBuffer>(std::max<std::size_t>(cold_buffer_bytes(), 4 * max_bytes));
         std::mt19937_64 rng(5);
         for (const Kernel* k : plan.kernels) {
