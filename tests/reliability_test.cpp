@@ -358,7 +358,7 @@ TEST_CASE("reads: a missing file, a folder, a huge device are refused with the p
 
 // ---- Exit codes ----------------------------------------------------------------------------------
 
-TEST_CASE("exit codes: 0 ok, 2 usage, 3 system; every --help says so", "[reliab][exit]") {
+TEST_CASE("exit codes: 0 ok, 2 usage, 3 system, every --help says so", "[reliab][exit]") {
     Scratch s;
     CHECK(run(s, {"--help"}).exit.code == 0);
     CHECK(run(s, {"nonsense"}).exit.code == 2);
@@ -502,7 +502,7 @@ TEST_CASE("progress off a terminal: a line every 10 s or 10 % of the work, not o
 
 // ---- Plausibility at the boundary ----------------------------------------------------------------
 
-TEST_CASE("units: implausible budgets and frequencies are refused, saying why; tiny values never print as 0", "[reliab][units]") {
+TEST_CASE("units: implausible budgets and frequencies are refused, saying why, tiny values never print as 0", "[reliab][units]") {
     CHECK_NOTHROW(check_plausible_budget(30e-6));
     CHECK_NOTHROW(check_plausible_min_freq(1e9));
     CHECK_THROWS_WITH(check_plausible_budget(1e-300), Catch::Contains("--budget") && Catch::Contains("--force"));
@@ -694,7 +694,7 @@ TEST_CASE("readers: a 40 000-character line is refused in one line (was: std::re
     CHECK(run(s, {"check", ok, "--from", kElliott, "--budget", "30us"}).exit.code == 0);
 }
 
-TEST_CASE("reference CSV: names, numbers and repeats are checked; the machine is read without std::regex", "[reliab][read]") {
+TEST_CASE("reference CSV: names, numbers and repeats are checked, the machine is read without std::regex", "[reliab][read]") {
     const ModelFile m = read_reference_csv(csv("sha256-avx2,4096,21179\ncrc32c,4096,695\n"), "t.csv");
     CHECK(m.machine == "Intel Test Lake");
     CHECK(m.models.size() == 2);
