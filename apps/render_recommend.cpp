@@ -2,6 +2,8 @@
 // `recommend`'s table.
 #include <algorithm>
 #include <cmath>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -94,7 +96,7 @@ std::string render_table(const Recommendation& r) {
     if (!r.stripes.empty()) {
         out += fmt::format("\nmulti-source kernels: the most disks (data + P + Q) or sources one section may cover at 4 KiB per disk or "
                            "source (md's stripe){}; upstream has no cap on them:\n", many ? " and machines" : "");
-        out += fmt::format("{:<{}} {:>9} {:>11} {:>11}  {}\n", "kernel", kw, "most", tcol, "measured", "upstream (md, 4 KiB stripes)");
+        out += fmt::format("{:<{}} {:>12} {:>11} {:>11}  {}\n", "kernel", kw, "most", tcol, "measured", "upstream (md, 4 KiB stripes)");
         auto stripe_line = [&](const std::string& label, const StripeResult& x, const std::string& by) {
             const std::string unit = x.unit.word;
             if (!x.max_sources)
@@ -106,7 +108,7 @@ std::string render_table(const Recommendation& r) {
             const std::string measured = fmt::format("{}..{} src", x.measured_min, x.measured_max);
             const std::string up = x.cap && x.max_sources >= x.cap ? "PASS at every count the kernel takes"
                                                                     : fmt::format("OVER above {} {}", x.count(), unit);
-            return fmt::format("{:<{}} {:>9} {:>11} {:>11}  {}{}\n", label, kw, most, format_duration(x.time_s), measured, up, by);
+            return fmt::format("{:<{}} {:>12} {:>11} {:>11}  {}{}\n", label, kw, most, format_duration(x.time_s), measured, up, by);
         };
         for (const StripeRow& row : r.stripes) out += stripe_line(row.bound.kernel, row.bound, many ? "  " + machine_ref(row.bound.machine) : "");
         for (const StripeResult& a : r.stripe_algorithms) out += stripe_line(a.algorithm, a, "  bound by " + a.kernel);
@@ -116,8 +118,16 @@ std::string render_table(const Recommendation& r) {
     for (const auto& a : r.algorithms) any_because |= !a.upstream_because.empty();
     if (any_because) {
         out += "\nupstream, as judged here (data/reference/linux-x86-sections.csv):\n";
-        for (const auto& a : r.algorithms)
-            if (!a.upstream_because.empty()) out += fmt::format("  {}: {} ({})\n", a.algorithm, a.upstream_because, a.upstream_source);
+        // One line per upstream row: a multi-source kernel's series (raid6.x4, raid6.x8, ...) share theirs.
+        std::vector<std::pair<std::string, std::string>> rows;  // (algorithms, why)
+        for (const auto& a : r.algorithms) {
+            if (a.upstream_because.empty()) continue;
+            const std::string why = a.upstream_because + " (" + a.upstream_source + ")";
+            auto it = std::find_if(rows.begin(), rows.end(), [&](const auto& row) { return row.second == why; });
+            if (it == rows.end()) rows.emplace_back(a.algorithm, why);
+            else it->first += ", " + a.algorithm;
+        }
+        for (const auto& [algs, why] : rows) out += fmt::format("  {}: {}\n", algs, why);
     }
     const char* whole = o.round == Round::block ? "blocks"
                         : o.round == Round::kib ? "KiB (and blocks)"

@@ -109,4 +109,44 @@ consteval Kernel kernel(Variant v) {
                   .reference_only = v.reference_only};
 }
 
+// A multi-source glue (RAID6, xor): the algorithm, the shape of its stripes and the one entry point (kernel.hpp).
+template <class G>
+concept MultiSourceGlue = requires(std::size_t n, const std::uint8_t* const* src, std::uint8_t* const* dst) {
+    { G::algorithm } -> std::convertible_to<Algorithm>;
+    { G::dest_count } -> std::convertible_to<std::uint32_t>;
+    { G::min_sources } -> std::convertible_to<std::uint32_t>;
+    { G::max_sources } -> std::convertible_to<std::uint32_t>;
+    { G::align_bytes } -> std::convertible_to<std::uint32_t>;
+    { G::stripe(n, n, src, dst) } noexcept;
+};
+
+namespace detail {
+// The stream entry points kernel<>() expects, so that a multi-source row's name is checked by the same code;
+// the Kernel built from it then has none (nullptr): nothing streams across a stripe.
+template <class G>
+struct NoStream {
+    static constexpr Algorithm algorithm = G::algorithm;
+    static constexpr std::size_t ctx_bytes = 0;
+    static void init(void*, const std::uint8_t*) noexcept {}
+    static void blocks(void*, const std::uint8_t*, std::size_t) noexcept {}
+    static void final(void*, const std::uint8_t*, std::size_t, std::uint8_t*) noexcept {}
+};
+}  // namespace detail
+
+// The Kernel of a multi-source row.
+template <MultiSourceGlue G>
+consteval Kernel kernel(Variant v) {
+    static_assert(G::dest_count > 0 && G::min_sources > 0 && G::min_sources <= G::max_sources);
+    Kernel k = kernel<detail::NoStream<G>>(v);
+    k.init = nullptr;
+    k.blocks = nullptr;
+    k.final = nullptr;
+    k.stripe = G::stripe;
+    k.dest_count = G::dest_count;
+    k.min_sources = G::min_sources;
+    k.max_sources = G::max_sources;
+    k.align_bytes = G::align_bytes;
+    return k;
+}
+
 }  // namespace fputune

@@ -61,7 +61,27 @@ struct Kernel {
     std::uint32_t iv_bytes = 0;         // the last iv_bytes of the key_bytes init reads: IV, nonce or counter
     std::uint32_t final_min_bytes = 0;  // XTS: 16, a final() with a partial block also takes the block before it
     bool reference_only = false;        // a portable oracle, not a path the kernel has (no threshold for it)
+
+    // ---- Multi-source kernels: RAID6 gen_syndrome, xor_gen (every other kernel leaves these at their defaults;
+    // design: /work/notes/multisource-interface.md) ------------------------------------------------------------
+    // stripe: what one FPU section runs: `sources` source buffers of `bytes` each (a multiple of block_bytes)
+    //         into dest_count destination buffers of `bytes` each. raid6: dst[0] = P, dst[1] = Q (written);
+    //         xor: dst[0] ^= every source (read and written, as Linux xor_gen()). Stateless: such a kernel has
+    //         no init/blocks/final (nullptr), and key_bytes, ctx_bytes and out_bytes are 0.
+    void (*stripe)(std::size_t sources, std::size_t bytes, const std::uint8_t* const* src,
+                   std::uint8_t* const* dst) noexcept = nullptr;
+    std::uint32_t dest_count = 0;   // raid6 2 (P, Q), xor 1
+    std::uint32_t min_sources = 0;  // the fewest sources stripe() takes
+    std::uint32_t max_sources = 0;  // the most (raid6: 255, the order of its generator 2 in GF(2^8))
+    std::uint32_t align_bytes = 0;  // the alignment every buffer must have (ISA-L's peers); 0 = any
 };
+
+constexpr bool is_multisource(const Kernel& k) noexcept { return k.stripe != nullptr; }
+
+// How the number of sources enters a measurement of a multi-source kernel: each of these is a separate point
+// (4: the old 4-source xor_blocks() shape and the published "xor_gen 4 sources" figures, the smallest common
+// RAID6; 8 and 16: typical and large md arrays). The cost is linear in the sources, so three pin it.
+inline constexpr std::uint32_t kStripeSources[] = {4, 8, 16};
 
 constexpr bool is_cipher(const Kernel& k) noexcept { return k.crypt != nullptr; }
 
@@ -79,8 +99,10 @@ constexpr const char* shape_name(SectionShape s) noexcept {
 }
 // The shapes a kernel's sections take, its own section first. A cipher with ciphertext stealing
 // (final_min_bytes: XTS, the only such mode registered) encrypts whole messages per section; a cipher with
-// an associated-data entry (GCM) also has an AAD section. Every other kernel: bulk.
+// an associated-data entry (GCM) also has an AAD section; a multi-source kernel runs stripes. Every other
+// kernel: bulk.
 constexpr SectionShape primary_shape(const Kernel& k) noexcept {
+    if (is_multisource(k)) return SectionShape::stripe;
     return is_cipher(k) && k.final_min_bytes > 0 ? SectionShape::message : SectionShape::bulk;
 }
 constexpr bool has_aad_shape(const Kernel& k) noexcept { return is_cipher(k) && k.blocks != nullptr; }
@@ -88,7 +110,7 @@ constexpr bool has_aad_shape(const Kernel& k) noexcept { return is_cipher(k) && 
 // What kind of work a kernel does, for selecting groups of them (`-k hash`, `-k cipher`, `-k raid`, `-k all`):
 // "cipher" writes a destination (crypt()), "raid" combines several sources (stripe()), "hash" is every
 // other one (hashes, MACs, CRCs).
-constexpr const char* kernel_kind(const Kernel& k) noexcept { return is_cipher(k) ? "cipher" : "hash"; }
+constexpr const char* kernel_kind(const Kernel& k) noexcept { return is_multisource(k) ? "raid" : is_cipher(k) ? "cipher" : "hash"; }
 inline constexpr const char* kKernelKinds[] = {"hash", "cipher", "raid"};
 
 // What one FPU section runs: blocks(ctx, src, nblocks) for hashes; crypt(ctx, src, dst, nblocks) for

@@ -90,7 +90,16 @@ std::vector<const Kernel*> select_kernels_or_kinds(const std::vector<std::string
 std::vector<SeriesSpec> section_series(const Kernel& k, const SweepOptions& opt) {
     std::vector<SeriesSpec> out;
     if (!k.needs_fpu) return out;
-    out.push_back({primary_shape(k)});
+    if (is_multisource(k)) {
+        // One series per number of sources (kernel.hpp kStripeSources), within what the kernel takes.
+        for (std::uint32_t n : kStripeSources) {
+            const std::uint32_t sources = std::clamp(n, std::max(1u, k.min_sources), k.max_sources ? k.max_sources : n);
+            if (std::none_of(out.begin(), out.end(), [&](const SeriesSpec& s) { return s.sources == sources; }))
+                out.push_back({SectionShape::stripe, sources});
+        }
+    } else {
+        out.push_back({primary_shape(k)});
+    }
     if (has_aad_shape(k)) out.push_back({SectionShape::aad});
     // Intel powers the upper vector units down after ~0.7 ms without 512-bit code; the first 512-bit code
     // after that runs ~4x slower for ~2 us (published-2024-2026.csv). Kernels that may run 512-bit code
@@ -116,6 +125,7 @@ std::string series_name(const Kernel& k, const SeriesSpec& s) {
 
 std::string section_summary(const Kernel& k) {
     if (!k.needs_fpu) return k.reference_only ? "(reference)" : "no FPU";
+    if (is_multisource(k)) return "N x bytes";
     if (primary_shape(k) == SectionShape::message) return "whole message";
     if (!is_cipher(k)) return "blocks";
     return has_aad_shape(k) ? "walk step + aad" : "walk step";
@@ -128,6 +138,10 @@ KernelInfo series_info(const Kernel& k, const SeriesSpec& s) {
     if (info.name != k.name) info.of = k.name;
     if (s.shape != SectionShape::bulk) info.shape = shape_name(s.shape);
     info.sources = s.sources;
+    if (s.sources) {
+        info.dest_count = k.dest_count;
+        info.max_sources = k.max_sources;
+    }
     info.idle_s = s.idle_s;
     return info;
 }
@@ -203,6 +217,9 @@ void idle_vector_units(double seconds) noexcept {
     while (__rdtsc() < end) _mm_pause();
 }
 
+// A buffer's bytes rounded up to whole pages: where the next one starts.
+std::uint64_t page_stretch(std::uint64_t bytes) { return (bytes + 4095) & ~std::uint64_t{4095}; }
+
 std::size_t cold_buffer_bytes() {
     // 256 MiB: 8x the L3 of one Zen 4/5 CCD, 4x that of large Intel parts. sysconf's L3 is no help on
     // VMs, which report the sum of every L3 on the host (508 MiB here).
@@ -223,17 +240,22 @@ bool has_point(const SweepFile& f, const std::string& kernel, const std::string&
 class GlueLoop {
 public:
     GlueLoop(const SweepPlan& plan, const SweepOptions& opt) : opt_(opt) {
-        std::uint64_t max_bytes = 4096;
+        std::uint64_t max_bytes = 4096, max_src = 4096, max_dst = 4096;
         bool any_cold = false;
         for (const SectionTarget& t : plan.sections) {
             max_bytes = std::max(max_bytes, t.bytes);
+            // A multi-source section: `sources` stretches of the bytes, and dest_count more to write.
+            max_src = std::max(max_src, std::max(1u, t.series.sources) * page_stretch(t.bytes));
+            max_dst = std::max(max_dst, std::max(1u, t.series.sources ? t.kernel->dest_count : 1u) * page_stretch(t.bytes));
             any_cold |= t.cold;
         }
         for (const ThresholdTarget& t : plan.thresholds) max_bytes = std::max(max_bytes, t.bytes);
+        max_src = std::max(max_src, max_bytes);
+        max_dst = std::max(max_dst, max_bytes);
         out_.resize(max_bytes + 256);  // a digest, or a cipher's one-shot output: the message and its tag
-        hot_ = std::make_unique<AlignedBuffer>(max_bytes + 4096);
-        dst_ = std::make_unique<AlignedBuffer>(max_bytes + 4096);  // where a cipher's section writes (kept resident)
-        if (any_cold) cold_ = std::make_unique<AlignedBuffer>(std::max<std::size_t>(cold_buffer_bytes(), 4 * max_bytes));
+        hot_ = std::make_unique<AlignedBuffer>(max_src + 4096);
+        dst_ = std::make_unique<AlignedBuffer>(max_dst + 4096);  // where a cipher's section writes (kept resident)
+        if (any_cold) cold_ = std::make_unique<AlignedBuffer>(std::max<std::size_t>(cold_buffer_bytes(), 4 * std::max(max_src, max_dst)));
         std::mt19937_64 rng(5);
         for (const Kernel* k : plan.kernels) {
             std::vector<std::uint8_t>& key = keys_[k];
@@ -250,6 +272,7 @@ public:
     // place, as dm-crypt and IPsec write another page); hot: both resident.
     RawSample section(const SectionTarget& pt) {
         const Kernel* k = pt.kernel;
+        if (is_multisource(*k)) return stripe_section(pt);
         const bool aad = pt.series.shape == SectionShape::aad;
         const std::uint64_t stretch = (pt.bytes + 4095) & ~std::uint64_t{4095};
         const std::uint8_t* data = hot_->p;
@@ -318,6 +341,41 @@ public:
     }
 
 private:
+    // A multi-source section (RAID6 gen_syndrome, xor_gen): stripe() over N sources of `bytes` each into
+    // dest_count destinations, as Linux runs one call in one section (no init, no final: nothing streams).
+    // Hot: distinct resident stretches of hot_ (sources) and dst_ (destinations); cold: N + dest_count
+    // consecutive stretches of the cold buffer, every buffer page-aligned (Linux passes pages).
+    RawSample stripe_section(const SectionTarget& pt) {
+        const Kernel* k = pt.kernel;
+        const std::uint32_t n = std::max(1u, pt.series.sources);
+        const std::uint64_t stretch = page_stretch(pt.bytes);
+        src_.assign(n, nullptr);
+        dsts_.assign(k->dest_count, nullptr);
+        std::uint8_t* src_base = hot_->p;
+        std::uint8_t* dst_base = dst_->p;
+        if (pt.cold) {
+            const std::uint64_t need = (n + k->dest_count) * stretch;
+            if (cold_offset_ + need > cold_->n) cold_offset_ = 0;
+            src_base = cold_->p + cold_offset_;
+            dst_base = src_base + n * stretch;
+            cold_offset_ += need;
+        }
+        for (std::uint32_t i = 0; i < n; ++i) src_[i] = src_base + i * stretch;
+        for (std::uint32_t i = 0; i < k->dest_count; ++i) dsts_[i] = dst_base + i * stretch;
+        // Warm the code (one block per source, untimed), as for a single-stream section.
+        k->stripe(n, k->block_bytes, src_.data(), dsts_.data());
+        if (pt.series.idle_s > 0) idle_vector_units(pt.series.idle_s);
+        fpu_.dirty(opt_.dirty);
+        const std::uint64_t t0 = tsc_begin();
+        fpu_.save();
+        spin_core_cycles(opt_.section_overhead_cycles);
+        k->stripe(n, pt.bytes, src_.data(), dsts_.data());
+        const std::uint64_t t1 = tsc_end();
+        fpu_.restore();
+        const std::uint64_t t2 = tsc_end();
+        return {static_cast<double>(t1 - t0), 1, 1, static_cast<double>(t2 - t0)};
+    }
+
     const std::uint8_t* key_of(const Kernel* k) const {
         const auto& key = keys_.at(k);
         return key.empty() ? nullptr : key.data();
@@ -329,6 +387,8 @@ private:
     FpuEmulator fpu_;
     alignas(kCtxAlign) std::uint8_t ctx_[kMaxCtxBytes];
     std::vector<std::uint8_t> out_;
+    std::vector<const std::uint8_t*> src_;  // a multi-source section's buffers
+    std::vector<std::uint8_t*> dsts_;
 };
 
 }  // namespace

@@ -36,7 +36,14 @@ PointStats stats_from(const json& j, const jsonc::Path& at, bool section) {
     PointStats s;
     s.samples = integer<std::uint64_t>(member(j, "samples", at), at / "samples", 1);
     auto value = [&](const char* key) { return real(member(j, key, at), at / key); };
-    auto used = [&](const char* key) { return positive(member(j, key, at), at / key); };
+    // What the fits use: at least one tick (below that no timer can tell a section from nothing, and a
+    // fit weighting points by 1/y^2 overflows) and at most 1e13 (an hour of a 3 GHz core).
+    auto used = [&](const char* key) {
+        const double v = positive(member(j, key, at), at / key);
+        if (v < 1) fail(at / key, fmt::format("{} is below 1, less than a timer can measure", v));
+        if (v > 1e13) fail(at / key, fmt::format("{} is above 1e13, longer than any section", v));
+        return v;
+    };
     s.min = value("min");
     s.p10 = value("p10");
     s.p50 = used("p50");
@@ -165,10 +172,20 @@ std::vector<RoundStats> rounds_from(const json& p, const jsonc::Path& at) {
     return out;
 }
 
-// A series' fields of a kernel entry (optional: files from before series have none).
-constexpr std::uint32_t kMaxSources = 1u << 16;
+bool possible(const PointStats& s) {
+    for (double v : {s.min, s.p10, s.p50, s.p90, s.p99, s.p999, s.max, s.p99_clean})
+        if (!(v > 0) || !std::isfinite(v)) return false;
+    return s.samples > 0;
+}
 
-void read_series(const json& k, const jsonc::Path& at, KernelInfo& info) {
+}  // namespace
+
+namespace {
+constexpr std::uint32_t kMaxSources = 1u << 16;  // sources of a multi-source series, as read
+}  // namespace
+
+// A series' fields of a kernel entry (optional: files from before series have none).
+void read_series_fields(const json& k, const jsonc::Path& at, KernelInfo& info) {
     using namespace jsonc;
     info.of = member_or(k, "of", at, std::string(), [](const json& v, const Path& p) { return name(v, p); });
     info.shape = member_or(k, "shape", at, std::string(), [](const json& v, const Path& p) { return one_of(v, p, {"bulk", "message", "aad", "stripe"}); });
@@ -179,13 +196,6 @@ void read_series(const json& k, const jsonc::Path& at, KernelInfo& info) {
     info.idle_s = member_or(k, "idle_s", at, 0.0, [](const json& v, const Path& p) { return real(v, p, 0, 10); });
 }
 
-bool possible(const PointStats& s) {
-    for (double v : {s.min, s.p10, s.p50, s.p90, s.p99, s.p999, s.max, s.p99_clean})
-        if (!(v > 0) || !std::isfinite(v)) return false;
-    return s.samples > 0;
-}
-
-}  // namespace
 
 void write_series_fields(json& j, const KernelInfo& k) {
     if (!k.of.empty()) j["of"] = k.of;
@@ -273,14 +283,14 @@ SweepFile sweep_from_json(const json& j, const std::string& source) {
     if (schema.size() > 64) throw fail("\"schema\" is " + jsonc::quote(j["schema"]) + ", not a schema name (expected " + kSweepSchema + ")");
     const std::string family = "fputune.sweep/";
     if (schema.rfind(family, 0) != 0)
-        throw fail("schema '" + schema + "' is not a sweep (expected " + kSweepSchema + ")");
+        throw fail("schema '" + printable(schema) + "' is not a sweep (expected " + kSweepSchema + ")");
     const std::string digits = schema.substr(family.size());
     if (digits.empty() || digits.size() > 4 || digits.find_first_not_of("0123456789") != std::string::npos)
-        throw fail("schema '" + schema + "' has no version number (expected " + kSweepSchema + ")");
+        throw fail("schema '" + printable(schema) + "' has no version number (expected " + kSweepSchema + ")");
     const int version = std::stoi(digits);
     if (version > 1)
-        throw fail("schema '" + schema + "' is newer than this fputune understands (" + kSweepSchema + "); update fputune");
-    if (version < 1) throw fail("schema '" + schema + "' is not a version this fputune reads (" + kSweepSchema + ")");
+        throw fail("schema '" + printable(schema) + "' is newer than this fputune understands (" + kSweepSchema + "); update fputune");
+    if (version < 1) throw fail("schema '" + printable(schema) + "' is not a version this fputune reads (" + kSweepSchema + ")");
     SweepFile f;
     f.schema = schema;
     try {
@@ -321,7 +331,7 @@ SweepFile sweep_from_json(const json& j, const std::string& source) {
                             member_or(k, "provider", at, std::string("fputune"), [](const json& v, const Path& p) { return name(v, p); }),
                             integer<std::uint32_t>(member(k, "block_bytes", at), at / "block_bytes", 1, kMaxBlockBytes),
                             member_or(k, "needs_fpu", at, true, [](const json& v, const Path& p) { return boolean(v, p); })};
-            read_series(k, at, info);
+            read_series_fields(k, at, info);
             if (auto [it, fresh] = kernel_index.emplace(info.name, i); !fresh)
                 jsonc::fail(at / "name", fmt::format("'{}' is listed twice (also kernels[{}])", info.name, it->second));
             f.kernels.push_back(std::move(info));
@@ -380,6 +390,7 @@ SweepFile sweep_from_json(const json& j, const std::string& source) {
         }
         read_measurement_record(j, f);
         skipped.note(f.notes);
+        for (const auto& [kernel, why] : skipped.by_kernel) f.skipped_points[kernel] = why.size();
     } catch (const InputError& e) {
         throw fail(std::string("malformed sweep file: ") + e.what());
     }

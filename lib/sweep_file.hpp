@@ -3,12 +3,17 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 namespace fputune {
+
+namespace jsonc {
+class Path;
+}
 
 inline constexpr const char* kSweepSchema = "fputune.sweep/1";
 
@@ -136,6 +141,7 @@ struct SweepFile {
     // What the reader skipped (points with missing, non-finite or non-positive statistics), one line
     // per kernel naming the points; not written back.
     std::vector<std::string> notes;
+    std::map<std::string, std::size_t> skipped_points;  // per kernel: how many points the reader skipped
 };
 
 // What models fit: ticks at one reference ratio (model_core_per_tsc), so that ticks x ratio = core
@@ -152,6 +158,8 @@ bool possible_point(const PointStats& ticks, const PointStats& cycles);  // cycl
 nlohmann::json to_json(const SweepFile& f);
 // A series' fields of a kernel entry ("of", "shape", "sources", "idle_s"), only those that are set.
 void write_series_fields(nlohmann::json& j, const KernelInfo& k);
+// Reads them back into `info` (all optional; checked like every field, errors name `at`).
+void read_series_fields(const nlohmann::json& k, const jsonc::Path& at, KernelInfo& info);
 // Validates schema (name and version), required fields, types and ranges (lib/json_checked.hpp).
 // Throws InputError with a message that names `source` (the file), the field and what is wrong, e.g.
 // "sweep.json: schema 'fputune.sweep/2' is newer than this fputune understands (fputune.sweep/1);

@@ -21,7 +21,8 @@ std::string threshold_macro(const std::string& algorithm);   // FPUTUNE_SHA256_S
 std::string series_stem(const KernelInfo& k);
 std::string series_algorithm_stem(const KernelInfo& k);
 
-// The header text; `path` names the include guard (limits.h -> _FPUTUNE_LIMITS_H).
+// The header text; `path` names the include guard (limits.h -> _FPUTUNE_LIMITS_H). Throws InputError,
+// before anything is written, when two kernels or algorithms would define one macro.
 std::string render_header(const Recommendation& r, const std::string& path);
 
 }  // namespace fputune

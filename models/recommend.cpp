@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "errors.hpp"
 #include "header.hpp"
 #include "units.hpp"
 
@@ -136,7 +137,7 @@ Recommendation recommend(const std::vector<ModelFile>& sources, const RecommendO
             fmt::format("no {}-cache points for {}: used {} cache", name(o.cache), names, name(other(o.cache))));
     }
     if (rows.empty())
-        throw std::runtime_error("no kernel that needs the FPU has section points in the input; sweep some with `fputune sweep`");
+        throw InputError("no kernel that needs the FPU has section points in the input; sweep some with `fputune sweep`");
     for (const auto& name : order) {
         VariantRow& row = rows[name];
         row.bound = *std::min_element(row.per_machine.begin(), row.per_machine.end(), more_conservative);

@@ -26,6 +26,9 @@ const Kernel& kernel(const char* name) {
 
 bool has(const std::vector<std::uint64_t>& v, std::uint64_t x) { return std::find(v.begin(), v.end(), x) != v.end(); }
 
+// "xor-sse.x8" -> 8.
+std::uint32_t series_sources_of(const std::string& name) { return static_cast<std::uint32_t>(std::stoul(name.substr(name.rfind(".x") + 2))); }
+
 }  // namespace
 
 TEST_CASE("shapes: each kernel's series and sizes, as Linux's glue cuts its work", "[sweep][shapes]") {
@@ -94,15 +97,18 @@ TEST_CASE("shapes: --zmm-idle adds the warm-up state to kernels that need AVX-51
     CHECK(section_series(kernel("sha256-avx2"), opt).size() == 1);
 }
 
-TEST_CASE("shapes: -k takes kinds (hash, cipher, all) beside globs", "[sweep][shapes]") {
+TEST_CASE("shapes: -k takes kinds (hash, cipher, raid, all) beside globs", "[sweep][shapes]") {
     const auto ciphers = select_kernels_or_kinds({"cipher"});
     REQUIRE(!ciphers.empty());
     for (const Kernel* k : ciphers) CHECK(is_cipher(*k));
     const auto hashes = select_kernels_or_kinds({"hash"});
     REQUIRE(!hashes.empty());
-    for (const Kernel* k : hashes) CHECK_FALSE(is_cipher(*k));
+    for (const Kernel* k : hashes) CHECK_FALSE((is_cipher(*k) || is_multisource(*k)));
+    const auto raid = select_kernels_or_kinds({"raid"});
+    REQUIRE(!raid.empty());
+    for (const Kernel* k : raid) CHECK(is_multisource(*k));
     CHECK(select_kernels_or_kinds({"all"}).size() == all_kernels().size());
-    CHECK(select_kernels_or_kinds({"hash", "cipher"}).size() == hashes.size() + ciphers.size());
+    CHECK(select_kernels_or_kinds({"hash", "cipher", "raid"}).size() == all_kernels().size());
     const auto mixed = select_kernels_or_kinds({"cipher", "sha256-avx2"});
     CHECK(mixed.size() == ciphers.size() + 1);
     CHECK(select_kernels_or_kinds({"sha256-avx2"}).size() == 1);
@@ -184,4 +190,52 @@ TEST_CASE("shapes: a tiny sweep of GCM measures its data and AAD sections as two
     CHECK(impossible_points(f).empty());
     // A resumed complete sweep has nothing left to measure, in either series.
     CHECK(plan_sweep(opt, &f).sections.empty());
+}
+
+TEST_CASE("shapes: a multi-source kernel is swept as N sources x bytes per source, one series per N", "[sweep][shapes]") {
+    SweepOptions opt;
+    const Kernel& raid = kernel("raid6-sse2");
+    const auto series = section_series(raid, opt);
+    REQUIRE(series.size() == std::size(kStripeSources));
+    for (std::size_t i = 0; i < series.size(); ++i) {
+        CHECK(series[i].shape == SectionShape::stripe);
+        CHECK(series[i].sources == kStripeSources[i]);
+        const auto sizes = series_sizes(raid, series[i], opt);
+        CHECK(sizes.front() == raid.block_bytes);
+        CHECK(has(sizes, 4096));  // md's stripe
+        CHECK(sizes.back() * series[i].sources <= 2 * opt.max_section_bytes);  // N x bytes: no more data than one stream
+    }
+    const KernelInfo x8 = series_info(raid, series[1]);
+    CHECK(x8.name == "raid6-sse2.x8");
+    CHECK(x8.algorithm == "raid6.x8");
+    CHECK(x8.of == "raid6-sse2");
+    CHECK(x8.shape == "stripe");
+    CHECK(x8.dest_count == 2);
+    CHECK(x8.max_sources == raid.max_sources);
+    CHECK(section_summary(raid) == "N x bytes");
+    CHECK(section_series(kernel("xor-generic"), opt).empty());  // the reference has no sections
+
+    // A tiny measured sweep (hot, two sizes, one N): every point records its sources.
+    SweepOptions tiny;
+    tiny.kernels = {&kernel("xor-sse")};
+    tiny.sizes = {512, 4096};
+    tiny.cold = false;
+    tiny.sampling.rounds = 1;
+    tiny.sampling.min_samples = 5;
+    tiny.sampling.min_samples90 = 10;
+    tiny.sampling.min_samples99 = 20;
+    tiny.sampling.point_cap_s = 0.003;
+    tiny.budget_s = 2;
+    const SweepPlan plan = plan_sweep(tiny, nullptr);
+    CHECK(plan.sections.size() == 2 * std::size(kStripeSources));
+    SweepInputs in;
+    in.cpu = {{"brand", "Test CPU"}};
+    const SweepFile f = measure_sweep(tiny, in, PoolHooks{});
+    REQUIRE(f.kernels.size() == std::size(kStripeSources));
+    CHECK(f.kernels[0].name == "xor-sse.x4");
+    CHECK(f.kernels[0].sources == 4);
+    REQUIRE(f.sections.size() == plan.sections.size());
+    for (const SectionPoint& p : f.sections) CHECK(p.sources == series_sources_of(p.kernel));
+    CHECK(impossible_points(f).empty());
+    CHECK(std::none_of(f.warnings.begin(), f.warnings.end(), [](const std::string& w) { return w.find("not swept") != std::string::npos; }));
 }
