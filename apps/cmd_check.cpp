@@ -3,15 +3,12 @@
 #include <iostream>
 
 #include "atomic_file.hpp"
+#include "budget_options.hpp"
 #include "check.hpp"
 #include "cli.hpp"
+#include "render.hpp"
 
 namespace fputune::cli {
-
-// Shared with `recommend` (defined in cmd_recommend.cpp).
-void add_budget_options(po::options_description& desc);
-RecommendOptions budget_options(const po::variables_map& vm, const std::string& command, const Args& args);
-std::vector<ModelFile> load_sources(const po::variables_map& vm);
 
 int run_check(const Args& args) {
     po::options_description desc("check options");

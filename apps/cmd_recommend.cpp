@@ -1,85 +1,16 @@
 // SPDX-License-Identifier: MIT
 // `fputune recommend`: chunk limits for a time budget at a minimum frequency, as a table, JSON, a header.
-#include <filesystem>
 #include <iostream>
 
-#include <fmt/format.h>
-
 #include "atomic_file.hpp"
+#include "budget_options.hpp"
 #include "cli.hpp"
 #include "header.hpp"
 #include "recommend.hpp"
-#include "units.hpp"
+#include "recommendation_json.hpp"
+#include "render.hpp"
 
 namespace fputune::cli {
-
-std::string command_line(const std::string& command, const Args& args) {
-    std::string s = "fputune " + command;
-    for (const auto& a : args) {
-        bool plain = !a.empty() && a.find_first_of(" \t'\"*?$\\") == std::string::npos;
-        s += " " + (plain ? a : "'" + a + "'");
-    }
-    return s;
-}
-
-double parse_margin(const std::string& text) {
-    std::size_t used = 0;
-    double v = 0;
-    try {
-        v = std::stod(text, &used);
-    } catch (const std::exception&) {
-        used = 0;
-    }
-    if (used != text.size() || used == 0)
-        throw UsageError("--margin " + text + ": not a number; give a factor of at least 1, e.g. 1.2 for 20 % headroom");
-    return v;
-}
-
-RecommendOptions budget_options(const po::variables_map& vm, const std::string& command, const Args& args) {
-    RecommendOptions o;
-    try {
-        if (!vm.count("budget")) throw UsageError("--budget is required, e.g. --budget 30us");
-        o.budget_s = parse_duration_s(vm["budget"].as<std::string>(), "--budget");
-        o.min_freq_hz = parse_frequency_hz(vm["min-freq"].as<std::string>(), "--min-freq");
-        o.margin = parse_margin(vm["margin"].as<std::string>());
-        if (vm.count("round")) o.round = vm["round"].as<std::string>();
-        if (vm.count("cache")) o.cache = vm["cache"].as<std::string>();
-        if (vm.count("dirty")) o.dirty = vm["dirty"].as<std::string>();
-        o.quantile = vm["quantile"].as<std::string>();
-        o.command_line = command_line(command, args);
-        validate(o);
-    } catch (const std::invalid_argument& e) {
-        throw UsageError(e.what());
-    }
-    return o;
-}
-
-void add_budget_options(po::options_description& desc) {
-    desc.add_options()("from", po::value<std::vector<std::string>>()->multitoken()->composing(),
-                       "sweep files, model files or reference CSVs (default fputune-sweep.json); several machines merge "
-                       "to the most conservative value")(
-        "budget", po::value<std::string>(), "longest acceptable FPU section, e.g. 30us (ns, us, ms, s)")(
-        "min-freq", po::value<std::string>()->default_value("1GHz"), "lowest core frequency to plan for (Hz, kHz, MHz, GHz)")(
-        "margin", po::value<std::string>()->default_value("1.0"), "safety factor >= 1: limits fit budget / margin")(
-        "cache", po::value<std::string>()->default_value("cold"), "cold | hot: which sweep points to use")(
-        "dirty", po::value<std::string>(), "xmm | ymm | zmm | none: user state for the thresholds (default: as swept)")(
-        "quantile", po::value<std::string>()->default_value("p99"),
-        "p99 | p90: the cost line that bounds a section (p99 of samples not hit by an interruption; p90 is looser: "
-        "about 1 section in 10 of that length runs over the predicted time by a few %)")(
-        "kernel,k", po::value<std::vector<std::string>>()->composing(), "only kernels matching GLOB (repeatable)");
-}
-
-std::vector<ModelFile> load_sources(const po::variables_map& vm) {
-    std::vector<std::string> from = {"fputune-sweep.json"};
-    if (vm.count("from")) from = vm["from"].as<std::vector<std::string>>();
-    else if (!std::filesystem::exists(from[0]))
-        throw UsageError("no fputune-sweep.json in this folder: run `fputune sweep` first, or name inputs with --from FILE...");
-    std::vector<std::string> globs;
-    if (vm.count("kernel")) globs = vm["kernel"].as<std::vector<std::string>>();
-    std::vector<ModelFile> sources;
-    for (const auto& f : from) sources.push_back(load_models(f, globs));
-    return sources;
-}
 
 int run_recommend(const Args& args) {
     po::options_description desc("recommend options");

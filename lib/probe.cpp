@@ -2,23 +2,12 @@
 // Collects everything `fputune cpu` reports into one JSON object.
 #include "probe.hpp"
 
-#include <ctime>
-
 #include "clock.hpp"
 #include "cpu.hpp"
 #include "fpu.hpp"
 
 namespace fputune {
 
-
-std::string utc_now_iso8601() {
-    std::time_t now = std::time(nullptr);
-    std::tm tm{};
-    gmtime_r(&now, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return buf;
-}
 
 nlohmann::json probe_cpu() {
     using nlohmann::json;

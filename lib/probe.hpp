@@ -4,14 +4,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "provenance.hpp"  // tool_version(), tool_commit(), utc_now_iso8601(): formerly declared here
+
 namespace fputune {
 
 // Identity, features (detected, masked, usable), TSC, core/TSC ratio, XSAVE layout and costs.
 // Takes ~0.2 s (calibrations and timing loops).
 nlohmann::json probe_cpu();
-
-const char* tool_version() noexcept;
-const char* tool_commit() noexcept;
-std::string utc_now_iso8601();
 
 }  // namespace fputune

@@ -42,7 +42,4 @@ struct CheckReport {
 CheckReport check_header(const std::string& text, const std::string& source, const std::vector<ModelFile>& sources,
                          const RecommendOptions& options);
 
-std::string render_check(const CheckReport& report, const std::string& source, const std::vector<ModelFile>& sources,
-                         const RecommendOptions& options);
-
 }  // namespace fputune

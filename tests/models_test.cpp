@@ -19,6 +19,8 @@
 #include "header.hpp"
 #include "model_file.hpp"
 #include "recommend.hpp"
+#include "recommendation_json.hpp"
+#include "render.hpp"
 #include "sweep_file.hpp"
 
 using namespace fputune;

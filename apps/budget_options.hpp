@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: MIT
+// The options `recommend` and `check` share, parsed once (defined in budget_options.cpp).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "cli.hpp"
+#include "model.hpp"
+#include "recommend_options.hpp"
+
+namespace fputune::cli {
+
+// --from, --budget, --min-freq, --margin, --cache, --dirty, --quantile, -k.
+void add_budget_options(po::options_description& desc);
+// The options as given (UsageError naming the option when one is wrong); `command` and `args` are kept
+// as the command line for the provenance.
+RecommendOptions budget_options(const po::variables_map& vm, const std::string& command, const Args& args);
+// The models of every --from input (default fputune-sweep.json), limited to the -k globs.
+std::vector<ModelFile> load_sources(const po::variables_map& vm);
+
+}  // namespace fputune::cli

@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: MIT
+// `recommend`'s table.
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "render.hpp"
+#include "units.hpp"
+
+namespace fputune {
+
+namespace {
+
+std::string threshold_text(const std::optional<SimdThreshold>& t) {
+    if (!t) return "-";
+    if (t->kind == "never") return fmt::format("never (<= {} B)", t->measured_to);
+    if (t->kind == "always") return fmt::format("always ({} B)", t->bytes);
+    return fmt::format("{} B", t->bytes);
+}
+
+std::string upstream_text(const std::optional<std::uint64_t>& bytes, bool known) {
+    if (!known) return "-";
+    return bytes ? fmt::format("{} B", *bytes) : "none";
+}
+
+std::string upstream_time_text(double s, bool known, bool pass) {
+    if (!known) return "-";
+    if (std::isinf(s)) return "unbounded OVER";
+    return fmt::format("{} {}", format_duration(s), pass ? "PASS" : "OVER");
+}
+
+}  // namespace
+
+std::string render_table(const Recommendation& r) {
+    const RecommendOptions& o = r.options;
+    const bool many = r.machines.size() > 1;
+    std::string out;
+    out += fmt::format("fputune {} ({}) recommend: budget {} per FPU section at {} minimum, margin {} (limit fits {}), "
+                       "{} cache, dirty {}, rounding {}, bound {}\n",
+                       r.tool_version, r.tool_commit, format_duration(o.budget_s), format_frequency(o.min_freq_hz), format_margin(o.margin),
+                       format_duration(effective_budget_s(o)), o.cache, r.dirty_label(), o.round, o.quantile);
+    for (std::size_t i = 0; i < r.machines.size(); ++i) {
+        const auto& m = r.machines[i];
+        out += fmt::format("machine{}: {} ({} {}{}, core/TSC {:.3f})\n", many ? fmt::format(" [{}]", i + 1) : "", m.machine,
+                           m.kind, m.source, m.date.empty() ? "" : ", " + m.date, m.core_per_tsc);
+    }
+    auto machine_ref = [&](const std::string& name) -> std::string {
+        for (std::size_t i = 0; i < r.machines.size(); ++i)
+            if (r.machines[i].machine == name) return fmt::format("[{}]", i + 1);
+        return name;
+    };
+    out += "\n";
+    const std::string tcol = "time@" + format_frequency(o.min_freq_hz);
+    out += fmt::format("{:<22} {:<5} {:>20} {:>10} {:>11} {:>6} {:>9} {:>17} {:>14}{}\n", "kernel", "cache", "limit", "unrounded",
+                       tcol, "cost", "upstream", "upstream time", "simd min", many ? "  bound by" : "");
+    for (const auto& row : r.variants) {
+        const VariantResult& v = row.bound;
+        const std::string by = many ? "  " + machine_ref(v.machine) : "";
+        if (!v.fits) {
+            out += fmt::format("{:<22} {:<5} {}{}\n", v.kernel, v.cache, no_fit_message(v, o.min_freq_hz), by);
+            for (const auto& n : v.notes) out += fmt::format("{:<22}   note: {}\n", "", n);
+            continue;
+        }
+        out += fmt::format("{:<22} {:<5} {:>20} {:>10} {:>11} {:>5.1f}% {:>9} {:>17} {:>14}{}\n", v.kernel, v.cache,
+                           fmt::format("{} B ({})", v.bytes, format_size(v.bytes)), fmt::format("{:.0f} B", v.unrounded_bytes),
+                           format_duration(v.time_s), 100 * v.throughput_cost, upstream_text(v.upstream_bytes, v.upstream_known),
+                           upstream_time_text(v.upstream_time_s, v.upstream_known, v.upstream_pass), threshold_text(v.threshold), by);
+        for (const auto& n : v.notes) out += fmt::format("{:<22}   note: {}\n", "", n);
+    }
+    out += "\nper algorithm (the smallest limit across its variants" + std::string(many ? " and machines" : "") + "):\n";
+    out += fmt::format("{:<11} {:>20} {:>11} {:>9} {:>17} {:>14}  {}\n", "algorithm", "limit", tcol, "upstream", "upstream time",
+                       "simd min", "bound by");
+    for (const auto& a : r.algorithms) {
+        const std::string by = a.kernel + (many ? " on " + machine_ref(a.machine) : "");
+        const std::string thr = threshold_text(a.threshold);
+        if (!a.fits) {
+            out += fmt::format("{:<11} no size fits: one block of {} takes {} at {}  ({})\n", a.algorithm, a.kernel,
+                               format_duration(a.one_block_s), format_frequency(o.min_freq_hz), by);
+            continue;
+        }
+        out += fmt::format("{:<11} {:>20} {:>11} {:>9} {:>17} {:>14}  {}\n", a.algorithm,
+                           fmt::format("{} B ({})", a.bytes, format_size(a.bytes)), format_duration(a.time_s),
+                           upstream_text(a.upstream_bytes, a.upstream_known),
+                           upstream_time_text(a.upstream_time_s, a.upstream_known, a.upstream_pass), thr, by);
+    }
+    out += "\nlimit: largest section in whole " + std::string(o.round == "block" ? "blocks" : o.round == "kib" ? "KiB (and blocks)" : "blocks, a power of two") +
+           " whose predicted time (upper 95 % bound of the " + o.quantile + " fit, core cycles = ticks x core/TSC) at the minimum frequency "
+           "fits budget / margin; unrounded: the exact size where it equals it; cost: throughput lost against no limit "
+           "(A / (A + B n), p50 fit); simd min: shortest input from which the SIMD path beats the no-FPU one\n";
+    for (const auto& n : r.notes) out += "note: " + n + "\n";
+    return out;
+}
+
+}  // namespace fputune

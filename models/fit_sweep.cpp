@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: MIT
+// Fitting a sweep into models: per kernel and cache state the p50 line on every size, the bounds on short ones.
+#include "fit_sweep.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "kernel_globs.hpp"
+#include "thresholds.hpp"
+
+namespace fputune {
+
+ModelFile fit_sweep(const SweepFile& sweep, const std::string& source, const std::vector<std::string>& kernel_globs) {
+    ModelFile m = new_model(source, "sweep");
+    m.machine = machine_name(sweep.cpu);
+    m.cpu = sweep.cpu;
+    m.sweep_date = sweep.date;
+    m.sweep_tool_version = sweep.tool_version;
+    m.sweep_tool_commit = sweep.tool_commit;
+    m.options = sweep.options;
+    m.tsc_hz = sweep.tsc_hz;
+    // Ticks at one reference ratio: the sweep's median probed ratio when every sample was converted to
+    // core cycles around it (the start and end values then only describe the run), else the start.
+    m.core_per_tsc = model_core_per_tsc(sweep);
+    m.core_per_tsc_end = sweep.ratio_trace.probes ? m.core_per_tsc : sweep.core_per_tsc_end;
+    m.dirty = sweep.dirty;
+    m.partial = sweep.partial;
+    m.warnings = sweep.warnings;
+    m.kernels = sweep.kernels;
+    // Group the section points by (kernel, cache), in the order of the kernel list, with the
+    // statistics the fits use.
+    std::map<std::pair<std::string, std::string>, std::vector<std::pair<std::uint64_t, PointStats>>> groups;
+    for (const auto& p : sweep.sections) {
+        if (!m.kernel(p.kernel))
+            throw std::runtime_error(fmt::format("{}: malformed sweep file: section points for kernel '{}', which is not in "
+                                                 "its \"kernels\" list", source, p.kernel));
+        if (p.cache != "hot" && p.cache != "cold")
+            throw std::runtime_error(fmt::format("{}: malformed sweep file: cache '{}' for kernel '{}' (expected hot or cold)",
+                                                 source, p.cache, p.kernel));
+        const PointStats st = model_ticks(sweep, p.ticks, p.cycles);
+        if (p.bytes == 0 || !(st.p50 > 0) || !(st.p90 > 0))
+            throw std::runtime_error(fmt::format("{}: malformed sweep file: point {} B of '{}' ({}) has no positive p50/p90",
+                                                 source, p.bytes, p.kernel, p.cache));
+        groups[{p.kernel, p.cache}].emplace_back(p.bytes, st);
+    }
+    if (groups.empty())
+        throw std::runtime_error(fmt::format("{}: the sweep has no section points{}; run `fputune sweep` (or --resume it)", source,
+                                             sweep.partial ? " (it was interrupted before the first)" : ""));
+    for (const auto& k : sweep.kernels) {
+        for (const char* cache : {"hot", "cold"}) {
+            auto it = groups.find({k.name, cache});
+            if (it == groups.end()) continue;
+            CacheModel cm;
+            cm.kernel = k.name;
+            cm.cache = cache;
+            // The bounds: sizes whose typical section is at most kBoundFitMaxSeconds, at least the
+            // kBoundFitMinPoints shortest.
+            std::vector<std::pair<std::uint64_t, PointStats>>& points = it->second;
+            std::sort(points.begin(), points.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+            std::vector<double> xs, y50, bx, b90, b99;
+            for (const auto& [bytes, st] : points) {
+                xs.push_back(static_cast<double>(bytes));
+                y50.push_back(st.p50);
+                cm.bytes.push_back(bytes);
+                if (bx.size() >= kBoundFitMinPoints && st.p50 / m.tsc_hz > kBoundFitMaxSeconds) continue;
+                bx.push_back(static_cast<double>(bytes));
+                b90.push_back(st.p90);
+                b99.push_back(std::max(st.p99_clean, st.p90));
+                cm.bound_bytes.push_back(bytes);
+            }
+            cm.p50 = fit_line(xs, y50);
+            cm.p90 = fit_line(bx, b90);
+            cm.p99 = fit_line(bx, b99);
+            m.models.push_back(std::move(cm));
+        }
+        const bool has_points = groups.count({k.name, "hot"}) || groups.count({k.name, "cold"});
+        if (k.needs_fpu && !has_points && kernel_globs.empty()) {
+            // Ours must be there in a complete sweep; a peer may have been listed for thresholds only.
+            if (!sweep.partial && !is_peer(k))
+                throw std::runtime_error(fmt::format("{}: no section points for kernel '{}', which the sweep lists; the file is "
+                                                     "incomplete: sweep again, or choose kernels with -k", source, k.name));
+            m.notes.push_back(fmt::format("{}: no section points{}; skipped", k.name, sweep.partial ? " (the sweep was interrupted)" : ""));
+        }
+    }
+    m.thresholds = compute_thresholds(sweep);
+    filter_kernels(m, kernel_globs);
+    if (sweep.partial) m.notes.push_back("the sweep is partial (interrupted): some points are missing");
+    if (sweep.ratio_trace.probes)
+        m.notes.push_back(fmt::format("every sample converted to core cycles with the core/TSC ratio probed around it "
+                                      "({} probes, {:.3f}..{:.3f}, median {:.3f}, the reference here)",
+                                      sweep.ratio_trace.probes, sweep.ratio_trace.min, sweep.ratio_trace.max, sweep.ratio_trace.p50));
+    else if (sweep.core_per_tsc_end > 0 && std::abs(sweep.core_per_tsc_end / sweep.core_per_tsc - 1) > 0.02)
+        m.notes.push_back(fmt::format("core/TSC ratio moved during the sweep: {:.3f} -> {:.3f}; the start value is used",
+                                      sweep.core_per_tsc, sweep.core_per_tsc_end));
+    return m;
+}
+
+}  // namespace fputune

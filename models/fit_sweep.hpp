@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: MIT
+// Fitting a sweep: the lines per kernel and cache state, and which sizes bound them.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "model.hpp"
+
+namespace fputune {
+
+// The p90 and p99 lines (the bounds) are fitted on sections of at most this long (p50), and at least
+// on the kBoundFitMinPoints shortest. Longer sections are where a host's interruptions stop being rare
+// events and become part of the distribution: on the VM this was built on, the host takes the CPU for
+// ~38 us about once per ms, so the p90 of 40-600 us sections jumps by 10-50 % from run to run, and a
+// line through them moves the limits with it. Limits for budgets of 10-100 us at >= 1 GHz land on
+// sections of 3-30 us on a 3.5 GHz core, well inside this range; the p50 line still spans every size.
+inline constexpr double kBoundFitMaxSeconds = 50e-6;
+inline constexpr std::size_t kBoundFitMinPoints = 6;
+
+// Fits every kernel x cache state of the sweep and computes the thresholds. `kernel_globs` (fnmatch
+// patterns) limit the kernels; a pattern that matches no kernel with section points is an error, as is
+// a complete (not partial) sweep in which one of our FPU kernels has no section points (a peer without
+// points, or any kernel of a partial sweep, gets a note).
+ModelFile fit_sweep(const SweepFile& sweep, const std::string& source,
+                    const std::vector<std::string>& kernel_globs = {});
+
+}  // namespace fputune

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: MIT
+// Globs on kernel names, in the data only (the registry has its own, for kernels that can run here).
+#include "kernel_globs.hpp"
+
+#include <fnmatch.h>
+
+#include <algorithm>
+#include <set>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+namespace fputune {
+
+bool glob_match(const std::string& pattern, const std::string& name) {
+    return fnmatch(pattern.c_str(), name.c_str(), 0) == 0;
+}
+
+void filter_kernels(ModelFile& m, const std::vector<std::string>& globs) {
+    if (globs.empty()) return;
+    std::set<std::string> with_points;
+    for (const auto& cm : m.models) with_points.insert(cm.kernel);
+    for (const auto& g : globs) {
+        bool any = std::any_of(with_points.begin(), with_points.end(), [&](const std::string& k) { return glob_match(g, k); });
+        if (!any) {
+            std::string names;
+            for (const auto& k : with_points) names += (names.empty() ? "" : ", ") + k;
+            throw std::runtime_error(fmt::format("{}: no section points for kernel '{}' (kernels with points: {}); "
+                                                 "sweep it with `fputune sweep -k '{}'` or pick one of those",
+                                                 m.source, g, names.empty() ? "none" : names, g));
+        }
+    }
+    auto unwanted = [&](const std::string& kernel) {
+        return std::none_of(globs.begin(), globs.end(), [&](const std::string& g) { return glob_match(g, kernel); });
+    };
+    std::erase_if(m.models, [&](const CacheModel& cm) { return unwanted(cm.kernel); });
+    std::erase_if(m.thresholds, [&](const SimdThreshold& t) { return unwanted(t.kernel); });
+}
+
+}  // namespace fputune

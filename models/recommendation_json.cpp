@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: MIT
+// A recommendation as JSON: inputs, machines, per variant (and per machine) and per algorithm.
+#include "recommendation_json.hpp"
+
+#include <cmath>
+
+namespace fputune {
+
+using nlohmann::json;
+
+namespace {
+
+json threshold_json(const std::optional<SimdThreshold>& t) {
+    if (!t) return nullptr;
+    return {{"kernel", t->kernel}, {"dirty", t->dirty}, {"kind", t->kind}, {"bytes", t->bytes},
+            {"scalar_kernels", t->scalar_kernels}, {"measured_from", t->measured_from}, {"measured_to", t->measured_to}};
+}
+
+json variant_json(const VariantResult& v) {
+    json j = {{"kernel", v.kernel}, {"algorithm", v.algorithm}, {"machine", v.machine}, {"source", v.source},
+              {"cache", v.cache}, {"block_bytes", v.block_bytes}, {"fits", v.fits},
+              {"unrounded_bytes", v.unrounded_bytes}, {"one_block_s", v.one_block_s}, {"notes", v.notes}};
+    j["bytes"] = v.fits ? json(v.bytes) : json(nullptr);
+    j["time_s"] = v.fits ? json(v.time_s) : json(nullptr);
+    j["next_granule_time_s"] = v.fits ? json(v.next_time_s) : json(nullptr);
+    j["throughput_cost"] = v.fits ? json(v.throughput_cost) : json(nullptr);
+    j["upstream"] = v.upstream_known ? json{{"fpu_chunk_bytes", v.upstream_bytes ? json(*v.upstream_bytes) : json("none")},
+                                            {"time_s", std::isinf(v.upstream_time_s) ? json(nullptr) : json(v.upstream_time_s)},
+                                            {"verdict", v.upstream_pass ? "PASS" : "OVER"}}
+                                      : json(nullptr);
+    j["simd_threshold"] = threshold_json(v.threshold);
+    return j;
+}
+
+}  // namespace
+
+json to_json(const Recommendation& r) {
+    const RecommendOptions& o = r.options;
+    json j;
+    j["schema"] = kRecommendationSchema;
+    j["tool"] = {{"name", "fputune"}, {"version", r.tool_version}, {"commit", r.tool_commit}};
+    j["date"] = r.date;
+    j["inputs"] = {{"budget_s", o.budget_s}, {"min_freq_hz", o.min_freq_hz}, {"margin", o.margin},
+                   {"effective_budget_s", effective_budget_s(o)}, {"cache", o.cache}, {"dirty", r.dirty_label()}, {"quantile", o.quantile},
+                   {"round", o.round}, {"command", o.command_line}};
+    j["machines"] = json::array();
+    for (const auto& m : r.machines)
+        j["machines"].push_back({{"machine", m.machine}, {"source", m.source}, {"kind", m.kind}, {"date", m.date},
+                                 {"dirty", m.dirty}, {"core_per_tsc", m.core_per_tsc}, {"tsc_hz", m.tsc_hz},
+                                 {"tool", {{"version", m.tool_version}, {"commit", m.tool_commit}}}});
+    j["variants"] = json::array();
+    for (const auto& row : r.variants) {
+        json v = variant_json(row.bound);
+        v["per_machine"] = json::array();
+        for (const auto& pm : row.per_machine) v["per_machine"].push_back(variant_json(pm));
+        j["variants"].push_back(v);
+    }
+    j["algorithms"] = json::array();
+    for (const auto& a : r.algorithms)
+        j["algorithms"].push_back(
+            {{"algorithm", a.algorithm}, {"fits", a.fits}, {"bytes", a.fits ? json(a.bytes) : json(nullptr)},
+             {"time_s", a.fits ? json(a.time_s) : json(nullptr)}, {"bound_by", {{"kernel", a.kernel}, {"machine", a.machine}}},
+             {"one_block_s", a.one_block_s},
+             {"upstream", a.upstream_known ? json{{"fpu_chunk_bytes", a.upstream_bytes ? json(*a.upstream_bytes) : json("none")},
+                                                  {"time_s", std::isinf(a.upstream_time_s) ? json(nullptr) : json(a.upstream_time_s)},
+                                                  {"verdict", a.upstream_pass ? "PASS" : "OVER"}}
+                                            : json(nullptr)},
+             {"simd_threshold", threshold_json(a.threshold)}, {"simd_threshold_machine", a.threshold_machine}});
+    j["notes"] = r.notes;
+    return j;
+}
+
+}  // namespace fputune
