@@ -87,9 +87,11 @@ struct alignas(64) Gf128Ctx {
 using Gf128BlocksFn = void (*)(Gf128Ctx* c, const std::uint8_t* data, std::size_t nblocks) noexcept;
 void ghash_blocks_generic(Gf128Ctx* c, const std::uint8_t* data, std::size_t nblocks) noexcept;
 void ghash_blocks_pclmul(Gf128Ctx* c, const std::uint8_t* data, std::size_t nblocks) noexcept;
+void ghash_blocks_vpclmul_avx2(Gf128Ctx* c, const std::uint8_t* data, std::size_t nblocks) noexcept;
 void ghash_blocks_vpclmul_avx512(Gf128Ctx* c, const std::uint8_t* data, std::size_t nblocks) noexcept;
 void polyval_blocks_generic(Gf128Ctx* c, const std::uint8_t* data, std::size_t nblocks) noexcept;
 void polyval_blocks_pclmul(Gf128Ctx* c, const std::uint8_t* data, std::size_t nblocks) noexcept;
+void polyval_blocks_vpclmul_avx2(Gf128Ctx* c, const std::uint8_t* data, std::size_t nblocks) noexcept;
 void polyval_blocks_vpclmul_avx512(Gf128Ctx* c, const std::uint8_t* data, std::size_t nblocks) noexcept;
 
 template <bool kIsGhash, Gf128BlocksFn Blocks>
