@@ -78,6 +78,13 @@ void powers_base26(const u64 r64[2], u64* pw, int n) noexcept {
     for (int k = 1; k < n; ++k) mul26(pw + 5 * (k - 1), pw, pw + 5 * k);
 }
 
+// Limb i of r^k[l] into lanes[i][l], for a vector of per-lane powers (pw holds kLimbs limbs per power).
+template <int kLimbs, int kLanes>
+void gather_powers(const Poly1305Ctx* c, const int (&k)[kLanes], u64 (&lanes)[kLimbs][kLanes]) noexcept {
+    for (int i = 0; i < kLimbs; ++i)
+        for (int l = 0; l < kLanes; ++l) lanes[i][l] = c->pw[kLimbs * (k[l] - 1) + i];
+}
+
 // The block in 64-bit lane l of a vector loaded by R::load: the loads take kLanes/2 blocks each and the
 // unpacks pair them per 128 bits, so lanes hold blocks 0, kLanes/2, 1, kLanes/2 + 1, ...
 constexpr int lane_block(int lanes, int l) { return l % 2 ? lanes / 2 + l / 2 : l / 2; }
@@ -166,12 +173,10 @@ struct Base26 {
         return with_fives(m);
     }
     static Mult owed(const Poly1305Ctx* c, const int (&k)[kLanes]) noexcept {
+        alignas(64) u64 lanes[5][kLanes];
+        gather_powers(c, k, lanes);
         Mult m;
-        for (int i = 0; i < 5; ++i) {
-            alignas(64) u64 lanes[kLanes];
-            for (int l = 0; l < kLanes; ++l) lanes[l] = c->pw[5 * (k[l] - 1) + i];
-            m.rs[i] = T::load_lanes(lanes);
-        }
+        for (int i = 0; i < 5; ++i) m.rs[i] = T::load_lanes(lanes[i]);
         return with_fives(m);
     }
 

@@ -51,12 +51,10 @@ struct Base44 {
         return with_twenties(m);
     }
     static Mult owed(const Poly1305Ctx* c, const int (&k)[kLanes]) noexcept {
+        alignas(64) u64 lanes[3][kLanes];
+        gather_powers(c, k, lanes);
         Mult m;
-        for (int i = 0; i < 3; ++i) {
-            alignas(64) u64 lanes[kLanes];
-            for (int l = 0; l < kLanes; ++l) lanes[l] = c->pw[3 * (k[l] - 1) + i];
-            m.r[i] = _mm512_load_si512(lanes);
-        }
+        for (int i = 0; i < 3; ++i) m.r[i] = _mm512_load_si512(lanes[i]);
         return with_twenties(m);
     }
 
@@ -88,25 +86,19 @@ struct Base44 {
     static Num step(const Num& h, const Mult& m) noexcept {
         const V* r = m.r;
         const V* s = m.s;
-        const __m512i z = _mm512_setzero_si512();
-        __m512i l0 = _mm512_madd52lo_epu64(z, h.v[0], r[0]);
-        __m512i l1 = _mm512_madd52lo_epu64(z, h.v[0], r[1]);
-        __m512i l2 = _mm512_madd52lo_epu64(z, h.v[0], r[2]);
-        __m512i g0 = _mm512_madd52hi_epu64(z, h.v[0], r[0]);
-        __m512i g1 = _mm512_madd52hi_epu64(z, h.v[0], r[1]);
-        __m512i g2 = _mm512_madd52hi_epu64(z, h.v[0], r[2]);
-        l0 = _mm512_madd52lo_epu64(l0, h.v[1], s[2]);
-        l1 = _mm512_madd52lo_epu64(l1, h.v[1], r[0]);
-        l2 = _mm512_madd52lo_epu64(l2, h.v[1], r[1]);
-        g0 = _mm512_madd52hi_epu64(g0, h.v[1], s[2]);
-        g1 = _mm512_madd52hi_epu64(g1, h.v[1], r[0]);
-        g2 = _mm512_madd52hi_epu64(g2, h.v[1], r[1]);
-        l0 = _mm512_madd52lo_epu64(l0, h.v[2], s[1]);
-        l1 = _mm512_madd52lo_epu64(l1, h.v[2], s[2]);
-        l2 = _mm512_madd52lo_epu64(l2, h.v[2], r[0]);
-        g0 = _mm512_madd52hi_epu64(g0, h.v[2], s[1]);
-        g1 = _mm512_madd52hi_epu64(g1, h.v[2], s[2]);
-        g2 = _mm512_madd52hi_epu64(g2, h.v[2], r[0]);
+        // Limb k of the product takes h[j] times r[k - j], or times s[k - j + 3] where that wraps past
+        // limb 2; low 52 bits into l, high bits into g.
+        __m512i l[3], g[3];
+        for (int k = 0; k < 3; ++k) l[k] = g[k] = _mm512_setzero_si512();
+#pragma GCC unroll 3
+        for (int j = 0; j < 3; ++j) {
+#pragma GCC unroll 3
+            for (int k = 0; k < 3; ++k) l[k] = _mm512_madd52lo_epu64(l[k], h.v[j], j > k ? s[k - j + 3] : r[k - j]);
+#pragma GCC unroll 3
+            for (int k = 0; k < 3; ++k) g[k] = _mm512_madd52hi_epu64(g[k], h.v[j], j > k ? s[k - j + 3] : r[k - j]);
+        }
+        __m512i l0 = l[0], l1 = l[1], l2 = l[2];
+        const __m512i g0 = g[0], g1 = g[1], g2 = g[2];
         // High halves weigh 2^52 more than their limb: into the next limb shifted by 8; the top one weighs
         // 2^140 = 2^130 * 2^10, so it comes back to limb 0 times 5 * 2^10.
         const __m512i m44 = _mm512_set1_epi64(static_cast<long long>(kMask44));

@@ -80,14 +80,7 @@ void sha256_blocks_avx2(std::uint32_t state[8], const std::uint8_t* data, std::s
             FPUTUNE_SHA256_ROUNDS4(wk, 2 * i + 0, 2 * i + 1, 2 * i + 2, 2 * i + 3)
             FPUTUNE_SHA256_ROUNDS4B(wk, 2 * i + 8, 2 * i + 9, 2 * i + 10, 2 * i + 11)
         }
-        a = state[0] += a;
-        b = state[1] += b;
-        c = state[2] += c;
-        d = state[3] += d;
-        e = state[4] += e;
-        f = state[5] += f;
-        g = state[6] += g;
-        h = state[7] += h;
+        FPUTUNE_SHA2_STATE_ADD()
         if (nblocks < 2) break;
 
         // Block 2: its schedule is already in wk.
@@ -96,14 +89,7 @@ void sha256_blocks_avx2(std::uint32_t state[8], const std::uint8_t* data, std::s
             FPUTUNE_SHA256_ROUNDS4(wk, 2 * i + 4, 2 * i + 5, 2 * i + 6, 2 * i + 7)
             FPUTUNE_SHA256_ROUNDS4B(wk, 2 * i + 12, 2 * i + 13, 2 * i + 14, 2 * i + 15)
         }
-        a = state[0] += a;
-        b = state[1] += b;
-        c = state[2] += c;
-        d = state[3] += d;
-        e = state[4] += e;
-        f = state[5] += f;
-        g = state[6] += g;
-        h = state[7] += h;
+        FPUTUNE_SHA2_STATE_ADD()
         data += 128;
         nblocks -= 2;
     }

@@ -76,14 +76,8 @@ inline void sha2_blocks(Word state[8], const std::uint8_t* data, std::size_t nbl
             FPUTUNE_R8(64)
             FPUTUNE_R8(72)
         }
-        state[0] += a;
-        state[1] += b;
-        state[2] += c;
-        state[3] += d;
-        state[4] += e;
-        state[5] += f;
-        state[6] += g;
-        state[7] += h;
+        const Word v[8] = {a, b, c, d, e, f, g, h};
+        for (int i = 0; i < 8; ++i) state[i] += v[i];
     }
 }
 
