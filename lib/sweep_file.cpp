@@ -2,9 +2,14 @@
 // Reading and writing fputune.sweep/1, with one clear message for each way a file can be wrong.
 #include "sweep_file.hpp"
 
+#include <cmath>
+#include <map>
 #include <stdexcept>
 
+#include <fmt/format.h>
+
 #include "atomic_file.hpp"
+#include "json_checked.hpp"
 
 namespace fputune {
 
@@ -17,23 +22,167 @@ json stats_json(const PointStats& s) {
             {"p999", s.p999}, {"max", s.max}, {"interrupted", s.interrupted}, {"rel_ci50", s.rel_ci50}, {"p99_clean", s.p99_clean}};
 }
 
-PointStats stats_from(const json& j) {
+// Sections of more than this are beyond anything fputune measures (--sizes stops at 1 GiB); a block of
+// more than kMaxBlockBytes is no kernel's.
+constexpr std::uint64_t kMaxPointBytes = 1ull << 30;
+constexpr std::uint32_t kMaxBlockBytes = 1u << 20;
+
+// A point's statistics; jsonc::FieldError (naming the statistic) when they cannot be used: a value
+// missing or not finite, no samples, or a quantile the models use (p50; for sections also p90) not
+// > 0. Other quantiles may be <= 0 (a one-shot cost of a few bytes, less the timer's own).
+PointStats stats_from(const json& j, const jsonc::Path& at, bool section) {
+    using namespace jsonc;
+    object(j, at);
     PointStats s;
-    s.samples = j.at("samples").get<std::uint64_t>();
-    s.min = j.at("min").get<double>();
-    s.p10 = j.at("p10").get<double>();
-    s.p50 = j.at("p50").get<double>();
-    s.p90 = j.at("p90").get<double>();
-    s.p99 = j.at("p99").get<double>();
-    s.p999 = j.at("p999").get<double>();
-    s.max = j.at("max").get<double>();
-    s.interrupted = j.at("interrupted").get<std::uint64_t>();
-    s.rel_ci50 = j.value("rel_ci50", 0.0);
-    s.p99_clean = j.value("p99_clean", s.p99);
+    s.samples = integer<std::uint64_t>(member(j, "samples", at), at / "samples", 1);
+    auto value = [&](const char* key) { return real(member(j, key, at), at / key); };
+    auto used = [&](const char* key) { return positive(member(j, key, at), at / key); };
+    s.min = value("min");
+    s.p10 = value("p10");
+    s.p50 = used("p50");
+    s.p90 = section ? used("p90") : value("p90");
+    s.p99 = value("p99");
+    s.p999 = value("p999");
+    s.max = value("max");
+    s.interrupted = integer<std::uint64_t>(member(j, "interrupted", at), at / "interrupted", 0, s.samples);
+    s.rel_ci50 = member_or(j, "rel_ci50", at, 0.0, [](const json& v, const Path& p) { return real(v, p, 0); });
+    // The p99 bound uses max(p99_clean, p90): a p99_clean <= 0 (none written) falls back to the p90.
+    s.p99_clean = member_or(j, "p99_clean", at, s.p99, [](const json& v, const Path& p) { return real(v, p); });
     return s;
 }
 
+// Skipped points, per kernel, for the notes: "sections[12] 64 B hot: ticks.p50: -3 is not > 0".
+struct Skipped {
+    std::map<std::string, std::vector<std::string>> by_kernel;
+    void note(std::vector<std::string>& notes) const {
+        for (const auto& [kernel, why] : by_kernel) {
+            std::string s = fmt::format("{}: {} point{} skipped (statistics missing, not finite or not > 0): ", kernel, why.size(),
+                                        why.size() == 1 ? "" : "s");
+            for (std::size_t i = 0; i < why.size() && i < 3; ++i) s += (i ? "; " : "") + why[i];
+            if (why.size() > 3) s += fmt::format("; and {} more", why.size() - 3);
+            notes.push_back(s);
+        }
+    }
+};
+
+json rounds_json(const std::vector<RoundStats>& rounds) {
+    json a = json::array();
+    for (const RoundStats& r : rounds)
+        a.push_back({{"samples", r.samples}, {"p10", r.p10}, {"p50", r.p50}, {"p90", r.p90}, {"p99_clean", r.p99_clean},
+                     {"interrupted", r.interrupted}});
+    return a;
+}
+
+// What a sweep writes about how it measured: the timer trace, the sampling summary, the disturbances,
+// the doctor's verdict (absent in older files; everything here is optional on reading).
+void write_measurement_record(json& j, const SweepFile& f) {
+    if (f.ratio_trace.probes) j["clock"]["core_per_tsc_trace"]["rejected"] = f.ratio_trace.rejected;
+    if (f.timer_trace.calibrations) {
+        const TimerTrace& t = f.timer_trace;
+        j["clock"]["timer_trace"] = {{"calibrations", t.calibrations},
+                                     {"overhead_ticks", {{"min", t.overhead_min}, {"p50", t.overhead_p50}, {"p99", t.overhead_p99}, {"max", t.overhead_max}}},
+                                     {"step_ticks", {{"min", t.step_min}, {"p50", t.step_p50}, {"max", t.step_max}}},
+                                     {"use", "every sample is corrected with the empty-section overhead probed around it"}};
+    }
+    if (f.sampling.rounds) {
+        const SamplingSummary& s = f.sampling;
+        j["sampling"] = {{"rounds", s.rounds}, {"rejected_samples", s.rejected}, {"retaken_samples", s.retaken},
+                         {"disturbances", s.disturbances}, {"waited_s", s.waited_s}, {"elapsed_s", s.elapsed_s}};
+    }
+    json events = json::array();
+    for (const DisturbanceRecord& d : f.disturbances)
+        events.push_back({{"kind", d.kind}, {"start_s", d.start_s}, {"length_s", d.length_s}, {"count", d.count},
+                          {"adopted", d.adopted}, {"detail", d.detail}});
+    if (f.sampling.rounds || !f.disturbances.empty()) j["disturbances"] = events;
+    if (!f.doctor.is_null()) j["doctor"] = f.doctor;
+}
+
+// The same, read back (each part optional: older files have none of it).
+void read_measurement_record(const json& j, SweepFile& f) {
+    using namespace jsonc;
+    const Path top, clock_at = top / "clock";
+    const json& clock = member(j, "clock", top);
+    if (const json* t = optional_member(clock, "core_per_tsc_trace", clock_at))
+        f.ratio_trace.rejected = member_or(*t, "rejected", clock_at / "core_per_tsc_trace", std::uint64_t{0},
+                                           [](const json& v, const Path& p) { return integer<std::uint64_t>(v, p); });
+    if (const json* t = optional_member(clock, "timer_trace", clock_at)) {
+        const Path at = clock_at / "timer_trace", o_at = at / "overhead_ticks", s_at = at / "step_ticks";
+        const json& o = object(member(*t, "overhead_ticks", at), o_at);
+        const json& st = object(member(*t, "step_ticks", at), s_at);
+        auto ticks = [](const json& obj, const char* key, const Path& p) { return real(member(obj, key, p), p / key, 0, 1e12); };
+        f.timer_trace = {integer<std::uint64_t>(member(*t, "calibrations", at), at / "calibrations"), ticks(o, "min", o_at),
+                         ticks(o, "p50", o_at), ticks(o, "p99", o_at), ticks(o, "max", o_at), ticks(st, "min", s_at), ticks(st, "p50", s_at),
+                         ticks(st, "max", s_at)};
+    }
+    if (const json* s = optional_member(j, "sampling", top)) {
+        const Path at = top / "sampling";
+        auto count = [&](const char* key) {
+            return member_or(*s, key, at, std::uint64_t{0}, [](const json& v, const Path& p) { return integer<std::uint64_t>(v, p); });
+        };
+        auto seconds = [&](const char* key) { return member_or(*s, key, at, 0.0, [](const json& v, const Path& p) { return real(v, p, 0, 1e9); }); };
+        f.sampling = {integer<int>(member(*s, "rounds", at), at / "rounds", 0, 1000), count("rejected_samples"), count("retaken_samples"),
+                      count("disturbances"), seconds("waited_s"), seconds("elapsed_s")};
+    }
+    if (const json* d = optional_member(j, "disturbances", top)) {
+        const Path at = top / "disturbances";
+        for (std::size_t i = 0; i < array(*d, at).size(); ++i) {
+            const Path e_at = at[i];
+            const json& e = object((*d)[i], e_at);
+            f.disturbances.push_back({name(member(e, "kind", e_at), e_at / "kind"), real(member(e, "start_s", e_at), e_at / "start_s", 0, 1e9),
+                                      real(member(e, "length_s", e_at), e_at / "length_s", 0, 1e9),
+                                      member_or(e, "count", e_at, std::uint64_t{1}, [](const json& v, const Path& p) { return integer<std::uint64_t>(v, p, 1); }),
+                                      member_or(e, "adopted", e_at, false, [](const json& v, const Path& p) { return boolean(v, p); }),
+                                      member_or(e, "detail", e_at, std::string(), [](const json& v, const Path& p) { return string(v, p, 1024); })});
+        }
+    }
+    if (const json* d = optional_member(j, "doctor", top)) f.doctor = object(*d, top / "doctor");
+}
+
+// A point's count of impossible samples and of samples taken again (0 when absent).
+std::uint64_t count_of(const json& p, const char* key, const jsonc::Path& at) {
+    return jsonc::member_or(p, key, at, std::uint64_t{0}, [](const json& v, const jsonc::Path& q) { return jsonc::integer<std::uint64_t>(v, q); });
+}
+
+// A section point's rounds (in core cycles, like "cycles"): a round that cannot be used is FieldError.
+std::vector<RoundStats> rounds_from(const json& p, const jsonc::Path& at) {
+    using namespace jsonc;
+    std::vector<RoundStats> out;
+    const json* r = optional_member(p, "rounds", at);
+    if (!r) return out;
+    for (std::size_t i = 0; i < array(*r, at / "rounds").size(); ++i) {
+        const Path r_at = (at / "rounds")[i];
+        const json& x = object((*r)[i], r_at);
+        RoundStats s;
+        s.samples = integer<std::uint64_t>(member(x, "samples", r_at), r_at / "samples", 1);
+        s.p10 = real(member(x, "p10", r_at), r_at / "p10");
+        s.p50 = positive(member(x, "p50", r_at), r_at / "p50");
+        s.p90 = positive(member(x, "p90", r_at), r_at / "p90");
+        s.p99_clean = real(member(x, "p99_clean", r_at), r_at / "p99_clean");
+        s.interrupted = member_or(x, "interrupted", r_at, std::uint64_t{0},
+                                  [&](const json& v, const Path& q) { return integer<std::uint64_t>(v, q, 0, s.samples); });
+        out.push_back(s);
+    }
+    return out;
+}
+
+bool possible(const PointStats& s) {
+    for (double v : {s.min, s.p10, s.p50, s.p90, s.p99, s.p999, s.max, s.p99_clean})
+        if (!(v > 0) || !std::isfinite(v)) return false;
+    return s.samples > 0;
+}
+
 }  // namespace
+
+bool possible_point(const PointStats& ticks, const PointStats& cycles) { return possible(ticks) && (!cycles.samples || possible(cycles)); }
+
+std::vector<std::string> impossible_points(const SweepFile& f) {
+    std::vector<std::string> bad;
+    for (const auto& p : f.sections)
+        if (!possible_point(p.ticks, p.cycles)) bad.push_back(fmt::format("{} {} B {}", p.kernel, p.bytes, p.cache));
+    for (const auto& p : f.thresholds)
+        if (!possible_point(p.ticks, p.cycles)) bad.push_back(fmt::format("{} {} B threshold {}", p.kernel, p.bytes, p.dirty));
+    return bad;
+}
 
 PointStats scaled(const PointStats& s, double by) {
     PointStats r = s;
@@ -71,85 +220,145 @@ json to_json(const SweepFile& f) {
     for (const auto& p : f.sections) {
         j["sections"].push_back({{"kernel", p.kernel}, {"cache", p.cache}, {"bytes", p.bytes},
                                  {"ticks", stats_json(p.ticks)}, {"request_ticks_p50", p.request_ticks_p50}});
-        if (!p.settled) j["sections"].back()["settled"] = false;
-        if (p.cycles.samples) j["sections"].back()["cycles"] = stats_json(p.cycles);
+        json& o = j["sections"].back();
+        if (!p.settled) o["settled"] = false;
+        if (p.cycles.samples) o["cycles"] = stats_json(p.cycles);
+        if (!p.rounds.empty()) o["rounds"] = rounds_json(p.rounds);
+        if (p.rejected) o["rejected"] = p.rejected;
+        if (p.retaken) o["retaken"] = p.retaken;
     }
     j["thresholds"] = json::array();
     for (const auto& p : f.thresholds) {
         j["thresholds"].push_back({{"kernel", p.kernel}, {"dirty", p.dirty}, {"bytes", p.bytes}, {"ticks", stats_json(p.ticks)}});
         if (p.cycles.samples) j["thresholds"].back()["cycles"] = stats_json(p.cycles);
+        if (p.rejected) j["thresholds"].back()["rejected"] = p.rejected;
+        if (p.retaken) j["thresholds"].back()["retaken"] = p.retaken;
     }
+    write_measurement_record(j, f);
     return j;
 }
 
 SweepFile sweep_from_json(const json& j, const std::string& source) {
-    auto fail = [&](const std::string& why) { return std::runtime_error(source + ": " + why); };
+    auto fail = [&](const std::string& why) { return InputError(source + ": " + why); };
     if (!j.is_object() || !j.contains("schema") || !j["schema"].is_string())
         throw fail("not an fputune sweep file (no \"schema\" field); expected schema " + std::string(kSweepSchema) +
                    ", as written by `fputune sweep`");
     const std::string schema = j["schema"].get<std::string>();
+    if (schema.size() > 64) throw fail("\"schema\" is " + jsonc::quote(j["schema"]) + ", not a schema name (expected " + kSweepSchema + ")");
     const std::string family = "fputune.sweep/";
     if (schema.rfind(family, 0) != 0)
         throw fail("schema '" + schema + "' is not a sweep (expected " + kSweepSchema + ")");
-    int version = 0;
-    try {
-        version = std::stoi(schema.substr(family.size()));
-    } catch (...) {
+    const std::string digits = schema.substr(family.size());
+    if (digits.empty() || digits.size() > 4 || digits.find_first_not_of("0123456789") != std::string::npos)
         throw fail("schema '" + schema + "' has no version number (expected " + kSweepSchema + ")");
-    }
+    const int version = std::stoi(digits);
     if (version > 1)
         throw fail("schema '" + schema + "' is newer than this fputune understands (" + kSweepSchema + "); update fputune");
     if (version < 1) throw fail("schema '" + schema + "' is not a version this fputune reads (" + kSweepSchema + ")");
     SweepFile f;
+    f.schema = schema;
     try {
-        f.schema = schema;
-        f.tool_version = j.at("tool").value("version", "");
-        f.tool_commit = j.at("tool").value("commit", "");
-        f.date = j.value("date", "");
-        f.cpu = j.at("cpu");
-        f.options = j.value("options", json::object());
-        f.tsc_hz = j.at("clock").at("tsc_hz").get<double>();
-        f.core_per_tsc = j.at("clock").at("core_per_tsc").get<double>();
-        f.core_per_tsc_end = j.at("clock").value("core_per_tsc_end", f.core_per_tsc);
-        if (j.at("clock").contains("core_per_tsc_trace")) {
-            const json& t = j["clock"]["core_per_tsc_trace"];
-            f.ratio_trace = {t.at("probes").get<std::uint64_t>(), t.at("min").get<double>(), t.at("p10").get<double>(),
-                             t.at("p50").get<double>(), t.at("p90").get<double>(), t.at("max").get<double>()};
+        using namespace jsonc;
+        const Path top;
+        const json& tool = object(member(j, "tool", top), top / "tool");
+        f.tool_version = member_or(tool, "version", top / "tool", std::string(), [](const json& v, const Path& p) { return string(v, p, 256); });
+        f.tool_commit = member_or(tool, "commit", top / "tool", std::string(), [](const json& v, const Path& p) { return string(v, p, 256); });
+        f.date = member_or(j, "date", top, std::string(), [](const json& v, const Path& p) { return string(v, p, 64); });
+        f.cpu = object(member(j, "cpu", top), top / "cpu");
+        f.options = member_or(j, "options", top, json::object(), [](const json& v, const Path& p) { return object(v, p); });
+        const Path clock_at = top / "clock";
+        const json& clock = object(member(j, "clock", top), clock_at);
+        // A TSC of 1 MHz .. 100 GHz and a core/TSC ratio of 0.01 .. 100: beyond those no machine runs.
+        f.tsc_hz = real(member(clock, "tsc_hz", clock_at), clock_at / "tsc_hz", 1e6, 1e11);
+        f.core_per_tsc = real(member(clock, "core_per_tsc", clock_at), clock_at / "core_per_tsc", 0.01, 100);
+        f.core_per_tsc_end = member_or(clock, "core_per_tsc_end", clock_at, f.core_per_tsc, [](const json& v, const Path& p) { return real(v, p, 0, 100); });
+        if (const json* t = optional_member(clock, "core_per_tsc_trace", clock_at)) {
+            const Path at = clock_at / "core_per_tsc_trace";
+            auto ratio = [&](const char* key) { return real(member(*t, key, at), at / key, 0, 100); };
+            f.ratio_trace = {integer<std::uint64_t>(member(*t, "probes", at), at / "probes"), ratio("min"), ratio("p10"), ratio("p50"),
+                             ratio("p90"), ratio("max")};
+            if (f.ratio_trace.probes && f.ratio_trace.p50 < 0.01) jsonc::fail(at / "p50", fmt::format("{} is below 0.01", f.ratio_trace.p50));
         }
-        f.section_overhead_ticks = j.value("section_overhead_ticks", 0.0);
-        f.dirty = j.value("dirty", "ymm");
-        f.partial = j.value("partial", false);
-        f.warnings = j.value("warnings", std::vector<std::string>{});
-        for (const auto& k : j.at("kernels"))
-            f.kernels.push_back({k.at("name").get<std::string>(), k.at("algorithm").get<std::string>(),
-                                 k.value("isa", ""), k.value("provider", "fputune"), k.at("block_bytes").get<std::uint32_t>(),
-                                 k.value("needs_fpu", true)});
-        for (const auto& p : j.at("sections"))
-            f.sections.push_back({p.at("kernel").get<std::string>(), p.at("cache").get<std::string>(),
-                                  p.at("bytes").get<std::uint64_t>(), stats_from(p.at("ticks")), p.value("request_ticks_p50", 0.0),
-                                  p.value("settled", true), p.contains("cycles") ? stats_from(p["cycles"]) : PointStats{}});
-        for (const auto& p : j.value("thresholds", json::array()))
-            f.thresholds.push_back({p.at("kernel").get<std::string>(), p.at("dirty").get<std::string>(),
-                                    p.at("bytes").get<std::uint64_t>(), stats_from(p.at("ticks")),
-                                    p.contains("cycles") ? stats_from(p["cycles"]) : PointStats{}});
-    } catch (const json::exception& e) {
+        f.section_overhead_ticks = member_or(j, "section_overhead_ticks", top, 0.0, [](const json& v, const Path& p) { return real(v, p, 0, 1e12); });
+        f.dirty = member_or(j, "dirty", top, std::string("ymm"), [](const json& v, const Path& p) { return one_of(v, p, {"xmm", "ymm", "zmm", "none"}); });
+        f.partial = member_or(j, "partial", top, false, [](const json& v, const Path& p) { return boolean(v, p); });
+        if (const json* w = optional_member(j, "warnings", top))
+            for (std::size_t i = 0; i < array(*w, top / "warnings").size(); ++i) f.warnings.push_back(string((*w)[i], (top / "warnings")[i]));
+
+        const json& kernels = array(member(j, "kernels", top), top / "kernels");
+        std::map<std::string, std::size_t> kernel_index;
+        for (std::size_t i = 0; i < kernels.size(); ++i) {
+            const Path at = (top / "kernels")[i];
+            const json& k = object(kernels[i], at);
+            KernelInfo info{name(member(k, "name", at), at / "name"), name(member(k, "algorithm", at), at / "algorithm"),
+                            member_or(k, "isa", at, std::string(), [](const json& v, const Path& p) { return string(v, p, 64); }),
+                            member_or(k, "provider", at, std::string("fputune"), [](const json& v, const Path& p) { return name(v, p); }),
+                            integer<std::uint32_t>(member(k, "block_bytes", at), at / "block_bytes", 1, kMaxBlockBytes),
+                            member_or(k, "needs_fpu", at, true, [](const json& v, const Path& p) { return boolean(v, p); })};
+            if (auto [it, fresh] = kernel_index.emplace(info.name, i); !fresh)
+                jsonc::fail(at / "name", fmt::format("'{}' is listed twice (also kernels[{}])", info.name, it->second));
+            f.kernels.push_back(std::move(info));
+        }
+        auto kernel_of = [&](const json& p, const Path& at) {
+            std::string k = name(member(p, "kernel", at), at / "kernel");
+            if (!kernel_index.count(k)) jsonc::fail(at / "kernel", fmt::format("'{}' is not in the file's \"kernels\" list", k));
+            return k;
+        };
+        auto bytes_of = [&](const json& p, const Path& at) {
+            return integer<std::uint64_t>(member(p, "bytes", at), at / "bytes", 1, kMaxPointBytes);
+        };
+        Skipped skipped;
+        const json& sections = array(member(j, "sections", top), top / "sections");
+        for (std::size_t i = 0; i < sections.size(); ++i) {
+            const Path at = (top / "sections")[i];
+            const json& p = object(sections[i], at);
+            SectionPoint point;
+            point.kernel = kernel_of(p, at);
+            point.cache = one_of(member(p, "cache", at), at / "cache", {"hot", "cold"});
+            point.bytes = bytes_of(p, at);
+            point.settled = member_or(p, "settled", at, true, [](const json& v, const Path& q) { return boolean(v, q); });
+            try {
+                point.ticks = stats_from(member(p, "ticks", at), at / "ticks", true);
+                if (const json* c = optional_member(p, "cycles", at)) point.cycles = stats_from(*c, at / "cycles", true);
+                point.request_ticks_p50 = member_or(p, "request_ticks_p50", at, 0.0, [](const json& v, const Path& q) { return real(v, q, 0); });
+                point.rounds = rounds_from(p, at);
+            } catch (const FieldError& e) {
+                skipped.by_kernel[point.kernel].push_back(fmt::format("{} B {}: {}", point.bytes, point.cache, e.what()));
+                continue;
+            }
+            point.rejected = count_of(p, "rejected", at);
+            point.retaken = count_of(p, "retaken", at);
+            f.sections.push_back(std::move(point));
+        }
+        if (const json* thresholds = optional_member(j, "thresholds", top)) {
+            for (std::size_t i = 0; i < array(*thresholds, top / "thresholds").size(); ++i) {
+                const Path at = (top / "thresholds")[i];
+                const json& p = object((*thresholds)[i], at);
+                ThresholdPoint point;
+                point.kernel = kernel_of(p, at);
+                point.dirty = one_of(member(p, "dirty", at), at / "dirty", {"xmm", "ymm", "zmm", "none"});
+                point.bytes = bytes_of(p, at);
+                try {
+                    point.ticks = stats_from(member(p, "ticks", at), at / "ticks", false);
+                    if (const json* c = optional_member(p, "cycles", at)) point.cycles = stats_from(*c, at / "cycles", false);
+                } catch (const FieldError& e) {
+                    skipped.by_kernel[point.kernel].push_back(fmt::format("threshold {} B {}: {}", point.bytes, point.dirty, e.what()));
+                    continue;
+                }
+                point.rejected = count_of(p, "rejected", at);
+                point.retaken = count_of(p, "retaken", at);
+                f.thresholds.push_back(std::move(point));
+            }
+        }
+        read_measurement_record(j, f);
+        skipped.note(f.notes);
+    } catch (const InputError& e) {
         throw fail(std::string("malformed sweep file: ") + e.what());
     }
-    if (!(f.tsc_hz > 0) || !(f.core_per_tsc > 0)) throw fail("malformed sweep file: clock.tsc_hz and clock.core_per_tsc must be > 0");
-    if (f.ratio_trace.probes && !(f.ratio_trace.p50 > 0)) throw fail("malformed sweep file: clock.core_per_tsc_trace.p50 must be > 0");
     return f;
 }
 
-SweepFile read_sweep_file(const std::string& path) {
-    const std::string text = read_file(path);
-    json j;
-    try {
-        j = json::parse(text);
-    } catch (const json::parse_error& e) {
-        throw std::runtime_error(path + ": not valid JSON (truncated or not a sweep file?): " + e.what());
-    }
-    return sweep_from_json(j, path);
-}
+SweepFile read_sweep_file(const std::string& path) { return sweep_from_json(jsonc::parse(read_file(path), path), path); }
 
 void write_sweep_file(const std::string& path, const SweepFile& f) { write_file_atomic(path, to_json(f).dump(1) + "\n"); }
 

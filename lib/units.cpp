@@ -92,6 +92,8 @@ double parse_duration_s(std::string_view text, std::string_view option) {
     else if (unit.empty()) throw bad("missing unit");
     else throw bad("unknown unit '" + unit + "'");
     if (!std::isfinite(value) || value <= 0) throw bad("must be greater than 0");
+    if (!std::isfinite(value * mult)) throw bad("too large");
+    if (!(value * mult > 0)) throw bad("too small to be told from 0");
     return value * mult;
 }
 
@@ -114,6 +116,8 @@ double parse_frequency_hz(std::string_view text, std::string_view option) {
     else if (u.empty()) throw bad("missing unit");
     else throw bad("unknown unit '" + unit + "'");
     if (!std::isfinite(value) || value <= 0) throw bad("must be greater than 0");
+    if (!std::isfinite(value * mult)) throw bad("too large");
+    if (!(value * mult > 0)) throw bad("too small to be told from 0");
     return value * mult;
 }
 
@@ -132,7 +136,29 @@ std::string format_size(std::uint64_t bytes) {
     return fmt::format("{} B", bytes);
 }
 
+void check_plausible_budget(double seconds, std::string_view option) {
+    if (seconds >= kMinPlausibleBudgetS && seconds <= kMaxPlausibleBudgetS) return;
+    throw std::invalid_argument(fmt::format("{} {}: outside {} .. {}, where a kernel FPU section can sensibly be bounded; "
+                                            "check the unit (30us, not 30s), or add --force to use it anyway",
+                                            option, format_duration(seconds), format_duration(kMinPlausibleBudgetS),
+                                            format_duration(kMaxPlausibleBudgetS)));
+}
+
+void check_plausible_min_freq(double hz, std::string_view option) {
+    if (hz >= kMinPlausibleFreqHz && hz <= kMaxPlausibleFreqHz) return;
+    throw std::invalid_argument(fmt::format("{} {}: outside {} .. {}, the core clocks CPUs run at; check the unit (1GHz, "
+                                            "not 1Hz), or add --force to use it anyway",
+                                            option, format_frequency(hz), format_frequency(kMinPlausibleFreqHz),
+                                            format_frequency(kMaxPlausibleFreqHz)));
+}
+
+namespace {
+const char* not_finite(double v) { return std::isnan(v) ? "unknown" : "unbounded"; }
+}  // namespace
+
 std::string format_duration(double s) {
+    if (!std::isfinite(s)) return not_finite(s);
+    if (s != 0 && std::abs(s) < 1e-9) return fmt::format("{:.3g} ns", s * 1e9);
     if (s < 1e-6) return fmt::format("{:.0f} ns", s * 1e9);
     if (s < 1e-3) return fmt::format("{:.1f} us", s * 1e6);
     if (s < 1) return fmt::format("{:.2f} ms", s * 1e3);
@@ -140,6 +166,8 @@ std::string format_duration(double s) {
 }
 
 std::string format_frequency(double hz) {
+    if (!std::isfinite(hz)) return not_finite(hz);
+    if (hz != 0 && std::abs(hz) < 1) return fmt::format("{:.3g} Hz", hz);
     auto trim = [](std::string s) {
         while (s.find('.') != std::string::npos && (s.back() == '0' || s.back() == '.')) {
             bool dot = s.back() == '.';

@@ -20,8 +20,18 @@ double parse_duration_s(std::string_view text, std::string_view option = "--budg
 // Hertz from "1GHz", "2200MHz", "2.2e9Hz" (a unit is required; must be > 0 and finite).
 double parse_frequency_hz(std::string_view text, std::string_view option = "--min-freq");
 
+// What a budget and a minimum frequency can sensibly be: a kernel section of 100 ns .. 1 s, a core
+// clock of 1 MHz .. 10 GHz. Outside that a value is a typo (1e-9GHz, 30s for 30us) far more often than
+// a plan, and the limits it gives are nonsense (0 B, or more than any sweep measured).
+inline constexpr double kMinPlausibleBudgetS = 100e-9, kMaxPlausibleBudgetS = 1;
+inline constexpr double kMinPlausibleFreqHz = 1e6, kMaxPlausibleFreqHz = 10e9;
+// Throw std::invalid_argument naming the value, the range, and that --force accepts it anyway.
+void check_plausible_budget(double seconds, std::string_view option = "--budget");
+void check_plausible_min_freq(double hz, std::string_view option = "--min-freq");
+
+// Never "nan" or "inf": a value that is not finite prints as "unknown" or "unbounded".
 std::string format_size(std::uint64_t bytes);   // "64", "1 KiB", "12.5 KiB", "1 MiB"
-std::string format_duration(double seconds);    // "29.6 us", "1.20 ms"
+std::string format_duration(double seconds);    // "29.6 us", "1.20 ms", "0.5 ns"
 std::string format_frequency(double hz);        // "1 GHz", "2.2 GHz"
 
 }  // namespace fputune

@@ -6,7 +6,9 @@ namespace fputune {
 
 using nlohmann::json;
 
-bool is_peer(const KernelInfo& k) { return !k.provider.empty() && k.provider != "fputune" && k.provider != "reference"; }
+bool is_peer(const KernelInfo& k) {
+    return k.provider != kOwnProvider && k.provider != kReferenceProvider && !k.provider.starts_with(kLinuxProviderPrefix);
+}
 
 std::string machine_name(const json& cpu) {
     auto str = [](const json& o, const char* key) -> std::string {
@@ -27,7 +29,7 @@ const KernelInfo* ModelFile::kernel(const std::string& name) const {
     return nullptr;
 }
 
-const CacheModel* ModelFile::model(const std::string& kernel_name, const std::string& cache) const {
+const CacheModel* ModelFile::model(const std::string& kernel_name, Cache cache) const {
     for (const auto& m : models)
         if (m.kernel == kernel_name && m.cache == cache) return &m;
     return nullptr;

@@ -72,7 +72,7 @@ ModelFile read_reference_csv(const std::string& text, const std::string& source)
         if (k.name.empty()) throw bad("an empty name");
         k.algorithm = k.name.substr(0, k.name.find('-'));
         k.isa = k.name.find('-') == std::string::npos ? "" : k.name.substr(k.name.find('-') + 1);
-        k.provider = "reference";
+        k.provider = kReferenceProvider;
         k.needs_fpu = true;  // tcrypt measured the SIMD drivers
         k.block_bytes = reference_block_bytes(k.algorithm);
         if (k.block_bytes == 0) {
@@ -94,7 +94,7 @@ ModelFile read_reference_csv(const std::string& text, const std::string& source)
         m.kernels.push_back(k);
         CacheModel cm;
         cm.kernel = k.name;
-        cm.cache = "hot";
+        cm.cache = Cache::hot;
         cm.bytes = {static_cast<std::uint64_t>(bytes)};
         LineFit line_fit;
         line_fit.a = line_fit.a_lo = line_fit.a_hi = 0;
