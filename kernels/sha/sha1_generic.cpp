@@ -45,8 +45,11 @@ void sha1_blocks_generic(std::uint32_t state[5], const std::uint8_t* data, std::
         FPUTUNE_SHA1_R20(FPUTUNE_SHA1_PAR, kSha1K[1], 20)
         FPUTUNE_SHA1_R20(FPUTUNE_SHA1_MAJ, kSha1K[2], 40)
         FPUTUNE_SHA1_R20(FPUTUNE_SHA1_PAR, kSha1K[3], 60)
-        const std::uint32_t v[5] = {a, b, c, d, e};
-        for (int i = 0; i < 5; ++i) state[i] += v[i];
+        state[0] += a;
+        state[1] += b;
+        state[2] += c;
+        state[3] += d;
+        state[4] += e;
     }
 }
 

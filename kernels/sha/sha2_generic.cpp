@@ -24,11 +24,17 @@ struct Sha2<std::uint64_t> {  // FIPS 180-4, 4.1.3
 
 template <typename Word>
 inline Word ror(Word x, int n) { return (x >> n) | (x << (8 * sizeof(Word) - n)); }
+// Big-endian words as the two references read them before they shared this body (a shift-or expression,
+// a byte loop): each compiles to a load and a bswap, and other forms measured up to 2% slower here.
 template <typename Word>
 inline Word load_be(const std::uint8_t* p) {
-    Word v = 0;
-    for (std::size_t i = 0; i < sizeof(Word); ++i) v = (v << 8) | p[i];
-    return v;
+    if constexpr (sizeof(Word) == 4) {
+        return (std::uint32_t{p[0]} << 24) | (std::uint32_t{p[1]} << 16) | (std::uint32_t{p[2]} << 8) | p[3];
+    } else {
+        Word v = 0;
+        for (std::size_t i = 0; i < sizeof(Word); ++i) v = (v << 8) | p[i];
+        return v;
+    }
 }
 
 // Rounds written out eight at a time (the names rotate back every eight rounds) with the schedule in a
@@ -76,8 +82,14 @@ inline void sha2_blocks(Word state[8], const std::uint8_t* data, std::size_t nbl
             FPUTUNE_R8(64)
             FPUTUNE_R8(72)
         }
-        const Word v[8] = {a, b, c, d, e, f, g, h};
-        for (int i = 0; i < 8; ++i) state[i] += v[i];
+        state[0] += a;
+        state[1] += b;
+        state[2] += c;
+        state[3] += d;
+        state[4] += e;
+        state[5] += f;
+        state[6] += g;
+        state[7] += h;
     }
 }
 

@@ -26,7 +26,7 @@ constexpr Sha512KPairs make_k_pairs() {
 }
 constexpr Sha512KPairs kKPairs = make_k_pairs();
 
-// As sha512_xmm.inc, each 128-bit lane for its own block; W+K of words t, t+1 of block 1 at
+// As sha512_xmm.hpp, each 128-bit lane for its own block; W+K of words t, t+1 of block 1 at
 // wk[2t..2t+1], of block 2 at wk[2t+2..2t+3].
 #define FPUTUNE_SCHED512_YMM(x0, x1, x4, x5, x7, kidx)                                                    \
     do {                                                                                                  \

@@ -1,7 +1,16 @@
 // SPDX-License-Identifier: MIT
 // SHA-512 block function body with the message schedule in xmm registers (2 words at a time, no lane
 // depends on the other) and the rounds in scalar registers: shared by sha512_ssse3.cpp (-mssse3) and
-// sha512_avx.cpp (-mavx, VEX encoding). Included inside an anonymous namespace.
+// sha512_avx.cpp (-mavx, VEX encoding). Everything is in an anonymous namespace: each keeps its own copy.
+#pragma once
+
+#include <immintrin.h>
+
+#include "sha.hpp"
+#include "sha_consts.hpp"
+
+namespace fputune::sha {
+namespace {
 
 #include "sha512_rounds.inc"
 
@@ -61,3 +70,6 @@ void sha512_blocks_xmm(std::uint64_t state[8], const std::uint8_t* data, std::si
 
 #undef FPUTUNE_SCHED512_XMM
 #undef FPUTUNE_WK
+
+}  // namespace
+}  // namespace fputune::sha
