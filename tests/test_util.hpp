@@ -41,27 +41,37 @@ inline std::vector<std::uint8_t> random_bytes(std::size_t n, std::uint64_t seed)
     return v;
 }
 
-// One-shot output of a kernel as hex (key may be empty for unkeyed kernels).
+// One-shot output of a kernel as hex (key may be empty for unkeyed kernels); a cipher's is its output
+// and tag.
 inline std::string digest_hex(const Kernel& k, const std::vector<std::uint8_t>& key, const std::uint8_t* data,
                               std::size_t len) {
-    std::vector<std::uint8_t> out(k.out_bytes);
+    std::vector<std::uint8_t> out(k.out_bytes + (is_cipher(k) ? len : 0));
     kernel_digest(k, key.empty() ? nullptr : key.data(), data, len, out.data());
     return to_hex(out);
 }
 
-// The glue loop's view of a request: init, then blocks() over each section (a count of whole blocks),
-// then final() on the rest (whole blocks and a tail).
+// The glue loop's view of a request: init, then one section (run_section: blocks(), or a cipher's crypt())
+// of each size in sections_blocks (whole blocks), then final() on the rest (whole blocks and a tail). A
+// cipher's output is every section's destination, then final's; one that steals from the last whole block
+// (final_min_bytes) gets that block back from the sections when the message has a partial one.
 inline std::string sectioned_hex(const Kernel& k, const std::vector<std::uint8_t>& key, const std::uint8_t* data,
-                                 std::size_t len, const std::vector<std::size_t>& sections_blocks) {
+                                 std::size_t len, std::vector<std::size_t> sections_blocks) {
     alignas(kCtxAlign) std::uint8_t ctx[kMaxCtxBytes];
+    const std::size_t b = k.block_bytes;
+    if (len % b && k.final_min_bytes) {
+        std::size_t covered = 0;
+        for (std::size_t nb : sections_blocks) covered += nb * b;
+        for (auto it = sections_blocks.rbegin(); it != sections_blocks.rend() && len - covered < k.final_min_bytes; ++it)
+            for (; *it && len - covered < k.final_min_bytes; --*it) covered -= b;
+    }
     k.init(ctx, key.empty() ? nullptr : key.data());
+    std::vector<std::uint8_t> out(k.out_bytes + (is_cipher(k) ? len : 0));
     std::size_t off = 0;
     for (std::size_t nb : sections_blocks) {
-        k.blocks(ctx, data + off, nb);
-        off += nb * k.block_bytes;
+        run_section(k, ctx, data + off, is_cipher(k) ? out.data() + off : nullptr, nb);
+        off += nb * b;
     }
-    std::vector<std::uint8_t> out(k.out_bytes);
-    k.final(ctx, data + off, len - off, out.data());
+    k.final(ctx, data + off, len - off, is_cipher(k) ? out.data() + off : out.data());
     return to_hex(out);
 }
 
