@@ -22,5 +22,8 @@ std::vector<ModelFile> load_sources(const po::variables_map& vm);
 // for the provenance, and --margin's value (UsageError when it is not a number).
 std::string command_line_of(const std::string& command, const Args& args);
 double margin_option(const std::string& text);
+// --cache and --quantile (UsageError naming the value and the accepted ones otherwise).
+Cache cache_option(const std::string& text);
+Quantile quantile_option(const std::string& text);
 
 }  // namespace fputune::cli

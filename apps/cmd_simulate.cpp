@@ -153,8 +153,8 @@ int run_simulate(const Args& args) {
         o.min_freq_hz = parse_frequency_hz(vm["min-freq"].as<std::string>(), "--min-freq");
         if (vm.count("budget")) o.budget_s = parse_duration_s(vm["budget"].as<std::string>(), "--budget");
         o.margin = margin_option(vm["margin"].as<std::string>());
-        o.cache = vm["cache"].as<std::string>();
-        o.quantile = vm["quantile"].as<std::string>();
+        o.cache = cache_option(vm["cache"].as<std::string>());
+        o.quantile = quantile_option(vm["quantile"].as<std::string>());
         o.pair_cycles = vm["pair-cycles"].as<double>();
         o.repeat = vm["repeat"].as<std::uint64_t>();
         o.command_line = command_line_of("simulate", args);

@@ -43,7 +43,7 @@ std::string render_simulation(const Simulation& s) {
                                   o.repeat > 1 ? fmt::format(", every count x {}", o.repeat) : "");
     out += "workload source: " + w.source + "\n";
     out += fmt::format("minimum frequency {}, {} cache, longest section: upper 95 % line of the {} fit; totals: the p50 line{}\n",
-                       format_frequency(o.min_freq_hz), o.cache, o.quantile,
+                       format_frequency(o.min_freq_hz), name(o.cache), name(o.quantile),
                        o.budget_s > 0 ? fmt::format("; budget {} per section (margin {}: judged against {})", format_duration(o.budget_s),
                                                     format_margin(o.margin), format_duration(o.budget_s / o.margin))
                                       : "");
@@ -89,7 +89,7 @@ std::string render_simulation(const Simulation& s) {
         }
         if (!extrapolated.empty())
             out += fmt::format("note: * the longest section is beyond the sizes the {} line was fitted on (sections of at most ~50 us "
-                               "at the sweep's clock), so it is extrapolated: {}\n", o.quantile, extrapolated);
+                               "at the sweep's clock), so it is extrapolated: {}\n", name(o.quantile), extrapolated);
         for (const auto& n : m.notes) out += "note: " + n + "\n";
     }
     if (!w.notes.empty() || !s.notes.empty()) out += "\n";

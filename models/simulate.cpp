@@ -22,9 +22,9 @@ bool ends_with(const std::string& s, const std::string& suffix) {
     return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-// The one place that knows the unit of a model's lines: ticks at the model's core/TSC ratio.
-double core_cycles(const LineFit& f, double bytes, double core_per_tsc) { return f.at(bytes) * core_per_tsc; }
-double core_cycles_upper(const LineFit& f, double bytes, double core_per_tsc) { return f.upper_at(bytes) * core_per_tsc; }
+// The one place that knows the unit of a model's lines: core cycles (fputune.model/2).
+double core_cycles(const LineFit& f, double bytes) { return f.at(bytes); }
+double core_cycles_upper(const LineFit& f, double bytes) { return f.upper_at(bytes); }
 
 // How the kernel's glue splits one request. A Merkle-Damgard hash (lib/crypto/x86/sha*.h, sm3) runs
 // update() on the whole blocks, then final() on the padding block(s) in a second begin/end pair;
@@ -53,11 +53,11 @@ std::uint64_t upstream_threshold(const UpstreamLimit* u) {
 
 // The probe's XSAVE costs for the dirty state the sections were swept with, in ticks.
 bool xsave_costs(const ModelFile& m, double& save_ticks, double& restore_ticks) {
-    if (!m.cpu.is_object() || !m.cpu.contains("xsave") || !m.cpu["xsave"].is_object()) return false;
+    if (!m.dirty || !m.cpu.is_object() || !m.cpu.contains("xsave") || !m.cpu["xsave"].is_object()) return false;
     const auto& costs = m.cpu["xsave"].value("costs", nlohmann::json::array());
     if (!costs.is_array()) return false;
     for (const auto& c : costs) {
-        if (!c.is_object() || c.value("dirty", "") != m.dirty) continue;
+        if (!c.is_object() || c.value("dirty", "") != name(*m.dirty)) continue;
         const auto s = c.find("save_ticks"), r = c.find("restore_ticks");
         if (s == c.end() || r == c.end() || !s->is_number() || !r->is_number()) return false;
         save_ticks = s->get<double>();
@@ -69,18 +69,17 @@ bool xsave_costs(const ModelFile& m, double& save_ticks, double& restore_ticks) 
 
 struct Costing {
     const CacheModel* cm = nullptr;
-    double core_per_tsc = 1;
     double save_cycles = 0, restore_cycles = 0, pair_cycles = 0;
     bool kernel_thread = false;  // no user state to save (the measured sections still paid it: see inside())
-    std::string quantile;
+    Quantile quantile = Quantile::p99;
     double min_freq_hz = 1;
     // p50 time of one section of n bytes: the line less the state save every measured section paid
     // (the kernel saves once per request; that is in `cost`), never below the per-byte part.
     double inside(double n) const {
-        const double fixed = std::max(0.0, core_cycles(cm->p50, 0, core_per_tsc) - save_cycles);
-        return std::max(0.0, core_cycles(cm->p50, n, core_per_tsc) - core_cycles(cm->p50, 0, core_per_tsc)) + fixed;
+        const double fixed = std::max(0.0, core_cycles(cm->p50, 0) - save_cycles);
+        return std::max(0.0, core_cycles(cm->p50, n) - core_cycles(cm->p50, 0)) + fixed;
     }
-    double bound(double n) const { return core_cycles_upper(bound_fit(*cm, quantile), n, core_per_tsc); }
+    double bound(double n) const { return core_cycles_upper(bound_fit(*cm, quantile), n); }
 };
 
 // One run of `run_bytes` (whole blocks) in sections of at most `chunk` bytes (0: one section), `count` times.
@@ -171,7 +170,7 @@ SimLimits limits_from_recommendation(const Recommendation& r) {
     SimLimits l;
     const RecommendOptions& o = r.options;
     l.label = fmt::format("recommend: budget {} at {}, margin {}, {} cache, bound {}", format_duration(o.budget_s),
-                          format_frequency(o.min_freq_hz), format_margin(o.margin), o.cache, o.quantile);
+                          format_frequency(o.min_freq_hz), format_margin(o.margin), name(o.cache), name(o.quantile));
     for (const auto& row : r.variants) {
         const VariantResult& v = row.bound;
         if (v.fits) {
@@ -189,9 +188,6 @@ void validate(const SimulateOptions& o) {
         throw std::invalid_argument("--min-freq: must be a frequency greater than 0, e.g. 1GHz");
     if (o.budget_s < 0 || !std::isfinite(o.budget_s)) throw std::invalid_argument("--budget: must be a duration greater than 0, e.g. 30us");
     if (!(o.margin >= 1) || !std::isfinite(o.margin)) throw std::invalid_argument("--margin: must be at least 1");
-    if (o.cache != "cold" && o.cache != "hot") throw std::invalid_argument("--cache " + o.cache + ": expected cold or hot");
-    if (o.quantile != "p90" && o.quantile != "p99")
-        throw std::invalid_argument("--quantile " + o.quantile + ": expected p90 or p99 (of uninterrupted samples)");
     if (!(o.pair_cycles >= 0) || !std::isfinite(o.pair_cycles))
         throw std::invalid_argument("--pair-cycles: must be 0 or more core cycles (the seed measured 45-56 per begin/end pair)");
     if (o.repeat == 0) throw std::invalid_argument("--repeat: must be at least 1");
@@ -217,7 +213,7 @@ Simulation simulate(const std::vector<ModelFile>& sources, const Workload& w, co
         m.source = s.source;
         m.kind = s.source_kind;
         m.date = s.sweep_date;
-        m.dirty = s.dirty;
+        m.dirty = s.dirty ? std::string(name(*s.dirty)) : "";
         m.core_per_tsc = s.core_per_tsc;
         double save_ticks = 0, restore_ticks = 0;
         m.save_known = xsave_costs(s, save_ticks, restore_ticks);
@@ -230,16 +226,17 @@ Simulation simulate(const std::vector<ModelFile>& sources, const Workload& w, co
         // As `recommend`: our FPU kernels; an algorithm's peers only when it has none of ours.
         std::set<std::string> own;
         for (const auto& k : s.kernels)
-            if (k.needs_fpu && !is_peer(k) && (s.model(k.name, "hot") || s.model(k.name, "cold"))) own.insert(k.algorithm);
+            if (k.needs_fpu && !is_peer(k) && (s.model(k.name, Cache::hot) || s.model(k.name, Cache::cold)))
+                own.insert(k.algorithm);
         std::vector<std::string> fallback;
         for (const KernelInfo& k : s.kernels) {
             if (!k.needs_fpu) continue;
             // A peer beside our own variants only when a request names it.
             const bool skip_peer = is_peer(k) && own.count(k.algorithm);
             const CacheModel* cm = s.model(k.name, o.cache);
-            std::string cache = o.cache;
+            Cache cache = o.cache;
             if (!cm) {
-                cache = o.cache == "cold" ? "hot" : "cold";
+                cache = other(o.cache);
                 cm = s.model(k.name, cache);
                 if (!cm) continue;
             }
@@ -258,8 +255,8 @@ Simulation simulate(const std::vector<ModelFile>& sources, const Workload& w, co
             row.block_bytes = std::max<std::uint32_t>(1, k.block_bytes);
             row.own_final_section = section_shape(k.algorithm).own_final;
             row.bound_fit_max_bytes = cm->bound_bytes.empty() ? 0 : cm->bound_bytes.back();
-            const Costing costing{cm, s.core_per_tsc, m.save_cycles, m.restore_cycles, o.pair_cycles, w.kernel_thread, o.quantile,
-                                  o.min_freq_hz};
+            const Costing costing{cm, m.save_cycles, m.restore_cycles, o.pair_cycles, w.kernel_thread,
+                                  o.quantile, o.min_freq_hz};
             const UpstreamLimit* u = find_upstream_limit(k.algorithm);
             SimColumn up;
             up.simd_min_bytes = upstream_threshold(u);
@@ -303,7 +300,8 @@ Simulation simulate(const std::vector<ModelFile>& sources, const Workload& w, co
         if (!fallback.empty()) {
             std::string names;
             for (const auto& f : fallback) names += (names.empty() ? "" : ", ") + f;
-            m.notes.push_back(fmt::format("no {}-cache points for {}: used {} cache", o.cache, names, o.cache == "cold" ? "hot" : "cold"));
+            m.notes.push_back(
+                fmt::format("no {}-cache points for {}: used {} cache", name(o.cache), names, name(other(o.cache))));
         }
         for (const auto& n : s.notes) m.notes.push_back(n);
         sim.machines.push_back(std::move(m));
@@ -312,7 +310,8 @@ Simulation simulate(const std::vector<ModelFile>& sources, const Workload& w, co
     std::set<std::string> kernels_seen;
     for (const auto& s : sources)
         for (const auto& k : s.kernels)
-            if (k.needs_fpu && (s.model(k.name, "hot") || s.model(k.name, "cold"))) kernels_seen.insert(k.name);
+            if (k.needs_fpu && (s.model(k.name, Cache::hot) || s.model(k.name, Cache::cold)))
+                kernels_seen.insert(k.name);
     auto known = [&] {
         std::string names;
         for (const auto& k : kernels_seen) names += (names.empty() ? "" : ", ") + k;

@@ -40,13 +40,13 @@ struct SimulateOptions {
     double min_freq_hz = 1e9;
     double budget_s = 0;           // > 0: every longest section is judged against budget / margin
     double margin = 1.0;
-    std::string cache = "cold";    // cold | hot (the other when a kernel has only that, with a note)
-    std::string quantile = "p99";  // the bound line of the longest section (as recommend and check)
+    Cache cache = Cache::cold;     // the other when a kernel has only that, with a note
+    Quantile quantile = Quantile::p99;  // the bound line of the longest section (as recommend and check)
     double pair_cycles = 0;        // begin/end cost per section outside the timed section, core cycles
     std::uint64_t repeat = 1;      // every request count is multiplied by this
     std::string command_line;
 };
-// Throws std::invalid_argument naming the option.
+// Throws std::invalid_argument naming the option (cache and quantile are enums, checked where parsed).
 void validate(const SimulateOptions& o);
 
 // One kernel under one set of limits: totals from the p50 line, the longest section from the bound line.
@@ -68,7 +68,8 @@ struct SimColumn {
 };
 
 struct SimRow {
-    std::string kernel, algorithm, cache;
+    std::string kernel, algorithm;
+    Cache cache = Cache::cold;
     std::uint32_t block_bytes = 0;
     bool own_final_section = false;  // a Merkle-Damgard hash: final's padding block(s) in a section of their own
     std::uint64_t bound_fit_max_bytes = 0;  // the longest section the bound line was fitted on
@@ -79,7 +80,7 @@ struct SimRow {
 };
 
 struct SimMachine {
-    std::string machine, source, kind, date, dirty;
+    std::string machine, source, kind, date, dirty;  // dirty: "" when the source does not say
     double core_per_tsc = 1;
     bool save_known = false;        // the model carries the probe's XSAVE costs
     double save_cycles = 0, restore_cycles = 0;  // per request, core cycles

@@ -171,13 +171,14 @@ TEST_CASE("simulate: upstream's own chunks and SIMD thresholds make the 'without
 }
 
 TEST_CASE("simulate: the state save is paid once per request and left out of the time inside sections", "[simulate]") {
-    // A sweep model: p50 = 2000 + 2 n ticks with every measured section paying a 300-tick save.
-    ModelFile m = line_model("crc32c-pclmul", 2);
-    m.models[0].cache = "cold";
-    m.models[0].p50.a = m.models[0].p50.a_lo = m.models[0].p50.a_hi = 2000;
+    // A sweep model: p50 = 2000 + 2 n ticks at core/TSC 1.5 (3000 + 3 n core cycles, the model's unit)
+    // with every measured section paying a 300-tick save.
+    ModelFile m = line_model("crc32c-pclmul", 2 * 1.5);
+    m.models[0].cache = Cache::cold;
+    m.models[0].p50.a = m.models[0].p50.a_lo = m.models[0].p50.a_hi = 2000 * 1.5;
     m.models[0].p99 = m.models[0].p90 = m.models[0].p50;
     m.core_per_tsc = 1.5;
-    m.dirty = "ymm";
+    m.dirty = Dirty::ymm;
     m.cpu = {{"brand", "Test CPU"}, {"xsave", {{"costs", {{{"dirty", "ymm"}, {"save_ticks", 300}, {"restore_ticks", 500}}}}}}};
     SimLimits l;
     l.label = "test";
