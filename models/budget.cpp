@@ -17,6 +17,32 @@ namespace fputune {
 
 const LineFit& bound_fit(const CacheModel& m, Quantile quantile) { return quantile == Quantile::p99 ? m.p99 : m.p90; }
 
+LimitInterval limit_interval(const LineFit& bound, const std::vector<LineFit>& rounds, double budget_cycles) {
+    LimitInterval iv;
+    auto n_at = [&](double a, double b) { return b > 0 ? std::max(0.0, (budget_cycles - a) / b) : 0.0; };
+    const double upper = n_at(bound.a_hi, bound.b_hi);  // the upper confidence line
+    iv.central = std::max(upper, n_at(bound.a, bound.b));
+    // The lower line (optimistic); a line whose low slope is not positive bounds nothing: twice the centre.
+    iv.hi = bound.b_lo > 0 ? std::max(iv.central, n_at(bound.a_lo, bound.b_lo)) : 2 * iv.central;
+    std::vector<double> per_round;
+    for (const LineFit& r : rounds)
+        if (r.b > 0) per_round.push_back(n_at(r.a, r.b));
+    double half = 0;
+    if (per_round.size() >= 2) {
+        const double k = static_cast<double>(per_round.size());
+        double mean = 0, ss = 0;
+        for (double n : per_round) mean += n / k;
+        for (double n : per_round) ss += (n - mean) * (n - mean);
+        iv.rounds = per_round.size();
+        iv.round_sd = std::sqrt(ss / (k - 1));
+        // Another sweep's centre is the mean of its own rounds: the two means differ by sd x sqrt(2 / k).
+        half = student_t95(per_round.size() - 1) * iv.round_sd * std::sqrt(2 / k);
+    }
+    iv.lo = std::max(0.0, iv.central - std::hypot(iv.central - upper, half));
+    iv.hi = iv.central + std::hypot(iv.hi - iv.central, half);
+    return iv;
+}
+
 double predict_upper_s(const CacheModel& m, double bytes, double min_freq_hz, Quantile quantile) {
     return bound_fit(m, quantile).upper_at(bytes) / min_freq_hz;
 }
@@ -53,11 +79,22 @@ VariantResult solve_budget(const ModelFile& src, const KernelInfo& k, const Cach
         return v;
     }
     const double budget_cycles = budget * o.min_freq_hz;
-    v.unrounded_bytes = std::max(0.0, (budget_cycles - bound.a_hi) / b_cycles);
+    const LimitInterval iv = limit_interval(bound, o.quantile == Quantile::p99 ? cm.round_p99 : cm.round_p90, budget_cycles);
+    v.interval_lo_bytes = iv.lo;
+    v.central_bytes = iv.central;
+    v.interval_hi_bytes = iv.hi;
+    v.rounds = iv.rounds;
+    v.round_spread = iv.central > 0 ? iv.round_sd / iv.central : 0;
+    const bool central = o.emit == Emit::central;
+    v.unrounded_bytes = central ? iv.central : iv.lo;
+    // The conservative end also keeps the upper line within the budget (it does by construction; this
+    // guards the rounding at the edge); the central estimate is only the size.
+    const double edge = v.unrounded_bytes * (1 + 1e-12) + 1e-9;
+    auto fits = [&](double n) { return n <= edge && (central || t(n) <= budget); };
     auto largest_multiple = [&](std::uint64_t g) {
         std::uint64_t n = static_cast<std::uint64_t>(std::floor(v.unrounded_bytes / static_cast<double>(g))) * g;
-        while (n > 0 && t(static_cast<double>(n)) > budget) n -= g;  // guard against rounding at the edge
-        while (t(static_cast<double>(n + g)) <= budget) n += g;
+        while (n > 0 && !fits(static_cast<double>(n))) n -= g;  // guard against rounding at the edge
+        while (fits(static_cast<double>(n + g))) n += g;
         return n;
     };
     const std::uint64_t block = v.block_bytes;
@@ -80,6 +117,8 @@ VariantResult solve_budget(const ModelFile& src, const KernelInfo& k, const Cach
         }
     }
     if (n == 0) return v;
+    if (central && t(static_cast<double>(n)) > budget)
+        v.notes.push_back(fmt::format("central estimate: the upper bound line predicts {} at this size", format_duration(t(static_cast<double>(n)))));
     if (!cm.bound_bytes.empty() && n > cm.bound_bytes.back())
         v.notes.push_back(fmt::format("extrapolated: the bound was fitted on sections up to {} B", cm.bound_bytes.back()));
     v.fits = true;

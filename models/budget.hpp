@@ -18,15 +18,31 @@ const LineFit& bound_fit(const CacheModel& m, Quantile quantile);
 // Predicted section time at f_min, upper bound of that line.
 double predict_upper_s(const CacheModel& m, double bytes, double min_freq_hz, Quantile quantile = Quantile::p99);
 
+// The interval of one limit (unrounded bytes), from the bound line, its per-round fits and the budget in cycles.
+struct LimitInterval {
+    double lo = 0, central = 0, hi = 0;  // lo <= central <= hi; lo is the upper confidence line's n without rounds
+    std::size_t rounds = 0;
+    double round_sd = 0;                 // sd of the per-round limits, bytes
+};
+LimitInterval limit_interval(const LineFit& bound, const std::vector<LineFit>& rounds, double budget_cycles);
+
 struct VariantResult {
     std::string kernel, algorithm, machine, source;
     Cache cache = Cache::cold;
     std::uint32_t block_bytes = 0;
     bool fits = false;
-    double unrounded_bytes = 0;     // the n at which the predicted upper time equals budget / margin
+    double unrounded_bytes = 0;     // the emitted end of the interval below, before rounding
+    // The limit's interval: the n at which the bound line's centre meets budget / margin, widened by the
+    // fit's 95 % confidence band and by the spread of the same limit computed on each round of the sweep
+    // alone (a 95 % prediction for another sweep's centre: Student's t x sd x sqrt(2 / rounds)), the two
+    // combined in quadrature. Without rounds (an older sweep, a table) it is the confidence band alone,
+    // and its low end the upper line's n, the limit as it always was.
+    double interval_lo_bytes = 0, central_bytes = 0, interval_hi_bytes = 0;
+    std::size_t rounds = 0;         // rounds the spread came from (0: the band alone)
+    double round_spread = 0;        // sd of the per-round limits / central_bytes
     std::uint64_t bytes = 0;        // the limit, rounded down (whole blocks, KiB or power of two)
     double time_s = 0;              // predicted (upper bound) at `bytes`
-    double next_time_s = 0;         // predicted at `bytes` + one granule (over budget by construction)
+    double next_time_s = 0;         // predicted at `bytes` + one granule (over budget, or beyond the emitted end)
     double one_block_s = 0;         // predicted for one block
     double throughput_cost = 0;     // A / (A + B·n) of the p50 fit: what the limit costs against none
     bool upstream_known = false;

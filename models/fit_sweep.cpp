@@ -15,6 +15,31 @@
 
 namespace fputune {
 
+namespace {
+
+// The bound lines of each round alone, on the bound sizes: only when every one of them has the round.
+void fit_rounds(CacheModel& cm, const std::vector<double>& bx, const std::vector<const std::vector<RoundStats>*>& rounds) {
+    std::size_t n = rounds.empty() ? 0 : rounds.front()->size();
+    for (const auto* r : rounds) n = std::min(n, r->size());
+    if (n < 2) return;
+    for (std::size_t k = 0; k < n; ++k) {
+        std::vector<double> y90, y99;
+        for (const auto* r : rounds) {
+            y90.push_back((*r)[k].p90);
+            y99.push_back(std::max((*r)[k].p99_clean, (*r)[k].p90));
+        }
+        if (std::any_of(y90.begin(), y90.end(), [](double y) { return !(y > 0); })) {
+            cm.round_p90.clear();
+            cm.round_p99.clear();
+            return;
+        }
+        cm.round_p90.push_back(fit_line(bx, y90));
+        cm.round_p99.push_back(fit_line(bx, y99));
+    }
+}
+
+}  // namespace
+
 ModelFile fit_sweep(const SweepFile& sweep, const std::string& source, const std::vector<std::string>& kernel_globs) {
     ModelFile m = new_model(source, "sweep");
     m.machine = machine_name(sweep.cpu);
@@ -38,7 +63,12 @@ ModelFile fit_sweep(const SweepFile& sweep, const std::string& source, const std
     m.kernels = sweep.kernels;
     // Group the section points by (kernel, cache), in the order of the kernel list, with the
     // statistics the fits use.
-    std::map<std::pair<std::string, Cache>, std::vector<std::pair<std::uint64_t, PointStats>>> groups;
+    struct Point {
+        std::uint64_t bytes;
+        PointStats st;                  // in cycles
+        std::vector<RoundStats> rounds; // in cycles
+    };
+    std::map<std::pair<std::string, Cache>, std::vector<Point>> groups;
     for (const auto& p : sweep.sections) {
         if (!m.kernel(p.kernel))
             throw std::runtime_error(fmt::format("{}: malformed sweep file: section points for kernel '{}', which is not in "
@@ -51,7 +81,7 @@ ModelFile fit_sweep(const SweepFile& sweep, const std::string& source, const std
         if (p.bytes == 0 || !(st.p50 > 0) || !(st.p90 > 0))
             throw std::runtime_error(fmt::format("{}: malformed sweep file: point {} B of '{}' ({}) has no positive p50/p90",
                                                  source, p.bytes, p.kernel, p.cache));
-        groups[{p.kernel, *cache}].emplace_back(p.bytes, st);
+        groups[{p.kernel, *cache}].push_back({p.bytes, st, p.cycles.samples ? p.rounds : std::vector<RoundStats>{}});
     }
     if (groups.empty())
         throw std::runtime_error(fmt::format("{}: the sweep has no section points{}; run `fputune sweep` (or --resume it)", source,
@@ -65,10 +95,11 @@ ModelFile fit_sweep(const SweepFile& sweep, const std::string& source, const std
             cm.cache = cache;
             // The bounds: sizes whose typical section is at most kBoundFitMaxSeconds, at least the
             // kBoundFitMinPoints shortest.
-            std::vector<std::pair<std::uint64_t, PointStats>>& points = it->second;
-            std::sort(points.begin(), points.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+            std::vector<Point>& points = it->second;
+            std::sort(points.begin(), points.end(), [](const Point& a, const Point& b) { return a.bytes < b.bytes; });
             std::vector<double> xs, y50, bx, b90, b99;
-            for (const auto& [bytes, st] : points) {
+            std::vector<const std::vector<RoundStats>*> bound_rounds;
+            for (const auto& [bytes, st, rounds] : points) {
                 xs.push_back(static_cast<double>(bytes));
                 y50.push_back(st.p50);
                 cm.bytes.push_back(bytes);
@@ -78,10 +109,12 @@ ModelFile fit_sweep(const SweepFile& sweep, const std::string& source, const std
                 b90.push_back(st.p90);
                 b99.push_back(std::max(st.p99_clean, st.p90));
                 cm.bound_bytes.push_back(bytes);
+                bound_rounds.push_back(&rounds);
             }
             cm.p50 = fit_line(xs, y50);
             cm.p90 = fit_line(bx, b90);
             cm.p99 = fit_line(bx, b99);
+            fit_rounds(cm, bx, bound_rounds);
             m.models.push_back(std::move(cm));
         }
         const bool has_points = groups.count({k.name, Cache::hot}) || groups.count({k.name, Cache::cold});

@@ -55,6 +55,8 @@ json to_json(const ModelFile& m) {
                 {"bound_fit", fmt::format("p90 and p99 lines on the sizes whose p50 section is at most {:.0f} us (at least the {} "
                                           "shortest): longer ones are hit by a host's interruptions too often to bound the kernel",
                                           kBoundFitMaxSeconds * 1e6, kBoundFitMinPoints)},
+                {"round_fits", "the p90 and p99 lines also fitted on each round of the sweep alone (\"rounds\"): their spread "
+                               "is what the host's phases did within the sweep, half of recommend's interval"},
                 {"confidence", 0.95},
                 {"max_rel_residual_for_line", kMaxRelResidualForLine}};
     j["source"] = {{"path", m.source},
@@ -74,7 +76,7 @@ json to_json(const ModelFile& m) {
         j["kernels"].push_back({{"name", k.name}, {"algorithm", k.algorithm}, {"isa", k.isa}, {"provider", k.provider},
                                 {"block_bytes", k.block_bytes}, {"needs_fpu", k.needs_fpu}});
     j["models"] = json::array();
-    for (const auto& cm : m.models)
+    for (const auto& cm : m.models) {
         j["models"].push_back({{"kernel", cm.kernel},
                                {"cache", std::string(name(cm.cache))},
                                {"bytes", cm.bytes},
@@ -82,6 +84,13 @@ json to_json(const ModelFile& m) {
                                {"p50", line_json(cm.p50)},
                                {"p90", line_json(cm.p90)},
                                {"p99", line_json(cm.p99)}});
+        if (!cm.round_p99.empty()) {
+            json rounds = json::array();
+            for (std::size_t r = 0; r < cm.round_p99.size(); ++r)
+                rounds.push_back(json{{"p90", line_json(cm.round_p90[r])}, {"p99", line_json(cm.round_p99[r])}});
+            j["models"].back()["rounds"] = rounds;
+        }
+    }
     j["thresholds"] = json::array();
     for (const auto& t : m.thresholds)
         j["thresholds"].push_back({{"algorithm", t.algorithm}, {"kernel", t.kernel},
@@ -151,6 +160,10 @@ ModelFile model_from_json(const json& j, const std::string& source) {
             cm.p50 = line(c.at("p50"));
             cm.p90 = line(c.at("p90"));
             cm.p99 = c.contains("p99") ? line(c.at("p99")) : cm.p90;
+            for (const auto& r : c.value("rounds", json::array())) {
+                cm.round_p90.push_back(line(r.at("p90")));
+                cm.round_p99.push_back(line(r.at("p99")));
+            }
             if (!m.kernel(cm.kernel)) throw fail("malformed model file: model for kernel '" + cm.kernel + "' not in its kernels list");
             m.models.push_back(std::move(cm));
         }
