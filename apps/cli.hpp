@@ -66,5 +66,7 @@ int run_check(const Args& args);
 int run_doctor(const Args& args);
 int run_verify(const Args& args);
 int run_simulate(const Args& args);
+int run_report(const Args& args);
+int run_compare(const Args& args);
 
 }  // namespace fputune::cli

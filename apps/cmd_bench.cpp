@@ -4,6 +4,8 @@
 
 #include <iostream>
 #include <map>
+#include <optional>
+#include <string_view>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -67,6 +69,16 @@ int run_bench(const Args& args) {
     std::map<std::pair<std::string, std::uint64_t>, double> peer_cpb;
     for (const Row& row : rows)
         if (is_peer(*row.k)) peer_cpb.emplace(std::pair{std::string(row.k->algorithm), row.r.bytes}, row.r.ticks_per_call.p50 / row.r.bytes);
+    // With the linux provider: each variant of ours against the kernel's code of the same name + "-linux".
+    std::map<std::pair<std::string, std::uint64_t>, double> linux_cpb;
+    for (const Row& row : rows)
+        if (std::string_view(row.k->provider).starts_with("linux "))
+            linux_cpb.emplace(std::pair{std::string(row.k->name), row.r.bytes}, row.r.ticks_per_call.p50 / row.r.bytes);
+    auto vs_linux = [&](const Row& row) -> std::optional<double> {
+        auto it = linux_cpb.find({std::string(row.k->name) + "-linux", row.r.bytes});
+        if (it == linux_cpb.end()) return std::nullopt;
+        return row.r.ticks_per_call.p50 / row.r.bytes / it->second;
+    };
 
     const std::string context = fmt::format("{} ({}), CPU {} of {}; TSC {:.4f} GHz ({}); core/TSC {:.3f} (spread {:.1f}%); fputune {} ({})",
                                             id.brand, id.vendor, cpu, id.logical_cpus, tsc.hz / 1e9, tsc.source, ratio.best,
@@ -90,6 +102,7 @@ int run_bench(const Args& args) {
                                     {"tsc_cycles_per_byte", cpb}, {"core_cycles_per_byte", cpb * ratio.best},
                                     {"gb_per_s", row.r.bytes / (row.r.ticks_per_call.p50 / tsc.hz) / 1e9},
                                     {"vs_peer", it == peer_cpb.end() ? nlohmann::json(nullptr) : nlohmann::json(cpb / it->second)}});
+            if (!linux_cpb.empty()) j["results"].back()["vs_linux"] = vs_linux(row) ? nlohmann::json(*vs_linux(row)) : nlohmann::json(nullptr);
         }
         j["skipped"] = skipped;
         std::cout << j.dump(1) << "\n";
@@ -98,8 +111,11 @@ int run_bench(const Args& args) {
     std::cout << "# " << context << "\n";
     std::cout << "# blocks() on a hot buffer; median per call of batches >= 20k ticks; +-% = 95% CI of the median;\n"
                  "# core c/B = TSC c/B x core/TSC; vs peer = TSC c/B / the algorithm's first peer's at the same size (<1 = faster)\n";
-    std::cout << fmt::format("{:<24} {:>9} {:>10} {:>7} {:>9} {:>8} {:>8} {:>8}\n", "kernel", "bytes", "TSC c/B", "+-%",
-                             "core c/B", "GB/s", "vs peer", "samples");
+    if (!linux_cpb.empty())
+        std::cout << "# vs linux = TSC c/B / that of the kernel's own code of the same name, <name>-linux, at the same size (<1 = ours faster)\n";
+    std::cout << fmt::format("{:<24} {:>9} {:>10} {:>7} {:>9} {:>8} {:>8}", "kernel", "bytes", "TSC c/B", "+-%",
+                             "core c/B", "GB/s", "vs peer")
+              << (linux_cpb.empty() ? "" : fmt::format(" {:>8}", "vs linux")) << fmt::format(" {:>8}\n", "samples");
     std::string last_alg;
     for (const Row& row : rows) {
         if (!last_alg.empty() && last_alg != row.k->algorithm) std::cout << "\n";
@@ -108,9 +124,11 @@ int run_bench(const Args& args) {
         auto it = peer_cpb.find({row.k->algorithm, row.r.bytes});
         std::string vs = it == peer_cpb.end() ? "-" : fmt::format("{:.2f}", cpb / it->second);
         std::string unstable = row.r.ticks_per_call.rel_ci50 > 0.05 ? " unstable" : "";
-        std::cout << fmt::format("{:<24} {:>9} {:>10.3f} {:>7.1f} {:>9.3f} {:>8.2f} {:>8} {:>8}{}\n", row.k->name, row.r.bytes, cpb,
+        std::cout << fmt::format("{:<24} {:>9} {:>10.3f} {:>7.1f} {:>9.3f} {:>8.2f} {:>8}", row.k->name, row.r.bytes, cpb,
                                  100 * row.r.ticks_per_call.rel_ci50, cpb * ratio.best,
-                                 row.r.bytes / (row.r.ticks_per_call.p50 / tsc.hz) / 1e9, vs, row.r.ticks_per_call.samples, unstable);
+                                 row.r.bytes / (row.r.ticks_per_call.p50 / tsc.hz) / 1e9, vs)
+                  << (linux_cpb.empty() ? "" : fmt::format(" {:>8}", vs_linux(row) ? fmt::format("{:.2f}", *vs_linux(row)) : "-"))
+                  << fmt::format(" {:>8}{}\n", row.r.ticks_per_call.samples, unstable);
     }
     for (const auto& s : skipped) std::cout << "# skipped " << s << "\n";
     return kExitOk;

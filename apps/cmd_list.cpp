@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `fputune list`: every kernel in the registry and whether this machine can run it.
+#include <algorithm>
+#include <cstring>
 #include <iostream>
 
 #include <fmt/format.h>
@@ -36,11 +38,13 @@ int run_list(const Args& args) {
         std::cout << j.dump(1) << "\n";
         return kExitOk;
     }
-    std::cout << fmt::format("{:<24} {:<11} {:<15} {:<9} {:>6} {:<4} {}\n", "kernel", "algorithm", "isa", "provider",
-                             "block", "fpu", "available");
+    std::size_t provider_width = 9;  // "linux 6.12.117" is longer than the peers' names
+    for (const Kernel* k : kernels) provider_width = std::max(provider_width, std::strlen(k->provider));
+    std::cout << fmt::format("{:<24} {:<11} {:<15} {:<{}} {:>6} {:<4} {}\n", "kernel", "algorithm", "isa", "provider",
+                             provider_width, "block", "fpu", "available");
     for (const Kernel* k : kernels)
-        std::cout << fmt::format("{:<24} {:<11} {:<15} {:<9} {:>6} {:<4} {}\n", k->name, k->algorithm, k->isa, k->provider,
-                                 k->block_bytes, k->needs_fpu ? "yes" : "no", status(*k));
+        std::cout << fmt::format("{:<24} {:<11} {:<15} {:<{}} {:>6} {:<4} {}\n", k->name, k->algorithm, k->isa, k->provider,
+                                 provider_width, k->block_bytes, k->needs_fpu ? "yes" : "no", status(*k));
     if (disabled_features())
         std::cout << fmt::format("\nmasked features: {}\n", feature_list_string(disabled_features() & detected_features()));
     return kExitOk;

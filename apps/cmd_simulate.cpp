@@ -45,7 +45,7 @@ std::vector<std::uint64_t> module_sizes_in(const std::string& dir, std::string& 
         in.clear();
         in.seekg(static_cast<std::streamoff>(file_bytes - tail.size()));
         in.read(tail.data(), static_cast<std::streamsize>(tail.size()));
-        if (!in) throw std::runtime_error("cannot read module " + it->path().string());
+        if (!in) throw SystemError("cannot read module " + it->path().string());
         const std::string name = it->path().filename().string();
         std::uint64_t bytes = module_hashed_bytes(name, head, tail, file_bytes);
         if (name.size() > 3 && name.substr(name.size() - 3) != ".ko") ++compressed;

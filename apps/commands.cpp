@@ -16,6 +16,8 @@ const std::vector<Command>& commands() {
         {"doctor", "is this machine fit to measure on? verdict calm/noisy/unfit with advice (exit 1 when unfit)", run_doctor},
         {"verify", "measure each FPU_BYTES constant of a header on this machine: PASS/OVER, exit 1 when one is over", run_verify},
         {"simulate", "a workload's FPU sections per kernel (calls, cost, longest), without and with limits", run_simulate},
+        {"report", "one self-contained HTML page: trade-off and threshold charts per algorithm, machines, limits, provenance", run_report},
+        {"compare", "change in cycles/byte and limits between two sweeps (or bench files), with significance", run_compare},
     };
     return table;
 }

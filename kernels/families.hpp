@@ -10,5 +10,6 @@ namespace fputune {
 std::span<const Kernel> sha_kernels() noexcept;   // kernels/sha: sha1, sha224, sha256, sha384, sha512, sm3
 std::span<const Kernel> crc_kernels() noexcept;   // kernels/crc: crc32c, crc32, crct10dif, crc64
 std::span<const Kernel> mac_kernels() noexcept;   // kernels/mac: poly1305, ghash, polyval, nh, nhpoly1305, blake2s
+std::span<const Kernel> linux_kernels() noexcept; // kernels/linux: the kernel's own asm (built with FPUTUNE_LINUX_SRC)
 
 }  // namespace fputune

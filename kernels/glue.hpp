@@ -25,7 +25,8 @@ struct Algorithm {
 
 // A table row. The name decides the isa (kernel.hpp): "<algorithm>-<isa>" for ours;
 // "<algorithm>-<provider>" for a provider that picks its own code (isa "auto");
-// "<algorithm>-<isa>-<provider>" for someone else's code for one ISA (then .isa says which).
+// "<algorithm>-<isa>-<provider>" for someone else's code for one ISA (then .isa says which). A provider
+// may carry a version after a space ("linux 6.12.117", kernels/linux); the name carries its first word.
 struct Variant {
     const char* name;
     const char* isa = nullptr;           // only for the third form
@@ -55,7 +56,9 @@ template <KernelGlue G>
 consteval Kernel kernel(Variant v) {
     static_assert(G::ctx_bytes <= kMaxCtxBytes);
     const Algorithm a = G::algorithm;
-    const std::string_view name = v.name, alg = a.name, provider = v.provider;
+    const std::string_view name = v.name, alg = a.name;
+    // A provider may carry a version after a space ("linux 6.12.117"); names carry its first word.
+    const std::string_view provider = std::string_view(v.provider).substr(0, std::string_view(v.provider).find(' '));
     if (!name.starts_with(alg) || name.size() <= alg.size() + 1 || name[alg.size()] != '-')
         throw "a kernel's name starts with its algorithm and a '-'";
     const char* rest = v.name + alg.size() + 1;

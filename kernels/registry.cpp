@@ -15,14 +15,21 @@ namespace fputune {
 std::span<const Kernel* const> all_kernels() {
     static const std::vector<const Kernel*> table = [] {
         std::vector<const Kernel*> t;
-        for (auto family : {sha_kernels(), crc_kernels(), mac_kernels()})
+        std::vector<std::span<const Kernel>> families = {sha_kernels(), crc_kernels(), mac_kernels()};
+#ifdef FPUTUNE_WITH_LINUX
+        families.push_back(linux_kernels());
+#endif
+        for (auto family : families)
             for (const Kernel& k : family) t.push_back(&k);
         return t;
     }();
     return table;
 }
 
-bool is_peer(const Kernel& k) noexcept { return std::strcmp(k.provider, "fputune") != 0; }
+// The kernel's own code ("linux <version>") is measured like ours, not only compared against.
+bool is_peer(const Kernel& k) noexcept {
+    return std::strcmp(k.provider, "fputune") != 0 && std::strncmp(k.provider, "linux ", 6) != 0;
+}
 
 bool kernel_matches(const Kernel& k, std::string_view pattern) {
     std::string p(pattern);

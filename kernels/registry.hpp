@@ -13,7 +13,7 @@ namespace fputune {
 // All kernels, family by family, best first within an algorithm, portable reference, then peers.
 std::span<const Kernel* const> all_kernels();
 
-bool is_peer(const Kernel& k) noexcept;  // provider != "fputune"
+bool is_peer(const Kernel& k) noexcept;  // provider neither "fputune" nor "linux <version>"
 
 // Features in `required` that `usable` lacks (0 = available).
 constexpr FeatureSet missing_features(const Kernel& k, FeatureSet usable) noexcept {

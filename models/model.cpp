@@ -6,7 +6,9 @@ namespace fputune {
 
 using nlohmann::json;
 
-bool is_peer(const KernelInfo& k) { return k.provider != kOwnProvider && k.provider != kReferenceProvider; }
+bool is_peer(const KernelInfo& k) {
+    return k.provider != kOwnProvider && k.provider != kReferenceProvider && !k.provider.starts_with(kLinuxProviderPrefix);
+}
 
 std::string machine_name(const json& cpu) {
     auto str = [](const json& o, const char* key) -> std::string {

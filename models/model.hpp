@@ -72,14 +72,16 @@ struct ModelFile {
 // A model file stamped with who fitted it (this tool), when, and from what.
 ModelFile new_model(const std::string& source, const std::string& kind);
 
-// Providers of the variants limits are for: ours, and the kernel's own drivers as a published table
-// measured them (read_reference_csv names them "reference"; the registry never does).
+// Providers of the variants limits are for: ours, the kernel's own drivers as a published table
+// measured them (read_reference_csv names them "reference"; the registry never does), and the kernel's
+// own asm built from a tree (kernels/linux: "linux <version>").
 inline constexpr const char* kOwnProvider = "fputune";
 inline constexpr const char* kReferenceProvider = "reference";
+inline constexpr const char* kLinuxProviderPrefix = "linux ";
 
 // A peer is someone else's implementation (OpenSSL, ISA-L, libsodium): compared with, not recommended.
-// Any provider but kOwnProvider and kReferenceProvider, an empty one included: on every kernel of the
-// registry this is the registry's is_peer() (provider != "fputune"), which a test checks.
+// Any provider but those above, an empty one included: on every kernel of the registry this is the
+// registry's is_peer(), which a test checks.
 bool is_peer(const KernelInfo& k);
 
 // The name of the machine in a cpu probe: its brand string, else vendor, else "unknown CPU".

@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: MIT
+// The linux provider's table: the kernel's own asm, per algorithm best first, in the registry after ours.
+#include "families.hpp"
+#include "linux_glue.hpp"
+
+namespace fputune {
+
+std::span<const Kernel> linux_kernels() noexcept {
+    static const std::vector<Kernel> table = [] {
+        std::vector<Kernel> t;
+        linux_glue::add_sha(t);
+        linux_glue::add_crc(t);
+        linux_glue::add_mac(t);
+        return t;
+    }();
+    return table;
+}
+
+}  // namespace fputune

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: MIT
+// The linux provider (built only with FPUTUNE_LINUX_SRC): every asm file that built is registered under
+// the tree's version, the kernel's entry points called directly give OpenSSL's digests, and every
+// variant's output equals OpenSSL's (the conformance suite then holds them to our references).
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include <openssl/evp.h>
+
+#include <catch2/catch.hpp>
+
+#include "cpu.hpp"
+#include "linux_asm.hpp"
+#include "registry.hpp"
+#include "../test_util.hpp"
+
+using namespace fputune;
+using namespace fputune::test;
+
+namespace {
+
+std::vector<const Kernel*> linux_variants() {
+    std::vector<const Kernel*> out;
+    for (const Kernel* k : all_kernels())
+        if (std::strncmp(k->provider, "linux ", 6) == 0) out.push_back(k);
+    return out;
+}
+
+bool usable(const Kernel& k) {
+    if (FeatureSet missing = missing_features(k, usable_features())) {
+        WARN("SKIPPED " << k.name << ": this CPU lacks " << feature_list_string(missing));
+        return false;
+    }
+    return true;
+}
+
+std::string openssl_digest_hex(const char* alg, const std::uint8_t* p, std::size_t n) {
+    EVP_MD* md = EVP_MD_fetch(nullptr, alg, nullptr);
+    REQUIRE(md != nullptr);
+    std::uint8_t out[EVP_MAX_MD_SIZE];
+    unsigned len = 0;
+    REQUIRE(EVP_Digest(p, n, out, &len, md, nullptr) == 1);
+    EVP_MD_free(md);
+    return to_hex(out, len);
+}
+
+std::string openssl_poly1305_hex(const std::vector<std::uint8_t>& key, const std::uint8_t* p, std::size_t n) {
+    std::uint8_t out[16];
+    std::size_t len = sizeof out;
+    EVP_PKEY* pkey = EVP_PKEY_new_raw_private_key(EVP_PKEY_POLY1305, nullptr, key.data(), key.size());
+    EVP_MD_CTX* ctx = EVP_MD_CTX_new();
+    REQUIRE(EVP_DigestSignInit(ctx, nullptr, nullptr, nullptr, pkey) == 1);
+    REQUIRE(EVP_DigestSignUpdate(ctx, p, n) == 1);
+    REQUIRE(EVP_DigestSignFinal(ctx, out, &len) == 1);
+    EVP_MD_CTX_free(ctx);
+    EVP_PKEY_free(pkey);
+    return to_hex(out, len);
+}
+
+// The variants each asm file gives (kernels/linux/linux_*.cpp registers them).
+const std::map<std::string, std::vector<std::string>> kUnitVariants = {
+    {"sha1_ssse3", {"sha1-ssse3-linux", "sha1-avx-linux"}},
+    {"sha1_avx2", {"sha1-avx2-linux"}},
+    {"sha1_ni", {"sha1-shani-linux"}},
+    {"sha256_ssse3", {"sha256-ssse3-linux"}},
+    {"sha256_avx", {"sha256-avx-linux"}},
+    {"sha256_avx2", {"sha256-avx2-linux"}},
+    {"sha256_ni", {"sha256-shani-linux"}},
+    {"sha512_ssse3", {"sha512-ssse3-linux"}},
+    {"sha512_avx", {"sha512-avx-linux"}},
+    {"sha512_avx2", {"sha512-avx2-linux"}},
+    {"sm3_avx", {"sm3-avx-linux"}},
+    {"crc32c_pcl", {"crc32c-pclmul-linux"}},
+    {"crc32_pclmul", {"crc32-pclmul-linux"}},
+    {"crct10dif_pcl", {"crct10dif-pclmul-linux"}},
+    {"ghash_clmulni", {"ghash-pclmul-linux"}},
+    {"polyval_clmulni", {"polyval-pclmul-linux"}},
+    {"nh_sse2", {"nh-sse2-linux", "nhpoly1305-sse2-linux"}},
+    {"nh_avx2", {"nh-avx2-linux", "nhpoly1305-avx2-linux"}},
+    {"blake2s", {"blake2s-ssse3-linux", "blake2s-avx512-linux"}},
+    {"poly1305", {"poly1305-scalar-linux", "poly1305-avx-linux", "poly1305-avx2-linux", "poly1305-avx512-linux"}},
+};
+
+}  // namespace
+
+TEST_CASE("linux: every asm file that built is registered, under the tree's version", "[linux]") {
+    std::set<std::string> expected;
+    std::stringstream built(FPUTUNE_LINUX_BUILT_UNITS);
+    for (std::string unit; std::getline(built, unit, ',');) {
+        INFO("unit " << unit);
+        REQUIRE(kUnitVariants.count(unit) == 1);
+        expected.insert(kUnitVariants.at(unit).begin(), kUnitVariants.at(unit).end());
+    }
+    std::set<std::string> registered;
+    for (const Kernel* k : linux_variants()) {
+        INFO(k->name);
+        registered.insert(k->name);
+        CHECK(std::string(k->provider) == "linux " FPUTUNE_LINUX_TREE_VERSION);
+        CHECK(std::string(k->name) == std::string(k->algorithm) + "-" + k->isa + "-linux");
+        CHECK_FALSE(is_peer(*k));  // measured like ours: swept, recommended, checked
+    }
+    CHECK(registered == expected);
+    CHECK(!registered.empty());
+}
+
+TEST_CASE("linux: digests and tags equal OpenSSL's", "[linux]") {
+    const auto data = random_bytes(70000, 1601);
+    const auto key = random_bytes(32, 1602);
+    for (const Kernel* k : linux_variants()) {
+        const std::string alg = k->algorithm;
+        const char* md = alg == "sha1" ? "SHA1" : alg == "sha256" ? "SHA256" : alg == "sha512" ? "SHA512"
+                       : alg == "sm3" ? "SM3" : alg == "blake2s" ? "BLAKE2S-256" : nullptr;
+        if ((!md && alg != "poly1305") || !usable(*k)) continue;
+        INFO(k->name);
+        for (std::size_t len : {0, 1, 55, 56, 63, 64, 65, 111, 112, 127, 128, 129, 287, 288, 1000, 4096, 65536 + 3}) {
+            INFO("length " << len);
+            if (md)
+                CHECK(digest_hex(*k, {}, data.data(), len) == openssl_digest_hex(md, data.data(), len));
+            else
+                CHECK(digest_hex(*k, key, data.data(), len) == openssl_poly1305_hex(key, data.data(), len));
+        }
+    }
+}
+
+// The conformance suite compares with the reference under one key; the key preparation of the glue
+// (ghash's multiplication by x, polyval's powers, poly1305's clamping) has branches on key bits.
+TEST_CASE("linux: keyed variants equal the reference under many keys", "[linux]") {
+    const auto data = random_bytes(5000, 1604);
+    for (const Kernel* k : linux_variants()) {
+        if (k->key_bytes == 0 || !usable(*k)) continue;
+        const Kernel* ref = reference_kernel(k->algorithm);
+        REQUIRE(ref != nullptr);
+        INFO(k->name << " vs " << ref->name);
+        for (std::uint64_t seed = 0; seed < 16; ++seed) {
+            auto key = random_bytes(k->key_bytes, 1700 + seed);
+            key[0] = static_cast<std::uint8_t>(seed & 1 ? key[0] | 0x80 : key[0] & 0x7f);  // both values of
+            key[15] = static_cast<std::uint8_t>(seed & 2 ? key[15] | 0x80 : key[15] & 0x7f);  // the edge bits
+            for (std::size_t len : {1, 16, 100, 4096, 5000}) {
+                INFO("key seed " << seed << " length " << len);
+                CHECK(digest_hex(*k, key, data.data(), len) == digest_hex(*ref, key, data.data(), len));
+            }
+        }
+    }
+}
+
+TEST_CASE("linux: the CRCs' check values (\"123456789\")", "[linux]") {
+    const auto* msg = reinterpret_cast<const std::uint8_t*>("123456789");
+    const std::map<std::string, std::string> expect = {
+        {"crc32c", "839206e3"}, {"crc32", "2639f4cb"}, {"crct10dif", "dbd0"}};  // little-endian bytes
+    for (const Kernel* k : linux_variants()) {
+        if (!expect.count(k->algorithm) || !usable(*k)) continue;
+        INFO(k->name);
+        CHECK(digest_hex(*k, {}, msg, 9) == expect.at(k->algorithm));
+    }
+}
+
+#if FPUTUNE_LINUX_SHA256_AVX2
+// The entry point as sha256_ssse3_glue.c calls it, with no fputune glue: the state after the padded
+// blocks of a 100-byte message is SHA-256 of it.
+TEST_CASE("linux: sha256_transform_rorx(state, data, nblocks) gives SHA-256", "[linux]") {
+    const Kernel* k = select_kernels({"sha256-avx2-linux"}).front();
+    if (!usable(*k)) return;
+    const auto msg = random_bytes(100, 1603);
+    std::uint8_t padded[128] = {};
+    std::memcpy(padded, msg.data(), msg.size());
+    padded[100] = 0x80;
+    padded[126] = (100 * 8) >> 8;
+    padded[127] = (100 * 8) & 0xff;
+    std::uint32_t state[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+    sha256_transform_rorx(state, padded, 2);
+    std::uint8_t digest[32];
+    for (int i = 0; i < 32; ++i) digest[i] = static_cast<std::uint8_t>(state[i / 4] >> (24 - 8 * (i % 4)));
+    CHECK(to_hex(digest, 32) == openssl_digest_hex("SHA256", msg.data(), msg.size()));
+}
+#endif
