@@ -17,16 +17,41 @@ namespace fputune {
 
 const LineFit& bound_fit(const CacheModel& m, Quantile quantile) { return quantile == Quantile::p99 ? m.p99 : m.p90; }
 
-LimitInterval limit_interval(const LineFit& bound, const std::vector<LineFit>& rounds, double budget_cycles) {
+LimitInterval limit_interval(const LineFit& bound, const BoundPoints& points, double budget_cycles, double prior_rel_sd) {
     LimitInterval iv;
-    auto n_at = [&](double a, double b) { return b > 0 ? std::max(0.0, (budget_cycles - a) / b) : 0.0; };
-    const double upper = n_at(bound.a_hi, bound.b_hi);  // the upper confidence line
-    iv.central = std::max(upper, n_at(bound.a, bound.b));
+    auto n_at = [](double cycles, double a, double b) { return b > 0 ? std::max(0.0, (cycles - a) / b) : 0.0; };
+    const double n0 = n_at(budget_cycles, bound.a, bound.b);
+    // The bound points near the limit, when the sweep had rounds: within a factor of 2, else the 3 nearest.
+    std::vector<std::size_t> near;
+    const std::size_t np = points.bytes.size();
+    const bool local = points.rounds.size() >= 2 && points.pooled.size() == np && np >= 3 && n0 > 0;
+    if (local) {
+        std::vector<std::pair<double, std::size_t>> by_distance;
+        for (std::size_t i = 0; i < np; ++i)
+            by_distance.emplace_back(std::abs(std::log(static_cast<double>(points.bytes[i]) / n0)), i);
+        std::sort(by_distance.begin(), by_distance.end());
+        for (const auto& [d, i] : by_distance)
+            if (d <= std::log(2.0) || near.size() < 3) near.push_back(i);
+    }
+    double scale = 1;  // the line, scaled to the points near the limit
+    if (!near.empty()) {
+        double sum = 0;
+        for (std::size_t i : near) sum += points.pooled[i] / bound.at(static_cast<double>(points.bytes[i]));
+        scale = sum / static_cast<double>(near.size());
+        iv.local_bias = scale - 1;
+    }
+    const double budget = budget_cycles / scale;
+    const double upper = n_at(budget, bound.a_hi, bound.b_hi);  // the upper confidence line
+    iv.central = std::max(upper, n_at(budget, bound.a, bound.b));
     // The lower line (optimistic); a line whose low slope is not positive bounds nothing: twice the centre.
-    iv.hi = bound.b_lo > 0 ? std::max(iv.central, n_at(bound.a_lo, bound.b_lo)) : 2 * iv.central;
+    iv.hi = bound.b_lo > 0 ? std::max(iv.central, n_at(budget, bound.a_lo, bound.b_lo)) : 2 * iv.central;
     std::vector<double> per_round;
-    for (const LineFit& r : rounds)
-        if (r.b > 0) per_round.push_back(n_at(r.a, r.b));
+    for (const std::vector<double>& r : near.empty() ? std::vector<std::vector<double>>{} : points.rounds) {
+        if (r.size() != np) continue;
+        double ratio = 0;
+        for (std::size_t i : near) ratio += r[i] / points.pooled[i] / static_cast<double>(near.size());
+        if (ratio > 0) per_round.push_back(n_at(budget / ratio, bound.a, bound.b));
+    }
     double half = 0;
     if (per_round.size() >= 2) {
         const double k = static_cast<double>(per_round.size());
@@ -35,8 +60,14 @@ LimitInterval limit_interval(const LineFit& bound, const std::vector<LineFit>& r
         for (double n : per_round) ss += (n - mean) * (n - mean);
         iv.rounds = per_round.size();
         iv.round_sd = std::sqrt(ss / (k - 1));
+        double df = k - 1;
+        if (prior_rel_sd >= 0 && mean > 0) {
+            const double own = iv.round_sd / mean;
+            iv.round_sd = mean * std::sqrt((df * own * own + kPriorDegrees * prior_rel_sd * prior_rel_sd) / (df + kPriorDegrees));
+            df += kPriorDegrees;
+        }
         // Another sweep's centre is the mean of its own rounds: the two means differ by sd x sqrt(2 / k).
-        half = student_t95(per_round.size() - 1) * iv.round_sd * std::sqrt(2 / k);
+        half = student_t95(static_cast<std::size_t>(df)) * iv.round_sd * std::sqrt(2 / k);
     }
     iv.lo = std::max(0.0, iv.central - std::hypot(iv.central - upper, half));
     iv.hi = iv.central + std::hypot(iv.hi - iv.central, half);
@@ -59,6 +90,25 @@ std::uint64_t round_granule(Round mode, std::uint32_t block) {
     return block;
 }
 
+BoundPoints bound_points(const CacheModel& cm, Quantile q) {
+    const bool p99 = q == Quantile::p99;
+    return {cm.bound_bytes, p99 ? cm.bound_p99 : cm.bound_p90, p99 ? cm.round_p99 : cm.round_p90};
+}
+
+// The median relative spread of the per-round limits over the machine's kernels in one cache state
+// (-1 when fewer than 3 have rounds).
+double round_spread_prior(const ModelFile& src, Cache cache, const RecommendOptions& o, double budget_cycles) {
+    std::vector<double> spreads;
+    for (const CacheModel& m : src.models) {
+        if (m.cache != cache) continue;
+        const LimitInterval iv = limit_interval(bound_fit(m, o.quantile), bound_points(m, o.quantile), budget_cycles);
+        if (iv.rounds >= 2 && iv.central > 0) spreads.push_back(iv.round_sd / iv.central);
+    }
+    if (spreads.size() < 3) return -1;
+    std::nth_element(spreads.begin(), spreads.begin() + static_cast<std::ptrdiff_t>(spreads.size() / 2), spreads.end());
+    return spreads[spreads.size() / 2];
+}
+
 }  // namespace
 
 VariantResult solve_budget(const ModelFile& src, const KernelInfo& k, const CacheModel& cm, const RecommendOptions& o) {
@@ -79,12 +129,13 @@ VariantResult solve_budget(const ModelFile& src, const KernelInfo& k, const Cach
         return v;
     }
     const double budget_cycles = budget * o.min_freq_hz;
-    const LimitInterval iv = limit_interval(bound, o.quantile == Quantile::p99 ? cm.round_p99 : cm.round_p90, budget_cycles);
+    const LimitInterval iv = limit_interval(bound, bound_points(cm, o.quantile), budget_cycles, round_spread_prior(src, cm.cache, o, budget_cycles));
     v.interval_lo_bytes = iv.lo;
     v.central_bytes = iv.central;
     v.interval_hi_bytes = iv.hi;
     v.rounds = iv.rounds;
     v.round_spread = iv.central > 0 ? iv.round_sd / iv.central : 0;
+    v.local_bias = iv.local_bias;
     const bool central = o.emit == Emit::central;
     v.unrounded_bytes = central ? iv.central : iv.lo;
     // The conservative end also keeps the upper line within the budget (it does by construction; this

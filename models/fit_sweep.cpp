@@ -17,25 +17,18 @@ namespace fputune {
 
 namespace {
 
-// The bound lines of each round alone, on the bound sizes: only when every one of them has the round.
-void fit_rounds(CacheModel& cm, const std::vector<double>& bx, const std::vector<const std::vector<RoundStats>*>& rounds) {
+// Each round's bound statistics at the bound sizes: only when every one of them has the round.
+void keep_rounds(CacheModel& cm, const std::vector<const std::vector<RoundStats>*>& rounds) {
     std::size_t n = rounds.empty() ? 0 : rounds.front()->size();
     for (const auto* r : rounds) n = std::min(n, r->size());
     if (n < 2) return;
-    for (std::size_t k = 0; k < n; ++k) {
-        std::vector<double> y90, y99;
+    cm.round_p90.assign(n, {});
+    cm.round_p99.assign(n, {});
+    for (std::size_t k = 0; k < n; ++k)
         for (const auto* r : rounds) {
-            y90.push_back((*r)[k].p90);
-            y99.push_back(std::max((*r)[k].p99_clean, (*r)[k].p90));
+            cm.round_p90[k].push_back((*r)[k].p90);
+            cm.round_p99[k].push_back(std::max((*r)[k].p99_clean, (*r)[k].p90));
         }
-        if (std::any_of(y90.begin(), y90.end(), [](double y) { return !(y > 0); })) {
-            cm.round_p90.clear();
-            cm.round_p99.clear();
-            return;
-        }
-        cm.round_p90.push_back(fit_line(bx, y90));
-        cm.round_p99.push_back(fit_line(bx, y99));
-    }
 }
 
 }  // namespace
@@ -114,7 +107,9 @@ ModelFile fit_sweep(const SweepFile& sweep, const std::string& source, const std
             cm.p50 = fit_line(xs, y50);
             cm.p90 = fit_line(bx, b90);
             cm.p99 = fit_line(bx, b99);
-            fit_rounds(cm, bx, bound_rounds);
+            cm.bound_p90 = b90;
+            cm.bound_p99 = b99;
+            keep_rounds(cm, bound_rounds);
             m.models.push_back(std::move(cm));
         }
         const bool has_points = groups.count({k.name, Cache::hot}) || groups.count({k.name, Cache::cold});

@@ -55,8 +55,8 @@ json to_json(const ModelFile& m) {
                 {"bound_fit", fmt::format("p90 and p99 lines on the sizes whose p50 section is at most {:.0f} us (at least the {} "
                                           "shortest): longer ones are hit by a host's interruptions too often to bound the kernel",
                                           kBoundFitMaxSeconds * 1e6, kBoundFitMinPoints)},
-                {"round_fits", "the p90 and p99 lines also fitted on each round of the sweep alone (\"rounds\"): their spread "
-                               "is what the host's phases did within the sweep, half of recommend's interval"},
+                {"rounds", "bound_p90/bound_p99: the statistics the bound lines were fitted on, at bound_bytes; \"rounds\": "
+                           "the same for each round of the sweep alone (how the host's phases moved them: recommend's interval)"},
                 {"confidence", 0.95},
                 {"max_rel_residual_for_line", kMaxRelResidualForLine}};
     j["source"] = {{"path", m.source},
@@ -84,10 +84,13 @@ json to_json(const ModelFile& m) {
                                {"p50", line_json(cm.p50)},
                                {"p90", line_json(cm.p90)},
                                {"p99", line_json(cm.p99)}});
+        if (!cm.bound_p99.empty()) {
+            j["models"].back()["bound_p90"] = cm.bound_p90;
+            j["models"].back()["bound_p99"] = cm.bound_p99;
+        }
         if (!cm.round_p99.empty()) {
             json rounds = json::array();
-            for (std::size_t r = 0; r < cm.round_p99.size(); ++r)
-                rounds.push_back(json{{"p90", line_json(cm.round_p90[r])}, {"p99", line_json(cm.round_p99[r])}});
+            for (std::size_t r = 0; r < cm.round_p99.size(); ++r) rounds.push_back(json{{"p90", cm.round_p90[r]}, {"p99", cm.round_p99[r]}});
             j["models"].back()["rounds"] = rounds;
         }
     }
@@ -160,10 +163,18 @@ ModelFile model_from_json(const json& j, const std::string& source) {
             cm.p50 = line(c.at("p50"));
             cm.p90 = line(c.at("p90"));
             cm.p99 = c.contains("p99") ? line(c.at("p99")) : cm.p90;
+            // In cycles like the lines (a /1 file has none of these).
+            cm.bound_p90 = c.value("bound_p90", std::vector<double>{});
+            cm.bound_p99 = c.value("bound_p99", std::vector<double>{});
             for (const auto& r : c.value("rounds", json::array())) {
-                cm.round_p90.push_back(line(r.at("p90")));
-                cm.round_p99.push_back(line(r.at("p99")));
+                cm.round_p90.push_back(r.at("p90").get<std::vector<double>>());
+                cm.round_p99.push_back(r.at("p99").get<std::vector<double>>());
             }
+            const std::size_t nb = cm.bound_bytes.size();
+            bool shaped = (cm.bound_p90.empty() || cm.bound_p90.size() == nb) && (cm.bound_p99.empty() || cm.bound_p99.size() == nb) &&
+                          cm.round_p90.size() == cm.round_p99.size() && (cm.round_p99.empty() || cm.bound_p99.size() == nb);
+            for (std::size_t r = 0; r < cm.round_p99.size(); ++r) shaped = shaped && cm.round_p90[r].size() == nb && cm.round_p99[r].size() == nb;
+            if (!shaped) throw fail("malformed model file: bound statistics of '" + cm.kernel + "' do not match its bound_bytes");
             if (!m.kernel(cm.kernel)) throw fail("malformed model file: model for kernel '" + cm.kernel + "' not in its kernels list");
             m.models.push_back(std::move(cm));
         }

@@ -26,7 +26,7 @@ json variant_json(const VariantResult& v) {
     j["next_granule_time_s"] = v.fits ? json(v.next_time_s) : json(nullptr);
     j["throughput_cost"] = v.fits ? json(v.throughput_cost) : json(nullptr);
     j["interval"] = {{"lo_bytes", v.interval_lo_bytes}, {"central_bytes", v.central_bytes}, {"hi_bytes", v.interval_hi_bytes},
-                     {"rounds", v.rounds}, {"round_spread", v.round_spread}};
+                     {"rounds", v.rounds}, {"round_spread", v.round_spread}, {"local_bias", v.local_bias}};
     j["upstream"] = v.upstream_known ? json{{"fpu_chunk_bytes", v.upstream_bytes ? json(*v.upstream_bytes) : json("none")},
                                             {"time_s", std::isinf(v.upstream_time_s) ? json(nullptr) : json(v.upstream_time_s)},
                                             {"verdict", v.upstream_pass ? "PASS" : "OVER"}}

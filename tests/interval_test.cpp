@@ -75,32 +75,52 @@ const VariantResult& only(const Recommendation& r) {
 TEST_CASE("interval: without rounds it is the fit's band, and its low end the upper line's limit", "[interval]") {
     const LineFit f = line(2000, 3.0, 0.02);
     const double budget = 30000;
-    const LimitInterval iv = limit_interval(f, {}, budget);
-    CHECK(iv.rounds == 0);
-    CHECK(iv.lo == Approx((budget - f.a_hi) / f.b_hi));
-    CHECK(iv.central == Approx((budget - 2000) / 3.0));
-    CHECK(iv.hi == Approx((budget - f.a_lo) / f.b_lo));
-    CHECK(iv.lo < iv.central);
-    CHECK(iv.central < iv.hi);
+    const std::vector<std::uint64_t> bytes = {1024, 4096, 8192, 16384};
+    const std::vector<double> pooled = {f.at(1024), f.at(4096) * 1.05, f.at(8192) * 1.05, f.at(16384)};
+    for (const LimitInterval& iv : {limit_interval(f, {bytes, pooled, {}}, budget), limit_interval(f, {{}, {}, {}}, budget)}) {
+        CHECK(iv.rounds == 0);
+        CHECK(iv.local_bias == 0);  // the points near the limit move it only with rounds (a sweep made so)
+        CHECK(iv.lo == Approx((budget - f.a_hi) / f.b_hi));
+        CHECK(iv.central == Approx((budget - 2000) / 3.0));
+        CHECK(iv.hi == Approx((budget - f.a_lo) / f.b_lo));
+    }
 }
 
-TEST_CASE("interval: the spread between rounds widens it, in quadrature with the band", "[interval]") {
+TEST_CASE("interval: near the limit, the points scale the line and the rounds' spread widens the band", "[interval]") {
     const LineFit f = line(2000, 3.0, 0.01);
-    const double budget = 30000;
-    const LimitInterval band = limit_interval(f, {}, budget);
-    // Rounds whose slopes differ by a few %: their limits spread accordingly.
-    const std::vector<LineFit> rounds = {line(2000, 2.9), line(2000, 3.0), line(2000, 3.1), line(2000, 3.0)};
-    const LimitInterval iv = limit_interval(f, rounds, budget);
+    const double budget = 30000;  // the line meets it at 9333 B
+    const std::vector<std::uint64_t> bytes = {64, 1024, 4096, 8192, 16384, 65536};
+    std::vector<double> on_line;
+    for (auto b : bytes) on_line.push_back(f.at(static_cast<double>(b)));
+    const LimitInterval band = limit_interval(f, {bytes, on_line, {}}, budget);
+    // Rounds that agree: the band alone.
+    const LimitInterval same = limit_interval(f, {bytes, on_line, {on_line, on_line, on_line}}, budget);
+    CHECK(same.rounds == 3);
+    CHECK(same.round_sd == Approx(0).margin(1e-9));
+    CHECK(same.lo == Approx(band.lo));
+    // One round 6 % slower near the limit (4-16 KiB) but not at 64 B: the interval opens there.
+    std::vector<double> slow = on_line;
+    for (std::size_t i = 2; i < 5; ++i) slow[i] *= 1.06;
+    const LimitInterval iv = limit_interval(f, {bytes, on_line, {on_line, slow, on_line, on_line}}, budget);
     CHECK(iv.rounds == 4);
     CHECK(iv.round_sd > 0);
     CHECK(iv.lo < band.lo);
     CHECK(iv.hi > band.hi);
     const double half = student_t95(3) * iv.round_sd * std::sqrt(2.0 / 4);
-    CHECK(iv.central - iv.lo == Approx(std::hypot(band.central - band.lo, half)));
-    // Identical rounds add nothing.
-    const LimitInterval same = limit_interval(f, {line(2000, 3.0), line(2000, 3.0)}, budget);
-    CHECK(same.lo == Approx(band.lo));
-    CHECK(same.round_sd == Approx(0).margin(1e-9));
+    CHECK(iv.central - iv.lo == Approx(std::hypot(iv.central - band.lo, half)).epsilon(0.01));
+    // The other kernels' spread (a prior, as six more rounds) pulls this one's toward it.
+    const LimitInterval calm = limit_interval(f, {bytes, on_line, {on_line, slow, on_line, on_line}}, budget, 0.0);
+    const LimitInterval wild = limit_interval(f, {bytes, on_line, {on_line, slow, on_line, on_line}}, budget, 0.2);
+    CHECK(calm.round_sd < iv.round_sd);
+    CHECK(wild.round_sd > iv.round_sd);
+    CHECK(calm.lo > iv.lo);
+    CHECK(calm.round_sd == Approx(iv.round_sd * std::sqrt(3.0 / (3.0 + kPriorDegrees))).epsilon(1e-6));
+    // Pooled points 3 % above the line near the limit: the centre moves down to meet them.
+    std::vector<double> above = on_line;
+    for (std::size_t i = 2; i < 5; ++i) above[i] *= 1.03;
+    const LimitInterval shifted = limit_interval(f, {bytes, above, {above, above}}, budget);
+    CHECK(shifted.local_bias == Approx(0.03));
+    CHECK(shifted.central == Approx((budget / 1.03 - 2000) / 3.0));
 }
 
 TEST_CASE("interval: a sweep's rounds reach the model and its file; recommend emits the low end unless asked", "[interval]") {
@@ -112,12 +132,15 @@ TEST_CASE("interval: a sweep's rounds reach the model and its file; recommend em
     REQUIRE(cm != nullptr);
     CHECK(cm->round_p99.size() == 4);
     CHECK(cm->round_p90.size() == 4);
-    CHECK(cm->round_p99[1].b > cm->round_p99[0].b);
+    REQUIRE(cm->round_p99[1].size() == cm->bound_bytes.size());
+    CHECK(cm->round_p99[1][0] > cm->round_p99[0][0]);
+    CHECK(cm->bound_p99.size() == cm->bound_bytes.size());
     // The model file keeps them.
     const ModelFile back = model_from_json(to_json(m), "m.json");
     REQUIRE(back.model("fake-avx2", Cache::cold) != nullptr);
     CHECK(back.model("fake-avx2", Cache::cold)->round_p99.size() == 4);
-    CHECK(back.model("fake-avx2", Cache::cold)->round_p99[1].b == Approx(cm->round_p99[1].b));
+    CHECK(back.model("fake-avx2", Cache::cold)->round_p99[1] == cm->round_p99[1]);
+    CHECK(back.model("fake-avx2", Cache::cold)->bound_p99 == cm->bound_p99);
 
     const VariantResult a = only(recommend({fit_sweep(flat, "flat.json")}, options()));
     const VariantResult b = only(recommend({m}, options()));
