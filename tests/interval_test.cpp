@@ -123,7 +123,7 @@ TEST_CASE("interval: near the limit, the points scale the line and the rounds' s
     CHECK(shifted.central == Approx((budget / 1.03 - 2000) / 3.0));
 }
 
-TEST_CASE("interval: a sweep's rounds reach the model and its file; recommend emits the low end unless asked", "[interval]") {
+TEST_CASE("interval: a sweep's rounds reach the model and its file, recommend emits the low end unless asked", "[interval]") {
     // One round 6 % slower than the others (a host phase): the interval opens, the limit drops.
     const SweepFile flat = sweep_with_rounds({1, 1, 1, 1});
     const SweepFile phased = sweep_with_rounds({1, 1.06, 1, 1});

@@ -53,7 +53,7 @@ Result fputune(const std::string& args) {
 
 }  // namespace
 
-TEST_CASE("CLI doctor: a synthetic unfit tree gives its verdict, advice and exit 1; JSON says the same", "[doctor][cli]") {
+TEST_CASE("CLI doctor: a synthetic unfit tree gives its verdict, advice and exit 1, JSON says the same", "[doctor][cli]") {
     const std::string root = (scratch() / "tree").string();
     put("tree/proc/cpuinfo", "processor\t: 0\nflags\t\t: fpu sse2 hypervisor\n");  // no constant_tsc / nonstop_tsc
     put("tree/proc/stat", "cpu0 10 0 0 990 0 0 0 0 0 0\n");
