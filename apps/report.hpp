@@ -23,6 +23,7 @@ struct Chart {
     std::string title;                // the SVG's <title> and the figure's caption
     std::vector<std::string> series;  // the plot titles, in drawing order (gnuplot puts each in <g><title>)
     std::string script;               // gnuplot commands and data, after the terminal and output are set
+    int width = 600, height = 470;    // the SVG's size (it scales with the page; the legend's rows set the height)
     std::string svg;                  // filled by render_charts: inline SVG, ids prefixed, no XML prolog
 };
 

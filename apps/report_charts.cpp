@@ -131,6 +131,7 @@ Chart tradeoff_chart(const ReportData& d, const TradeoffChart& t, const std::str
         number(t.x_min), number(t.x_max), number(y_lo), number(y_hi), size_tics(t.x_min, t.x_max),
         quoted(fmt::format("section time at {} (us, log)", format_frequency(o.min_freq_hz))));
     const bool many = d.inputs.size() > 1;
+    const bool aligned = many && t.curves.size() <= 2;
     // Each machine's series, padded to as many legend rows as the machine with the most, so that the
     // legend (filled column by column) has one column per machine and one for the budget and upstream.
     enum { kBand, kBound, kP50, kShare, kPointsP50, kPointsBound, kPointsUnfitted, kLimit, kKinds };
@@ -175,7 +176,7 @@ Chart tradeoff_chart(const ReportData& d, const TradeoffChart& t, const std::str
         std::size_t n = 0;
         for (const auto& [clause, title] : e)
             if (!clause.empty()) p.add(clause, title), ++n;
-        for (; many && n < rows; ++n) p.pad();
+        for (; aligned && n < rows; ++n) p.pad();
     }
     const std::size_t before_common = p.clauses.size();
     p.script += datablock(id + "_budget", {{t.x_min, o.budget_s * 1e6}, {t.x_max, o.budget_s * 1e6}});
@@ -194,10 +195,12 @@ Chart tradeoff_chart(const ReportData& d, const TradeoffChart& t, const std::str
     }
     const std::size_t common = p.clauses.size() - before_common;
     // gnuplot fills as many columns as fit (at most maxcols), each of ceil(entries / columns) rows: with
-    // every block padded to `rows`, that is one column per machine and one for the common lines.
-    for (std::size_t n = common; many && n < rows; ++n) p.pad();
-    const std::size_t slots = p.clauses.size();
-    p.script += fmt::format("set key vertical maxrows {} maxcols {}\n", many ? rows : (slots + 1) / 2, many ? t.curves.size() + 1 : 2);
+    // every block padded to `rows`, that is one column per machine and one for the common lines (three
+    // columns fit the width; a legend with more machines runs in two columns, in order).
+    for (std::size_t n = common; aligned && n < rows; ++n) p.pad();
+    const std::size_t key_rows = aligned ? rows : (p.clauses.size() + 1) / 2;
+    p.script += fmt::format("set key vertical maxrows {} maxcols {}\n", key_rows, aligned ? 3 : 2);
+    c.height = 340 + 14 * static_cast<int>(key_rows);
     c.script = p.finish();
     c.series = p.series;
     return c;
@@ -220,7 +223,7 @@ Chart threshold_chart(const ReportData& d, const ThresholdChart& t, const std::s
     Plot p;
     p.script += kCommon;
     p.script += fmt::format(
-        "set key outside right top vertical Left reverse samplen 2.5 spacing 1.05 width -4 font ',9'\n"
+        "set key outside below left vertical maxcols 2 Left reverse samplen 2.5 spacing 1.05 width -2 font ',9'\n"
         "set logscale x 2\nset logscale y 10\nset xrange [{}:{}]\nset yrange [{}:{}]\n{}set format y '%g'\n"
         "set xlabel 'input bytes, one call: init + update + final (log)' noenhanced\n"
         "set ylabel 'core cycles, p50 (log)' noenhanced\n",
@@ -245,8 +248,7 @@ Chart threshold_chart(const ReportData& d, const ThresholdChart& t, const std::s
         const double x = static_cast<double>(t.crossover->bytes);
         p.script += datablock(id + "_crossover", {{x, y_lo}, {x, y_hi}});
         p.add(fmt::format("${}_crossover using 1:2 with lines lw 2.2 dt 4 lc rgb '{}'", id, kBudgetColour),
-              fmt::format("crossover {} B ({}, {} dirty){}", t.crossover->bytes, t.crossover->kernel, name(t.crossover->dirty),
-                          d.inputs.size() > 1 && t.binds ? ", binds" : ""));
+              fmt::format("crossover {} B{}", t.crossover->bytes, d.inputs.size() > 1 && t.binds ? " (binds)" : ""));  // which variant: the caption
     }
     const UpstreamLimit* u = find_upstream_limit(t.algorithm);
     if (u && u->simd_min_len != "none" && !u->simd_min_len.empty()) {
@@ -257,6 +259,10 @@ Chart threshold_chart(const ReportData& d, const ThresholdChart& t, const std::s
                   fmt::format("upstream: SIMD from {} B", u->simd_min_len));
         }
     }
+    // Two columns under the chart (what fits the width; an entry that does not fit would be dropped).
+    const std::size_t key_rows = std::max<std::size_t>(1, (p.clauses.size() + 1) / 2);
+    p.script += fmt::format("set key maxrows {}\n", key_rows);
+    c.height = 360 + 14 * static_cast<int>(key_rows);
     c.script = p.finish();
     c.series = p.series;
     return c;
@@ -266,6 +272,8 @@ Chart fpu_chart(const ReportData& d, const std::string& id) {
     Chart c;
     c.id = id;
     c.kind = "fpu";
+    c.width = 640;
+    c.height = 360;
     c.title = "FPU state save (kernel_fpu_begin) and restore (return to user space) by dirty state";
     std::vector<std::string> states;
     double y_hi = 0;
@@ -384,7 +392,7 @@ void render_charts(std::map<std::string, Chart>& charts, const std::string& gnup
     for (const auto& [key, c] : charts)
         script += fmt::format("reset\nset terminal svg size {} dynamic enhanced font 'sans-serif,11' background rgb 'white'\n"
                               "set output {}\n{}unset output\n",
-                              c.kind == "fpu" ? "640,360" : c.kind == "threshold" ? "660,440" : "600,470",
+                              fmt::format("{},{}", c.width, c.height),
                               quoted((dir.path / (c.id + ".svg")).string()), c.script);
     const std::string script_path = (dir.path / "report.gp").string(), err_path = (dir.path / "gnuplot.err").string();
     std::ofstream(script_path) << script;

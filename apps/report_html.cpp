@@ -132,13 +132,19 @@ std::string row(std::initializer_list<std::string> cells) {
     return s + "</tr>\n";
 }
 
-// A value of a JSON report as a short text: "a=1, b=[2, 3]" for an object.
-std::string compact(const json& v) {
-    if (v.is_string()) return v.get<std::string>();
+// A value of a JSON report as a short text: "a=1, b=[2, 3], c={x: 0.0198}" (4 significant digits).
+std::string compact(const json& v, bool top = true) {
+    if (v.is_string()) return top ? v.get<std::string>() : "\"" + v.get<std::string>() + "\"";
+    if (v.is_number_float()) return fmt::format("{:.4g}", v.get<double>());
+    if (v.is_array()) {
+        std::string s;
+        for (const auto& x : v) s += (s.empty() ? "" : ", ") + compact(x, false);
+        return "[" + s + "]";
+    }
     if (!v.is_object()) return v.dump();
     std::string s;
-    for (const auto& [key, value] : v.items()) s += (s.empty() ? "" : ", ") + key + "=" + (value.is_string() ? value.get<std::string>() : value.dump());
-    return s;
+    for (const auto& [key, value] : v.items()) s += (s.empty() ? "" : ", ") + key + (top ? "=" : ": ") + compact(value, false);
+    return top ? s : "{" + s + "}";
 }
 
 // The sweep's `doctor` verdict: the verdict, its findings with their advice, then the rest as it came.

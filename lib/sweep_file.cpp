@@ -36,7 +36,14 @@ PointStats stats_from(const json& j, const jsonc::Path& at, bool section) {
     PointStats s;
     s.samples = integer<std::uint64_t>(member(j, "samples", at), at / "samples", 1);
     auto value = [&](const char* key) { return real(member(j, key, at), at / key); };
-    auto used = [&](const char* key) { return positive(member(j, key, at), at / key); };
+    // What the fits use: at least one tick (below that no timer can tell a section from nothing, and a
+    // fit weighting points by 1/y^2 overflows) and at most 1e13 (an hour of a 3 GHz core).
+    auto used = [&](const char* key) {
+        const double v = positive(member(j, key, at), at / key);
+        if (v < 1) fail(at / key, fmt::format("{} is below 1, less than a timer can measure", v));
+        if (v > 1e13) fail(at / key, fmt::format("{} is above 1e13, longer than any section", v));
+        return v;
+    };
     s.min = value("min");
     s.p10 = value("p10");
     s.p50 = used("p50");
@@ -352,6 +359,7 @@ SweepFile sweep_from_json(const json& j, const std::string& source) {
         }
         read_measurement_record(j, f);
         skipped.note(f.notes);
+        for (const auto& [kernel, why] : skipped.by_kernel) f.skipped_points[kernel] = why.size();
     } catch (const InputError& e) {
         throw fail(std::string("malformed sweep file: ") + e.what());
     }

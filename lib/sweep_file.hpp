@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -127,6 +128,7 @@ struct SweepFile {
     // What the reader skipped (points with missing, non-finite or non-positive statistics), one line
     // per kernel naming the points; not written back.
     std::vector<std::string> notes;
+    std::map<std::string, std::size_t> skipped_points;  // per kernel: how many points the reader skipped
 };
 
 // What models fit: ticks at one reference ratio (model_core_per_tsc), so that ticks x ratio = core

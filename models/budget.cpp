@@ -137,16 +137,25 @@ VariantResult solve_budget(const ModelFile& src, const KernelInfo& k, const Cach
     v.round_spread = iv.central > 0 ? iv.round_sd / iv.central : 0;
     v.local_bias = iv.local_bias;
     const bool central = o.emit == Emit::central;
-    v.unrounded_bytes = central ? iv.central : iv.lo;
+    const double exact = central ? iv.central : iv.lo;
+    v.unrounded_bytes = std::min(exact, static_cast<double>(kMaxLimitBytes));
+    if (exact > static_cast<double>(kMaxLimitBytes))
+        v.notes.push_back(fmt::format("capped at {}: the line allows more ({}), beyond any section a sweep measures",
+                                      format_size(kMaxLimitBytes), std::isfinite(exact) ? fmt::format("{:.3g} B", exact) : "any size"));
     // The conservative end also keeps the upper line within the budget (it does by construction; this
     // guards the rounding at the edge); the central estimate is only the size.
     const double edge = v.unrounded_bytes * (1 + 1e-12) + 1e-9;
     auto fits = [&](double n) { return n <= edge && (central || t(n) <= budget); };
+    // The largest multiple of g up to kMaxLimitBytes that fits: both conditions hold on a prefix of the
+    // multiples (t() grows with n, b > 0), so a binary search finds its end in ~30 steps.
     auto largest_multiple = [&](std::uint64_t g) {
-        std::uint64_t n = static_cast<std::uint64_t>(std::floor(v.unrounded_bytes / static_cast<double>(g))) * g;
-        while (n > 0 && !fits(static_cast<double>(n))) n -= g;  // guard against rounding at the edge
-        while (fits(static_cast<double>(n + g))) n += g;
-        return n;
+        std::uint64_t lo = 0, hi = kMaxLimitBytes / g;  // in granules
+        while (lo < hi) {
+            const std::uint64_t mid = lo + (hi - lo + 1) / 2;
+            if (fits(static_cast<double>(mid * g))) lo = mid;
+            else hi = mid - 1;
+        }
+        return lo * g;
     };
     const std::uint64_t block = v.block_bytes;
     std::uint64_t n = 0, granule = block;

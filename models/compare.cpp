@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "atomic_file.hpp"
+#include "errors.hpp"
 #include "fit.hpp"
 
 namespace fputune {
@@ -205,7 +206,7 @@ struct BenchRow {
 };
 
 std::vector<BenchRow> bench_rows(const json& j, const std::string& path, CompareSide& side) {
-    auto fail = [&](const std::string& why) { return std::runtime_error(path + ": " + why); };
+    auto fail = [&](const std::string& why) { return InputError(path + ": " + why); };
     const std::string schema = j.value("schema", "");
     if (schema.rfind("fputune.bench/", 0) != 0) throw fail("schema '" + schema + "' is not a bench file (fputune.bench/1)");
     if (schema != "fputune.bench/1") throw fail("schema '" + schema + "' is not a version this fputune reads (fputune.bench/1)");
@@ -280,7 +281,7 @@ CompareResult compare_files(const std::string& path_a, const std::string& path_b
         try {
             j = json::parse(text);
         } catch (const json::parse_error& e) {
-            throw std::runtime_error(path + ": not valid JSON (truncated?): " + e.what());
+            throw InputError(path + ": not valid JSON (truncated?): " + e.what());
         }
         if (j.is_object() && j.contains("schema") && j["schema"].is_string() && j["schema"].get<std::string>().rfind("fputune.bench/", 0) == 0)
             return j;
@@ -289,7 +290,7 @@ CompareResult compare_files(const std::string& path_a, const std::string& path_b
     const std::optional<json> ja = bench_json(path_a), jb = bench_json(path_b);
     if (ja && jb) return compare_bench(*ja, path_a, *jb, path_b, o);
     if (ja || jb)
-        throw std::runtime_error(fmt::format("{} is a bench file and {} is not: compare two bench files, or two sweeps (or model files)",
+        throw InputError(fmt::format("{} is a bench file and {} is not: compare two bench files, or two sweeps (or model files)",
                                              ja ? path_a : path_b, ja ? path_b : path_a));
     return compare_models(load_models(path_a), load_models(path_b), o);
 }

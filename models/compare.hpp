@@ -89,7 +89,7 @@ Change compare_estimates(const Estimate& a, const Estimate& b, double shown_a, d
 
 // Two fitted inputs (sweeps, model files, reference CSVs).
 CompareResult compare_models(const ModelFile& a, const ModelFile& b, const CompareOptions& o);
-// Two fputune.bench/1 files (parsed JSON); throws std::runtime_error naming the path for a malformed one.
+// Two fputune.bench/1 files (parsed JSON); throws InputError naming the path for a malformed one.
 CompareResult compare_bench(const nlohmann::json& a, const std::string& path_a, const nlohmann::json& b, const std::string& path_b,
                             const CompareOptions& o);
 // Reads both by content and compares them; both must be of one kind (sweep/model or bench).

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "atomic_file.hpp"
+#include "errors.hpp"
 
 namespace fputune {
 
@@ -55,10 +56,10 @@ ReportInput load_report_input(const std::string& path, const std::vector<std::st
     try {
         j = json::parse(text);
     } catch (const json::parse_error& e) {
-        throw std::runtime_error(path + ": not valid JSON (truncated, or not a sweep/model file?): " + e.what());
+        throw InputError(path + ": not valid JSON (truncated, or not a sweep/model file?): " + e.what());
     }
     if (!j.is_object() || !j.contains("schema") || !j["schema"].is_string())
-        throw std::runtime_error(fmt::format("{}: JSON without a \"schema\" field; expected a sweep ({}) or model ({}) file", path,
+        throw InputError(fmt::format("{}: JSON without a \"schema\" field; expected a sweep ({}) or model ({}) file", path,
                                              kSweepSchema, kModelSchema));
     in.schema = j["schema"].get<std::string>();
     if (starts_with(in.schema, "fputune.sweep/")) {
@@ -95,7 +96,7 @@ ReportInput load_report_input(const std::string& path, const std::vector<std::st
         in.cpu = in.model->cpu;
         return in;
     }
-    throw std::runtime_error(foreign_schema_message(path, in.schema));
+    throw InputError(foreign_schema_message(path, in.schema));
 }
 
 std::vector<FpuCost> fpu_costs(const json& cpu) {

@@ -35,7 +35,7 @@ struct ReportInput {
     std::vector<std::string> notes;  // what this input cannot show, and why
 };
 
-// Reads a sweep, a model file or a reference CSV (by content). Throws std::runtime_error naming the path
+// Reads a sweep, a model file or a reference CSV (by content). Throws InputError naming the path
 // for a file that is none of those (another fputune schema, foreign JSON, truncated) or is malformed.
 // `kernel_globs` limit the kernels as in `recommend -k`.
 ReportInput load_report_input(const std::string& path, const std::vector<std::string>& kernel_globs = {});

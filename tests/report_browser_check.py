@@ -8,7 +8,7 @@ protocol on a pipe (standard library only), and checks, from the rendered page:
   - every algorithm of the sweeps (a kernel that needs the FPU with section points) has a section, with a
     trade-off chart per variant and a threshold chart per machine where the sweep has a no-FPU path;
   - every chart is an SVG whose series (gnuplot's <g><title>) are the ones the page declares, each
-    drawn with a non-empty bounding box, and the trade-off charts have the budget, bound line, band,
+    drawn with a non-empty bounding box and named in the legend, and the trade-off charts have the budget, bound line, band,
     p50 line, throughput, measured points and limit;
   - with several machines, the page names the machine that binds each limit;
   - the page prints (PDF).
@@ -145,6 +145,9 @@ PAGE_PROBE = r"""
       declared: (f.dataset.series || '').split('|').filter(s => s.length),
       series: groups.map(g => { const t = g.querySelector('title'); return t ? t.textContent : ''; }),
       drawn: groups.map(g => { const b = g.getBBox(); return b.width > 0 || b.height > 0; }),
+      // gnuplot writes each series' legend entry inside its group; an entry that did not fit is left out.
+      keyed: groups.map(g => { const t = g.querySelector('title').textContent;
+                               return [...g.querySelectorAll('text')].some(x => x.textContent.trim() === t.trim()); }),
       width: svg ? svg.getBoundingClientRect().width : 0,
       height: svg ? svg.getBoundingClientRect().height : 0,
     };
@@ -207,8 +210,9 @@ def main():
             box = json.loads(chrome.call("Runtime.evaluate", {"expression":
                 f"JSON.stringify(document.querySelector({json.dumps(selector)}).getBoundingClientRect())", "returnByValue": True},
                 session=session)["result"]["value"])
-            clip = {"x": 0, "y": box["y"] + (0 if name == "top" else 0), "width": 1280,
-                    "height": min(box["height"], 1400 if name == "top" else 2000), "scale": 1 if name == "top" else 0.75}
+            clip = {"x": 0, "y": box["y"], "width": 1280,
+                    "height": min(box["height"], {"top": 1400, "machines": 1400, "charts": 3000}[name]),
+                    "scale": 0.6 if name == "charts" else 1}
             png = chrome.call("Page.captureScreenshot", {"format": "png", "clip": clip, "captureBeyondViewport": True},
                               session=session)["data"]
             path = os.path.join(a.out, f"report-{name}.png")
@@ -249,6 +253,9 @@ def main():
         for s, d in zip(f["series"], f["drawn"]):
             if not d:
                 problems.append(f"{f['id']} ({f['section']}): series '{s}' has nothing drawn")
+        for s, k in zip(f["series"], f["keyed"]):
+            if not k:
+                problems.append(f"{f['id']} ({f['section']}): series '{s}' has no legend entry (the legend ran out of room)")
         if f["width"] < 300 or f["height"] < 150:
             problems.append(f"{f['id']}: rendered {f['width']}x{f['height']} px, too small to read")
         if f["kind"] == "tradeoff":

@@ -303,6 +303,10 @@ TEST_CASE("CLI: report of the two committed machines: every chart of every algor
         CHECK(trade.size() == variants);
         for (const auto& f : trade) {
             const auto titles = series_titles(f);
+            for (const auto& t : titles) {
+                INFO(t);
+                CHECK(count(f, ">" + t + "</text>") + count(f, ">" + t + "</tspan>") >= 1);  // named in the legend: gnuplot drops entries that do not fit
+            }
             for (const char* want : {"[1] p99 line (bound)", "[2] p99 line (bound)", "[1] p99 band (95 %)", "[1] p50 line",
                                      "[2] throughput (right axis)", "[1] measured p50", "[2] measured p99", "budget 30.0 us"})
                 CHECK(std::find(titles.begin(), titles.end(), want) != titles.end());
@@ -315,6 +319,10 @@ TEST_CASE("CLI: report of the two committed machines: every chart of every algor
         CHECK(thresholds.size() == 2);
         for (const auto& f : thresholds) {
             const auto titles = series_titles(f);
+            for (const auto& t : titles) {
+                INFO(t);
+                CHECK(count(f, ">" + t + "</text>") + count(f, ">" + t + "</tspan>") >= 1);
+            }
             CHECK(std::any_of(titles.begin(), titles.end(), [](const std::string& t) { return t.find("(no FPU)") != std::string::npos; }));
             CHECK(std::any_of(titles.begin(), titles.end(), [](const std::string& t) { return t.find(", ymm dirty") != std::string::npos; }));
         }
