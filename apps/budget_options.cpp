@@ -33,6 +33,17 @@ double parse_margin(const std::string& text) {
     return v;
 }
 
+// "--round octets: expected block, kib or pow2" for a value that is not one of the enum's names.
+template <typename E>
+E parse_option(const std::string& option, const std::string& text, std::optional<E> (*parse)(std::string_view) noexcept,
+               const std::string& expected) {
+    if (const std::optional<E> value = parse(text)) return *value;
+    throw UsageError("--" + option + " " + text + ": " + expected);
+}
+
+constexpr const char* kCacheExpected = "expected cold or hot";
+constexpr const char* kQuantileExpected = "expected p90 or p99 (of uninterrupted samples)";
+
 }  // namespace
 
 RecommendOptions budget_options(const po::variables_map& vm, const std::string& command, const Args& args) {
@@ -42,10 +53,13 @@ RecommendOptions budget_options(const po::variables_map& vm, const std::string& 
         o.budget_s = parse_duration_s(vm["budget"].as<std::string>(), "--budget");
         o.min_freq_hz = parse_frequency_hz(vm["min-freq"].as<std::string>(), "--min-freq");
         o.margin = parse_margin(vm["margin"].as<std::string>());
-        if (vm.count("round")) o.round = vm["round"].as<std::string>();
-        if (vm.count("cache")) o.cache = vm["cache"].as<std::string>();
-        if (vm.count("dirty")) o.dirty = vm["dirty"].as<std::string>();
-        o.quantile = vm["quantile"].as<std::string>();
+        if (vm.count("round"))
+            o.round = parse_option("round", vm["round"].as<std::string>(), parse_round, "expected block, kib or pow2");
+        if (vm.count("cache")) o.cache = cache_option(vm["cache"].as<std::string>());
+        if (vm.count("dirty"))
+            o.dirty = parse_option("dirty", vm["dirty"].as<std::string>(), parse_dirty_state,
+                                   "expected xmm, ymm, zmm or none (thresholds with the user state already saved)");
+        o.quantile = quantile_option(vm["quantile"].as<std::string>());
         o.command_line = command_line(command, args);
         validate(o);
     } catch (const std::invalid_argument& e) {
@@ -79,6 +93,14 @@ std::vector<ModelFile> load_sources(const po::variables_map& vm) {
     std::vector<ModelFile> sources;
     for (const auto& f : from) sources.push_back(load_models(f, globs));
     return sources;
+}
+
+// For commands that take some of these options without a required --budget (simulate).
+std::string command_line_of(const std::string& command, const Args& args) { return command_line(command, args); }
+double margin_option(const std::string& text) { return parse_margin(text); }
+Cache cache_option(const std::string& text) { return parse_option("cache", text, parse_cache, kCacheExpected); }
+Quantile quantile_option(const std::string& text) {
+    return parse_option("quantile", text, parse_quantile, kQuantileExpected);
 }
 
 }  // namespace fputune::cli

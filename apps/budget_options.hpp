@@ -18,5 +18,12 @@ void add_budget_options(po::options_description& desc);
 RecommendOptions budget_options(const po::variables_map& vm, const std::string& command, const Args& args);
 // The models of every --from input (default fputune-sweep.json), limited to the -k globs.
 std::vector<ModelFile> load_sources(const po::variables_map& vm);
+// For commands that take some of these options without a required --budget (simulate): the command line
+// for the provenance, and --margin's value (UsageError when it is not a number).
+std::string command_line_of(const std::string& command, const Args& args);
+double margin_option(const std::string& text);
+// --cache and --quantile (UsageError naming the value and the accepted ones otherwise).
+Cache cache_option(const std::string& text);
+Quantile quantile_option(const std::string& text);
 
 }  // namespace fputune::cli

@@ -63,5 +63,6 @@ int run_sweep(const Args& args);
 int run_fit(const Args& args);
 int run_recommend(const Args& args);
 int run_check(const Args& args);
+int run_simulate(const Args& args);
 
 }  // namespace fputune::cli

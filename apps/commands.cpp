@@ -10,9 +10,10 @@ const std::vector<Command>& commands() {
         {"list", "kernels with algorithm, ISA, provider, block size, FPU use, availability", run_list},
         {"sweep", "measure sections (bytes per FPU section) and SIMD thresholds into a sweep file", run_sweep},
         {"bench", "throughput of every variant and its peers side by side (like openssl speed)", run_bench},
-        {"fit", "fit ticks = A + B*bytes per kernel and cache state to a sweep (fputune.model/1)", run_fit},
+        {"fit", "fit cycles = A + B*bytes per kernel and cache state to a sweep (fputune.model/2)", run_fit},
         {"recommend", "largest FPU section per kernel for a time budget at a minimum frequency; --header writes #defines", run_recommend},
         {"check", "does each constant of a header meet the budget? exit 1 when one does not", run_check},
+        {"simulate", "a workload's FPU sections per kernel (calls, cost, longest), without and with limits", run_simulate},
     };
     return table;
 }

@@ -13,7 +13,7 @@ std::string render_check(const CheckReport& report, const std::string& source, c
                          const RecommendOptions& o) {
     std::string out = fmt::format("fputune {} ({}) check {}: budget {} per FPU section at {} minimum, margin {} (fits {}), {} cache\n",
                                   tool_version(), tool_commit(), source, format_duration(o.budget_s), format_frequency(o.min_freq_hz),
-                                  format_margin(o.margin), format_duration(effective_budget_s(o)), o.cache);
+                                  format_margin(o.margin), format_duration(effective_budget_s(o)), name(o.cache));
     for (const auto& s : sources)
         out += fmt::format("machine: {} ({} {}{})\n", s.machine, s.source_kind, s.source, s.sweep_date.empty() ? "" : ", " + s.sweep_date);
     out += "\n";
@@ -22,7 +22,8 @@ std::string render_check(const CheckReport& report, const std::string& source, c
     for (const auto& r : report.results) {
         out += fmt::format("{:<40} {:>9} {:>11} {:<7} {}{}{}\n", r.constant.name, r.constant.value, format_duration(r.time_s),
                            r.pass ? "PASS" : "OVER", r.kernel, sources.size() > 1 ? " on " + r.machine : "",
-                           r.cache != o.cache ? " (" + r.cache + " cache: no " + o.cache + " points)" : "");
+                           r.cache != o.cache ? fmt::format(" ({} cache: no {} points)", name(r.cache), name(o.cache))
+                                              : "");
         if (!r.note.empty()) out += fmt::format("{:<40}   note: {}\n", "", r.note);
     }
     for (const auto& n : report.notes) out += "note: " + n + "\n";

@@ -13,8 +13,8 @@ namespace {
 
 std::string threshold_text(const std::optional<SimdThreshold>& t) {
     if (!t) return "-";
-    if (t->kind == "never") return fmt::format("never (<= {} B)", t->measured_to);
-    if (t->kind == "always") return fmt::format("always ({} B)", t->bytes);
+    if (t->kind == ThresholdKind::never) return fmt::format("never (<= {} B)", t->measured_to);
+    if (t->kind == ThresholdKind::always) return fmt::format("always ({} B)", t->bytes);
     return fmt::format("{} B", t->bytes);
 }
 
@@ -38,7 +38,8 @@ std::string render_table(const Recommendation& r) {
     out += fmt::format("fputune {} ({}) recommend: budget {} per FPU section at {} minimum, margin {} (limit fits {}), "
                        "{} cache, dirty {}, rounding {}, bound {}\n",
                        r.tool_version, r.tool_commit, format_duration(o.budget_s), format_frequency(o.min_freq_hz), format_margin(o.margin),
-                       format_duration(effective_budget_s(o)), o.cache, r.dirty_label(), o.round, o.quantile);
+                       format_duration(effective_budget_s(o)), name(o.cache), r.dirty_label(), name(o.round),
+                       name(o.quantile));
     for (std::size_t i = 0; i < r.machines.size(); ++i) {
         const auto& m = r.machines[i];
         out += fmt::format("machine{}: {} ({} {}{}, core/TSC {:.3f})\n", many ? fmt::format(" [{}]", i + 1) : "", m.machine,
@@ -57,12 +58,13 @@ std::string render_table(const Recommendation& r) {
         const VariantResult& v = row.bound;
         const std::string by = many ? "  " + machine_ref(v.machine) : "";
         if (!v.fits) {
-            out += fmt::format("{:<22} {:<5} {}{}\n", v.kernel, v.cache, no_fit_message(v, o.min_freq_hz), by);
+            out += fmt::format("{:<22} {:<5} {}{}\n", v.kernel, name(v.cache), no_fit_message(v, o.min_freq_hz), by);
             for (const auto& n : v.notes) out += fmt::format("{:<22}   note: {}\n", "", n);
             continue;
         }
-        out += fmt::format("{:<22} {:<5} {:>20} {:>10} {:>11} {:>5.1f}% {:>9} {:>17} {:>14}{}\n", v.kernel, v.cache,
-                           fmt::format("{} B ({})", v.bytes, format_size(v.bytes)), fmt::format("{:.0f} B", v.unrounded_bytes),
+        out += fmt::format("{:<22} {:<5} {:>20} {:>10} {:>11} {:>5.1f}% {:>9} {:>17} {:>14}{}\n", v.kernel,
+                           name(v.cache), fmt::format("{} B ({})", v.bytes, format_size(v.bytes)),
+                           fmt::format("{:.0f} B", v.unrounded_bytes),
                            format_duration(v.time_s), 100 * v.throughput_cost, upstream_text(v.upstream_bytes, v.upstream_known),
                            upstream_time_text(v.upstream_time_s, v.upstream_known, v.upstream_pass), threshold_text(v.threshold), by);
         for (const auto& n : v.notes) out += fmt::format("{:<22}   note: {}\n", "", n);
@@ -83,8 +85,11 @@ std::string render_table(const Recommendation& r) {
                            upstream_text(a.upstream_bytes, a.upstream_known),
                            upstream_time_text(a.upstream_time_s, a.upstream_known, a.upstream_pass), thr, by);
     }
-    out += "\nlimit: largest section in whole " + std::string(o.round == "block" ? "blocks" : o.round == "kib" ? "KiB (and blocks)" : "blocks, a power of two") +
-           " whose predicted time (upper 95 % bound of the " + o.quantile + " fit, core cycles = ticks x core/TSC) at the minimum frequency "
+    const char* whole = o.round == Round::block ? "blocks"
+                        : o.round == Round::kib ? "KiB (and blocks)"
+                                                : "blocks, a power of two";
+    out += fmt::format("\nlimit: largest section in whole {} whose predicted time (upper 95 % bound of the {} fit, "
+                       "core cycles = ticks x core/TSC) at the minimum frequency ", whole, name(o.quantile)) +
            "fits budget / margin; unrounded: the exact size where it equals it; cost: throughput lost against no limit "
            "(A / (A + B n), p50 fit); simd min: shortest input from which the SIMD path beats the no-FPU one\n";
     for (const auto& n : r.notes) out += "note: " + n + "\n";

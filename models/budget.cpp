@@ -15,10 +15,10 @@
 
 namespace fputune {
 
-const LineFit& bound_fit(const CacheModel& m, const std::string& quantile) { return quantile == "p99" ? m.p99 : m.p90; }
+const LineFit& bound_fit(const CacheModel& m, Quantile quantile) { return quantile == Quantile::p99 ? m.p99 : m.p90; }
 
-double predict_upper_s(const CacheModel& m, double core_per_tsc, double bytes, double min_freq_hz, const std::string& quantile) {
-    return bound_fit(m, quantile).upper_at(bytes) * core_per_tsc / min_freq_hz;
+double predict_upper_s(const CacheModel& m, double bytes, double min_freq_hz, Quantile quantile) {
+    return bound_fit(m, quantile).upper_at(bytes) / min_freq_hz;
 }
 
 std::string no_fit_message(const VariantResult& v, double min_freq_hz) {
@@ -28,8 +28,8 @@ std::string no_fit_message(const VariantResult& v, double min_freq_hz) {
 
 namespace {
 
-std::uint64_t round_granule(const std::string& mode, std::uint32_t block) {
-    if (mode == "kib") return std::lcm<std::uint64_t>(1024, block);
+std::uint64_t round_granule(Round mode, std::uint32_t block) {
+    if (mode == Round::kib) return std::lcm<std::uint64_t>(1024, block);
     return block;
 }
 
@@ -44,16 +44,16 @@ VariantResult solve_budget(const ModelFile& src, const KernelInfo& k, const Cach
     v.cache = cm.cache;
     v.block_bytes = std::max<std::uint32_t>(1, k.block_bytes);
     const double budget = effective_budget_s(o);
-    auto t = [&](double n) { return predict_upper_s(cm, src.core_per_tsc, n, o.min_freq_hz, o.quantile); };
+    auto t = [&](double n) { return predict_upper_s(cm, n, o.min_freq_hz, o.quantile); };
     const LineFit& bound = bound_fit(cm, o.quantile);
     v.one_block_s = t(v.block_bytes);
-    const double b_ticks = bound.b_hi;
-    if (!(b_ticks > 0)) {
+    const double b_cycles = bound.b_hi;
+    if (!(b_cycles > 0)) {
         v.notes.push_back("the fit has no positive per-byte cost; no limit can be computed");
         return v;
     }
-    const double budget_ticks = budget * o.min_freq_hz / src.core_per_tsc;
-    v.unrounded_bytes = std::max(0.0, (budget_ticks - bound.a_hi) / b_ticks);
+    const double budget_cycles = budget * o.min_freq_hz;
+    v.unrounded_bytes = std::max(0.0, (budget_cycles - bound.a_hi) / b_cycles);
     auto largest_multiple = [&](std::uint64_t g) {
         std::uint64_t n = static_cast<std::uint64_t>(std::floor(v.unrounded_bytes / static_cast<double>(g))) * g;
         while (n > 0 && t(static_cast<double>(n)) > budget) n -= g;  // guard against rounding at the edge
@@ -62,7 +62,7 @@ VariantResult solve_budget(const ModelFile& src, const KernelInfo& k, const Cach
     };
     const std::uint64_t block = v.block_bytes;
     std::uint64_t n = 0, granule = block;
-    if (o.round == "pow2") {
+    if (o.round == Round::pow2) {
         const std::uint64_t blocks = largest_multiple(block);
         std::uint64_t p = block;
         if (blocks >= block) {
@@ -91,13 +91,13 @@ VariantResult solve_budget(const ModelFile& src, const KernelInfo& k, const Cach
     return v;
 }
 
-void judge_upstream(VariantResult& v, const CacheModel& cm, double core_per_tsc, const RecommendOptions& o) {
+void judge_upstream(VariantResult& v, const CacheModel& cm, const RecommendOptions& o) {
     const UpstreamLimit* u = find_upstream_limit(v.algorithm);
     if (!u) return;
     v.upstream_known = true;
     v.upstream_bytes = u->fpu_chunk_bytes;
     if (u->fpu_chunk_bytes) {
-        v.upstream_time_s = predict_upper_s(cm, core_per_tsc, static_cast<double>(*u->fpu_chunk_bytes), o.min_freq_hz, o.quantile);
+        v.upstream_time_s = predict_upper_s(cm, static_cast<double>(*u->fpu_chunk_bytes), o.min_freq_hz, o.quantile);
         v.upstream_pass = v.upstream_time_s <= effective_budget_s(o);
     } else {
         v.upstream_time_s = std::numeric_limits<double>::infinity();

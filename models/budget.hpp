@@ -14,13 +14,13 @@
 namespace fputune {
 
 // The cost line that bounds a section: p90, or p99 of uninterrupted samples.
-const LineFit& bound_fit(const CacheModel& m, const std::string& quantile);
+const LineFit& bound_fit(const CacheModel& m, Quantile quantile);
 // Predicted section time at f_min, upper bound of that line.
-double predict_upper_s(const CacheModel& m, double core_per_tsc, double bytes, double min_freq_hz,
-                       const std::string& quantile = "p99");
+double predict_upper_s(const CacheModel& m, double bytes, double min_freq_hz, Quantile quantile = Quantile::p99);
 
 struct VariantResult {
-    std::string kernel, algorithm, machine, source, cache;
+    std::string kernel, algorithm, machine, source;
+    Cache cache = Cache::cold;
     std::uint32_t block_bytes = 0;
     bool fits = false;
     double unrounded_bytes = 0;     // the n at which the predicted upper time equals budget / margin
@@ -40,7 +40,7 @@ struct VariantResult {
 // The limit of one kernel on one machine (`src`) from one of its cache models; no threshold or upstream yet.
 VariantResult solve_budget(const ModelFile& src, const KernelInfo& k, const CacheModel& cm, const RecommendOptions& o);
 // Upstream's limit for v's algorithm, predicted by the same line: PASS or OVER the budget.
-void judge_upstream(VariantResult& v, const CacheModel& cm, double core_per_tsc, const RecommendOptions& o);
+void judge_upstream(VariantResult& v, const CacheModel& cm, const RecommendOptions& o);
 
 // "no size fits: one block (64 B) takes 1.2 us at 1 GHz"
 std::string no_fit_message(const VariantResult& v, double min_freq_hz);

@@ -85,13 +85,13 @@ CheckReport check_header(const std::string& text, const std::string& source, con
                                           (!is_peer(k) || !own_algorithms.count(k.algorithm));
                 if (!as_kernel && !as_algorithm) continue;
                 const CacheModel* cm = s.model(k.name, o.cache);
-                std::string cache = o.cache;
+                Cache cache = o.cache;
                 if (!cm) {
-                    cache = o.cache == "cold" ? "hot" : "cold";
+                    cache = other(o.cache);
                     cm = s.model(k.name, cache);
                 }
                 if (!cm) continue;
-                const double t = predict_upper_s(*cm, s.core_per_tsc, static_cast<double>(c.value), o.min_freq_hz, o.quantile);
+                const double t = predict_upper_s(*cm, static_cast<double>(c.value), o.min_freq_hz, o.quantile);
                 if (!matched || t > r.time_s) {
                     r.time_s = t;
                     r.kernel = k.name;

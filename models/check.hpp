@@ -24,7 +24,8 @@ struct CheckResult {
     HeaderConstant constant;
     std::string target;   // the kernel or algorithm it limits
     bool is_algorithm = false;
-    std::string kernel, machine, cache;  // where the predicted time is longest
+    std::string kernel, machine;  // where the predicted time is longest
+    Cache cache = Cache::cold;
     double time_s = 0;
     bool pass = false;
     std::string note;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Weighted least-squares fit of a straight line ticks(n) = A + B·n, with confidence intervals.
+// Weighted least-squares fit of a straight line cost(n) = A + B·n, with confidence intervals (any unit:
+// models fit core cycles).
 #pragma once
 
 #include <cstdint>
@@ -14,7 +15,7 @@ namespace fputune {
 inline constexpr double kMaxRelResidualForLine = 0.10;
 
 struct LineFit {
-    double a = 0, b = 0;            // ticks(n) = a + b·n
+    double a = 0, b = 0;            // cost(n) = a + b·n
     double a_lo = 0, a_hi = 0;      // 95 % confidence intervals (equal to a, b when none can be computed)
     double b_lo = 0, b_hi = 0;
     double r2 = 1;                  // weighted R² (weights h/y², so every size counts by its relative error)

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "kernel_globs.hpp"
+#include "sweep_cycles.hpp"
 #include "thresholds.hpp"
 
 namespace fputune {
@@ -23,35 +24,40 @@ ModelFile fit_sweep(const SweepFile& sweep, const std::string& source, const std
     m.sweep_tool_commit = sweep.tool_commit;
     m.options = sweep.options;
     m.tsc_hz = sweep.tsc_hz;
-    // Ticks at one reference ratio: the sweep's median probed ratio when every sample was converted to
-    // core cycles around it (the start and end values then only describe the run), else the start.
+    // The ratio the cycles refer to: the sweep's median probed ratio when every sample was converted to
+    // core cycles around it (the start and end values then only describe the run), else the start, by
+    // which a tick-only sweep's ticks are converted. It also turns cycles into time for the bound fit.
     m.core_per_tsc = model_core_per_tsc(sweep);
     m.core_per_tsc_end = sweep.ratio_trace.probes ? m.core_per_tsc : sweep.core_per_tsc_end;
-    m.dirty = sweep.dirty;
+    m.dirty = parse_dirty_state(sweep.dirty);
+    if (!m.dirty)
+        throw std::runtime_error(fmt::format("{}: malformed sweep file: dirty '{}' (expected xmm, ymm, zmm or none)",
+                                             source, sweep.dirty));
     m.partial = sweep.partial;
     m.warnings = sweep.warnings;
     m.kernels = sweep.kernels;
     // Group the section points by (kernel, cache), in the order of the kernel list, with the
     // statistics the fits use.
-    std::map<std::pair<std::string, std::string>, std::vector<std::pair<std::uint64_t, PointStats>>> groups;
+    std::map<std::pair<std::string, Cache>, std::vector<std::pair<std::uint64_t, PointStats>>> groups;
     for (const auto& p : sweep.sections) {
         if (!m.kernel(p.kernel))
             throw std::runtime_error(fmt::format("{}: malformed sweep file: section points for kernel '{}', which is not in "
                                                  "its \"kernels\" list", source, p.kernel));
-        if (p.cache != "hot" && p.cache != "cold")
+        const std::optional<Cache> cache = parse_cache(p.cache);
+        if (!cache)
             throw std::runtime_error(fmt::format("{}: malformed sweep file: cache '{}' for kernel '{}' (expected hot or cold)",
                                                  source, p.cache, p.kernel));
-        const PointStats st = model_ticks(sweep, p.ticks, p.cycles);
+        const PointStats st = point_cycles(sweep, p.ticks, p.cycles);
         if (p.bytes == 0 || !(st.p50 > 0) || !(st.p90 > 0))
             throw std::runtime_error(fmt::format("{}: malformed sweep file: point {} B of '{}' ({}) has no positive p50/p90",
                                                  source, p.bytes, p.kernel, p.cache));
-        groups[{p.kernel, p.cache}].emplace_back(p.bytes, st);
+        groups[{p.kernel, *cache}].emplace_back(p.bytes, st);
     }
     if (groups.empty())
         throw std::runtime_error(fmt::format("{}: the sweep has no section points{}; run `fputune sweep` (or --resume it)", source,
                                              sweep.partial ? " (it was interrupted before the first)" : ""));
     for (const auto& k : sweep.kernels) {
-        for (const char* cache : {"hot", "cold"}) {
+        for (const Cache cache : {Cache::hot, Cache::cold}) {
             auto it = groups.find({k.name, cache});
             if (it == groups.end()) continue;
             CacheModel cm;
@@ -66,7 +72,8 @@ ModelFile fit_sweep(const SweepFile& sweep, const std::string& source, const std
                 xs.push_back(static_cast<double>(bytes));
                 y50.push_back(st.p50);
                 cm.bytes.push_back(bytes);
-                if (bx.size() >= kBoundFitMinPoints && st.p50 / m.tsc_hz > kBoundFitMaxSeconds) continue;
+                const double p50_s = st.p50 / (m.core_per_tsc * m.tsc_hz);
+                if (bx.size() >= kBoundFitMinPoints && p50_s > kBoundFitMaxSeconds) continue;
                 bx.push_back(static_cast<double>(bytes));
                 b90.push_back(st.p90);
                 b99.push_back(std::max(st.p99_clean, st.p90));
@@ -77,7 +84,7 @@ ModelFile fit_sweep(const SweepFile& sweep, const std::string& source, const std
             cm.p99 = fit_line(bx, b99);
             m.models.push_back(std::move(cm));
         }
-        const bool has_points = groups.count({k.name, "hot"}) || groups.count({k.name, "cold"});
+        const bool has_points = groups.count({k.name, Cache::hot}) || groups.count({k.name, Cache::cold});
         if (k.needs_fpu && !has_points && kernel_globs.empty()) {
             // Ours must be there in a complete sweep; a peer may have been listed for thresholds only.
             if (!sweep.partial && !is_peer(k))
@@ -86,7 +93,11 @@ ModelFile fit_sweep(const SweepFile& sweep, const std::string& source, const std
             m.notes.push_back(fmt::format("{}: no section points{}; skipped", k.name, sweep.partial ? " (the sweep was interrupted)" : ""));
         }
     }
-    m.thresholds = compute_thresholds(sweep);
+    try {
+        m.thresholds = compute_thresholds(sweep);
+    } catch (const std::invalid_argument& e) {
+        throw std::runtime_error(fmt::format("{}: malformed sweep file: {}", source, e.what()));
+    }
     filter_kernels(m, kernel_globs);
     if (sweep.partial) m.notes.push_back("the sweep is partial (interrupted): some points are missing");
     if (sweep.ratio_trace.probes)

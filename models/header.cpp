@@ -51,15 +51,16 @@ std::string render_header(const Recommendation& r, const std::string& path) {
     std::string fallback;
     for (const auto& row : r.variants)
         if (row.bound.cache != o.cache) fallback += (fallback.empty() ? "" : " ") + row.bound.kernel;
-    h += comment_safe(fmt::format(" * Cache:         {}{}\n", o.cache,
-                                  fallback.empty() ? "" : fmt::format(" ({} had no {} points: {} cache)", fallback, o.cache,
-                                                                       o.cache == "cold" ? "hot" : "cold")));
+    h += comment_safe(fmt::format(" * Cache:         {}{}\n", name(o.cache),
+                                  fallback.empty() ? ""
+                                                   : fmt::format(" ({} had no {} points: {} cache)", fallback,
+                                                                 name(o.cache), name(other(o.cache)))));
     h += comment_safe(fmt::format(" * Dirty state:   {}\n", r.dirty_label()));
-    h += comment_safe(fmt::format(" * Rounding:      {}\n", o.round));
+    h += comment_safe(fmt::format(" * Rounding:      {}\n", name(o.round)));
     h += comment_safe(fmt::format(" * Date:          {}\n", r.date));
     h += comment_safe(fmt::format(" * Command:       {}\n", o.command_line.empty() ? "(library call)" : o.command_line));
     h += fmt::format(" *\n * Time per section: upper 95 % bound of the {} cost line, FPU state save included.\n */\n",
-                     o.quantile == "p99" ? "p99 (uninterrupted samples)" : "p90");
+                     o.quantile == Quantile::p99 ? "p99 (uninterrupted samples)" : "p90");
     h += "#ifndef " + guard + "\n#define " + guard + "\n\n";
     h += "/* Per variant: the most bytes one section may process. */\n";
     for (const auto& row : r.variants) {
@@ -97,14 +98,14 @@ std::string render_header(const Recommendation& r, const std::string& path) {
         for (const auto& a : r.algorithms) {
             if (!a.threshold) continue;
             const SimdThreshold& t = *a.threshold;
-            const std::string what = fmt::format("{} vs {}, {} dirty{}", t.kernel, t.scalar_kernels, t.dirty,
+            const std::string what = fmt::format("{} vs {}, {} dirty{}", t.kernel, t.scalar_kernels, name(t.dirty),
                                                  r.machines.size() > 1 ? ", " + a.threshold_machine : "");
-            if (t.kind == "never")
+            if (t.kind == ThresholdKind::never)
                 h += "/* " + comment_safe(fmt::format("{}: the SIMD path never won up to {} B ({})", threshold_macro(a.algorithm),
                                                       t.measured_to, what)) + " */\n";
             else
                 h += fmt::format("#define {} {}U /* {}{} */\n", threshold_macro(a.algorithm), t.bytes, comment_safe(what),
-                                 t.kind == "always" ? ": always" : "");
+                                 t.kind == ThresholdKind::always ? ": always" : "");
         }
     }
     h += "\n#endif /* " + guard + " */\n";

@@ -29,7 +29,7 @@ const KernelInfo* ModelFile::kernel(const std::string& name) const {
     return nullptr;
 }
 
-const CacheModel* ModelFile::model(const std::string& kernel_name, const std::string& cache) const {
+const CacheModel* ModelFile::model(const std::string& kernel_name, Cache cache) const {
     for (const auto& m : models)
         if (m.kernel == kernel_name && m.cache == cache) return &m;
     return nullptr;

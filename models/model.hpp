@@ -4,21 +4,26 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "enums.hpp"
 #include "fit.hpp"
 #include "provenance.hpp"  // tool_version(), tool_commit(), utc_now_iso8601()
 #include "sweep_file.hpp"
 
 namespace fputune {
 
-inline constexpr const char* kModelSchema = "fputune.model/1";
+// /2: lines and thresholds in core cycles (/1 had ticks at source.clock.core_per_tsc: read, converted).
+inline constexpr const char* kModelSchema = "fputune.model/2";
 
+// Lines in core cycles: cost(n) = A + B·n, A in cycles, B in cycles per byte.
 struct CacheModel {
-    std::string kernel, cache;  // cache: "hot" | "cold"
+    std::string kernel;
+    Cache cache = Cache::hot;
     LineFit p50;                // typical section cost
     LineFit p90;                // the bound recommendations use (its upper confidence line)
     LineFit p99;                // p99 of uninterrupted samples: the stricter bound (--quantile p99)
@@ -28,12 +33,13 @@ struct CacheModel {
 
 // Where a SIMD kernel's one-shot cost (state save included) starts to beat the best no-FPU path.
 struct SimdThreshold {
-    std::string algorithm, kernel, dirty;
+    std::string algorithm, kernel;
+    Dirty dirty = Dirty::none;      // the user state the SIMD path saved and restored
     std::string scalar_kernels;     // the no-FPU kernels compared against (best of them per length)
-    std::string kind;               // "bytes" | "always" | "never"
+    ThresholdKind kind = ThresholdKind::bytes;
     std::uint64_t bytes = 0;        // rounded up to whole blocks; for "always" the block size; 0 for "never"
     std::uint64_t measured_from = 0, measured_to = 0;  // the lengths compared
-    double simd_ticks_at_max = 0;   // p50 at the longest length, to pick the fastest variant
+    double simd_cycles_at_max = 0;  // p50 at the longest length, to pick the fastest variant
 };
 
 struct ModelFile {
@@ -46,8 +52,9 @@ struct ModelFile {
     nlohmann::json cpu;        // the sweep's full cpu probe
     std::string sweep_date, sweep_tool_version, sweep_tool_commit;
     nlohmann::json options;
+    // core_per_tsc: the ratio the source's cycles refer to (see fit_sweep); 1 for a reference CSV.
     double tsc_hz = 0, core_per_tsc = 1, core_per_tsc_end = 1;
-    std::string dirty;         // user state dirtied for the section sweep
+    std::optional<Dirty> dirty;  // user state dirtied for the section sweep (none given: a reference CSV)
     bool partial = false;
     std::vector<std::string> warnings, notes;
     std::vector<KernelInfo> kernels;
@@ -55,7 +62,7 @@ struct ModelFile {
     std::vector<SimdThreshold> thresholds;
 
     const KernelInfo* kernel(const std::string& name) const;
-    const CacheModel* model(const std::string& kernel, const std::string& cache) const;
+    const CacheModel* model(const std::string& kernel, Cache cache) const;
 };
 
 // A model file stamped with who fitted it (this tool), when, and from what.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Models and their files, in one include: what a model is, fitting a sweep, thresholds, the
-// fputune.model/1 codec, the reference CSV reader, and loading any of them by content.
+// fputune.model/2 codec, the reference CSV reader, and loading any of them by content.
 #pragma once
 
 #include "fit_sweep.hpp"

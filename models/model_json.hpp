@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The fputune.model/1 file: a ModelFile as JSON and back.
+// The fputune.model/2 file: a ModelFile as JSON and back (and /1, in ticks, read and converted).
 #pragma once
 
 #include <string>

@@ -13,7 +13,7 @@
 namespace fputune {
 
 std::string Recommendation::dirty_label() const {
-    if (!options.dirty.empty()) return options.dirty;
+    if (options.dirty) return std::string(name(*options.dirty));
     std::set<std::string> d;
     for (const auto& m : machines)
         if (!m.dirty.empty()) d.insert(m.dirty);
@@ -44,19 +44,21 @@ Recommendation recommend(const std::vector<ModelFile>& sources, const RecommendO
     r.tool_commit = tool_commit();
     r.date = utc_now_iso8601();
     for (const auto& s : sources) {
-        r.machines.push_back({s.machine, s.source, s.source_kind, s.sweep_date, s.dirty,
+        r.machines.push_back({s.machine, s.source, s.source_kind, s.sweep_date,
+                              s.dirty ? std::string(name(*s.dirty)) : "",
                               s.sweep_tool_version.empty() ? s.tool_version : s.sweep_tool_version,
                               s.sweep_tool_commit.empty() ? s.tool_commit : s.sweep_tool_commit, s.core_per_tsc, s.tsc_hz});
         for (const auto& n : s.notes) r.notes.push_back(s.machine + ": " + n);
-        if (!o.dirty.empty() && !s.dirty.empty() && s.dirty != o.dirty)
+        if (o.dirty && s.dirty && s.dirty != o.dirty)
             r.notes.push_back(fmt::format("{}: sections were swept with {} dirty; --dirty {} selects the thresholds only",
-                                          s.machine, s.dirty, o.dirty));
+                                          s.machine, name(*s.dirty), name(*o.dirty)));
     }
     // Which kernels: ours that need the FPU; an algorithm's peers only when it has none of ours.
     std::set<std::string> own_algorithms;
     for (const auto& s : sources)
         for (const auto& k : s.kernels)
-            if (k.needs_fpu && !is_peer(k) && (s.model(k.name, "hot") || s.model(k.name, "cold"))) own_algorithms.insert(k.algorithm);
+            if (k.needs_fpu && !is_peer(k) && (s.model(k.name, Cache::hot) || s.model(k.name, Cache::cold)))
+                own_algorithms.insert(k.algorithm);
     std::map<std::string, VariantRow> rows;
     std::vector<std::string> order;
     std::vector<std::string> fallback;
@@ -66,7 +68,7 @@ Recommendation recommend(const std::vector<ModelFile>& sources, const RecommendO
             if (is_peer(k) && own_algorithms.count(k.algorithm)) continue;
             const CacheModel* cm = s.model(k.name, o.cache);
             if (!cm) {
-                cm = s.model(k.name, o.cache == "cold" ? "hot" : "cold");
+                cm = s.model(k.name, other(o.cache));
                 if (!cm) continue;
                 fallback.push_back(k.name + (sources.size() > 1 ? " on " + s.machine : ""));
             }
@@ -74,10 +76,10 @@ Recommendation recommend(const std::vector<ModelFile>& sources, const RecommendO
             if (is_peer(k)) v.notes.push_back("a peer (" + k.provider + "): the algorithm has no variant of ours");
             // The median line shows structure (a cache step); the p90 one mostly shows noise (see `fit`).
             if (!cm->p50.straight) v.notes.push_back("p50 fit: " + cm->p50.note);
-            judge_upstream(v, *cm, s.core_per_tsc, o);
-            const std::string dirty = o.dirty.empty() ? s.dirty : o.dirty;
+            judge_upstream(v, *cm, o);
+            const std::optional<Dirty> dirty = o.dirty ? o.dirty : s.dirty;
             for (const auto& t : s.thresholds)
-                if (t.kernel == k.name && (t.dirty == dirty || dirty.empty())) v.threshold = t;
+                if (t.kernel == k.name && (!dirty || t.dirty == *dirty)) v.threshold = t;
             if (!rows.count(k.name)) order.push_back(k.name);
             rows[k.name].per_machine.push_back(std::move(v));
         }
@@ -85,7 +87,8 @@ Recommendation recommend(const std::vector<ModelFile>& sources, const RecommendO
     if (!fallback.empty()) {
         std::string names;
         for (const auto& f : fallback) names += (names.empty() ? "" : ", ") + f;
-        r.notes.push_back(fmt::format("no {}-cache points for {}: used {} cache", o.cache, names, o.cache == "cold" ? "hot" : "cold"));
+        r.notes.push_back(
+            fmt::format("no {}-cache points for {}: used {} cache", name(o.cache), names, name(other(o.cache))));
     }
     if (rows.empty())
         throw std::runtime_error("no kernel that needs the FPU has section points in the input; sweep some with `fputune sweep`");
@@ -130,15 +133,17 @@ Recommendation recommend(const std::vector<ModelFile>& sources, const RecommendO
         // Threshold: per machine the fastest SIMD variant of ours (the one a dispatcher picks: lowest
         // one-shot cost at the longest length measured), then the largest across machines.
         for (const auto& s : sources) {
-            const std::string dirty = o.dirty.empty() ? s.dirty : o.dirty;
+            const std::optional<Dirty> dirty = o.dirty ? o.dirty : s.dirty;
             const SimdThreshold* best = nullptr;
             for (const auto& t : s.thresholds) {
                 const KernelInfo* k = s.kernel(t.kernel);
-                if (t.algorithm != alg || (k && is_peer(*k)) || (!dirty.empty() && t.dirty != dirty)) continue;
-                if (!best || t.simd_ticks_at_max < best->simd_ticks_at_max) best = &t;
+                if (t.algorithm != alg || (k && is_peer(*k)) || (dirty && t.dirty != *dirty)) continue;
+                if (!best || t.simd_cycles_at_max < best->simd_cycles_at_max) best = &t;
             }
             if (!best) continue;
-            auto rank = [](const SimdThreshold& t) { return t.kind == "never" ? std::numeric_limits<std::uint64_t>::max() : t.bytes; };
+            auto rank = [](const SimdThreshold& t) {
+                return t.kind == ThresholdKind::never ? std::numeric_limits<std::uint64_t>::max() : t.bytes;
+            };
             if (!a.threshold || rank(*best) > rank(*a.threshold)) {
                 a.threshold = *best;
                 a.threshold_machine = s.machine;

@@ -36,7 +36,7 @@ struct AlgorithmRow {
 };
 
 struct MachineInfo {
-    std::string machine, source, kind, date, dirty, tool_version, tool_commit;
+    std::string machine, source, kind, date, dirty, tool_version, tool_commit;  // dirty: "" when not stated
     double core_per_tsc = 1, tsc_hz = 0;
 };
 

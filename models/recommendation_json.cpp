@@ -12,13 +12,14 @@ namespace {
 
 json threshold_json(const std::optional<SimdThreshold>& t) {
     if (!t) return nullptr;
-    return {{"kernel", t->kernel}, {"dirty", t->dirty}, {"kind", t->kind}, {"bytes", t->bytes},
+    return {{"kernel", t->kernel}, {"dirty", std::string(name(t->dirty))}, {"kind", std::string(name(t->kind))},
+            {"bytes", t->bytes},
             {"scalar_kernels", t->scalar_kernels}, {"measured_from", t->measured_from}, {"measured_to", t->measured_to}};
 }
 
 json variant_json(const VariantResult& v) {
     json j = {{"kernel", v.kernel}, {"algorithm", v.algorithm}, {"machine", v.machine}, {"source", v.source},
-              {"cache", v.cache}, {"block_bytes", v.block_bytes}, {"fits", v.fits},
+              {"cache", std::string(name(v.cache))}, {"block_bytes", v.block_bytes}, {"fits", v.fits},
               {"unrounded_bytes", v.unrounded_bytes}, {"one_block_s", v.one_block_s}, {"notes", v.notes}};
     j["bytes"] = v.fits ? json(v.bytes) : json(nullptr);
     j["time_s"] = v.fits ? json(v.time_s) : json(nullptr);
@@ -41,8 +42,10 @@ json to_json(const Recommendation& r) {
     j["tool"] = {{"name", "fputune"}, {"version", r.tool_version}, {"commit", r.tool_commit}};
     j["date"] = r.date;
     j["inputs"] = {{"budget_s", o.budget_s}, {"min_freq_hz", o.min_freq_hz}, {"margin", o.margin},
-                   {"effective_budget_s", effective_budget_s(o)}, {"cache", o.cache}, {"dirty", r.dirty_label()}, {"quantile", o.quantile},
-                   {"round", o.round}, {"command", o.command_line}};
+                   {"effective_budget_s", effective_budget_s(o)}, {"cache", std::string(name(o.cache))},
+                   {"dirty", r.dirty_label()},
+                   {"quantile", std::string(name(o.quantile))},
+                   {"round", std::string(name(o.round))}, {"command", o.command_line}};
     j["machines"] = json::array();
     for (const auto& m : r.machines)
         j["machines"].push_back({{"machine", m.machine}, {"source", m.source}, {"kind", m.kind}, {"date", m.date},

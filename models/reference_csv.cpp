@@ -94,7 +94,7 @@ ModelFile read_reference_csv(const std::string& text, const std::string& source)
         m.kernels.push_back(k);
         CacheModel cm;
         cm.kernel = k.name;
-        cm.cache = "hot";
+        cm.cache = Cache::hot;
         cm.bytes = {static_cast<std::uint64_t>(bytes)};
         LineFit line_fit;
         line_fit.a = line_fit.a_lo = line_fit.a_hi = 0;

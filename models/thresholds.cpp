@@ -5,16 +5,23 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <stdexcept>
+
+#include "sweep_cycles.hpp"
 
 namespace fputune {
 
 std::vector<SimdThreshold> compute_thresholds(const SweepFile& sweep) {
     // p50 one-shot cost per (kernel, dirty) and length; a repeated point keeps its lowest median.
-    std::map<std::pair<std::string, std::string>, std::map<std::uint64_t, double>> cost;
+    std::map<std::pair<std::string, Dirty>, std::map<std::uint64_t, double>> cost;
     for (const auto& p : sweep.thresholds) {
-        auto& slot = cost[{p.kernel, p.dirty}];
+        const std::optional<Dirty> dirty = parse_dirty_state(p.dirty);
+        if (!dirty)
+            throw std::invalid_argument("threshold point of '" + p.kernel + "' with dirty '" + p.dirty +
+                                        "' (expected xmm, ymm, zmm or none)");
+        auto& slot = cost[{p.kernel, *dirty}];
         auto it = slot.find(p.bytes);
-        const double p50 = model_ticks(sweep, p.ticks, p.cycles).p50;
+        const double p50 = point_cycles(sweep, p.ticks, p.cycles).p50;
         if (it == slot.end() || p50 < it->second) slot[p.bytes] = p50;
     }
     std::vector<SimdThreshold> out;
@@ -29,9 +36,9 @@ std::vector<SimdThreshold> compute_thresholds(const SweepFile& sweep) {
             bool used = false;
             for (const auto& [key, points] : cost) {
                 if (key.first != k.name) continue;
-                for (const auto& [len, ticks] : points) {
+                for (const auto& [len, cycles] : points) {
                     auto it = scalar.find(len);
-                    if (it == scalar.end() || ticks < it->second) scalar[len] = ticks;
+                    if (it == scalar.end() || cycles < it->second) scalar[len] = cycles;
                     used = true;
                 }
             }
@@ -43,7 +50,7 @@ std::vector<SimdThreshold> compute_thresholds(const SweepFile& sweep) {
             for (const auto& [key, points] : cost) {
                 if (key.first != k.name) continue;
                 std::vector<std::uint64_t> lengths;
-                for (const auto& [len, ticks] : points)
+                for (const auto& [len, cycles] : points)
                     if (scalar.count(len)) lengths.push_back(len);
                 if (lengths.empty()) continue;
                 SimdThreshold t;
@@ -53,19 +60,19 @@ std::vector<SimdThreshold> compute_thresholds(const SweepFile& sweep) {
                 t.scalar_kernels = scalar_names;
                 t.measured_from = lengths.front();
                 t.measured_to = lengths.back();
-                t.simd_ticks_at_max = points.at(lengths.back());
+                t.simd_cycles_at_max = points.at(lengths.back());
                 std::ptrdiff_t last_loss = -1;
                 for (std::size_t i = 0; i < lengths.size(); ++i)
                     if (points.at(lengths[i]) >= scalar.at(lengths[i])) last_loss = static_cast<std::ptrdiff_t>(i);
                 const std::uint64_t block = std::max<std::uint32_t>(1, k.block_bytes);
                 if (last_loss < 0) {
-                    t.kind = "always";
+                    t.kind = ThresholdKind::always;
                     t.bytes = block;
                 } else if (static_cast<std::size_t>(last_loss) + 1 == lengths.size()) {
-                    t.kind = "never";
+                    t.kind = ThresholdKind::never;
                     t.bytes = 0;
                 } else {
-                    t.kind = "bytes";
+                    t.kind = ThresholdKind::bytes;
                     t.bytes = (lengths[static_cast<std::size_t>(last_loss) + 1] + block - 1) / block * block;
                 }
                 out.push_back(t);

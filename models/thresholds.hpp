@@ -8,7 +8,8 @@
 
 namespace fputune {
 
-// Thresholds from the threshold points (see SimdThreshold).
+// Thresholds from the threshold points (see SimdThreshold). Throws std::invalid_argument for a point
+// whose dirty state is none of xmm, ymm, zmm or none.
 std::vector<SimdThreshold> compute_thresholds(const SweepFile& sweep);
 
 }  // namespace fputune

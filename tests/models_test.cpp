@@ -109,10 +109,62 @@ const VariantResult& variant(const Recommendation& r, const std::string& kernel)
 
 }  // namespace
 
+TEST_CASE("enums: each name parses back to its value, other spellings do not parse", "[models][enums]") {
+    for (Round v : {Round::block, Round::kib, Round::pow2}) CHECK(parse_round(name(v)) == v);
+    for (Cache v : {Cache::hot, Cache::cold}) CHECK(parse_cache(name(v)) == v);
+    for (Quantile v : {Quantile::p90, Quantile::p99}) CHECK(parse_quantile(name(v)) == v);
+    for (ThresholdKind v : {ThresholdKind::bytes, ThresholdKind::always, ThresholdKind::never})
+        CHECK(parse_threshold_kind(name(v)) == v);
+    for (Dirty v : {Dirty::none, Dirty::xmm, Dirty::ymm, Dirty::zmm}) CHECK(parse_dirty_state(name(v)) == v);
+    // The spellings the CLI and the files have always used.
+    CHECK(name(Round::kib) == "kib");
+    CHECK(name(Cache::cold) == "cold");
+    CHECK(name(Quantile::p99) == "p99");
+    CHECK(name(ThresholdKind::always) == "always");
+    CHECK(name(Dirty::zmm) == "zmm");
+    for (const char* bad : {"", "Block", "KiB", "octets", "block "}) CHECK_FALSE(parse_round(bad));
+    for (const char* bad : {"", "warm", "HOT", "both"}) CHECK_FALSE(parse_cache(bad));
+    for (const char* bad : {"", "p98", "P99", "99"}) CHECK_FALSE(parse_quantile(bad));
+    for (const char* bad : {"", "byte", "sometimes"}) CHECK_FALSE(parse_threshold_kind(bad));
+    for (const char* bad : {"", "all", "amx", "YMM"}) CHECK_FALSE(parse_dirty_state(bad));
+    CHECK(other(Cache::hot) == Cache::cold);
+    CHECK(other(Cache::cold) == Cache::hot);
+}
+
+TEST_CASE("files with a value outside an enum's names: one message naming the value", "[models][enums]") {
+    SweepFile f = synthetic_sweep("Test CPU", 2000, 0.8);
+    add_threshold_points(f, 50, 4, 600, 1);
+    SweepFile bad = f;
+    bad.sections[0].cache = "warm";
+    CHECK_THROWS_WITH(fit_sweep(bad, "s.json"), Catch::Contains("s.json") && Catch::Contains("cache 'warm'"));
+    bad = f;
+    bad.thresholds[0].dirty = "amx";
+    CHECK_THROWS_WITH(fit_sweep(bad, "s.json"), Catch::Contains("s.json") && Catch::Contains("dirty 'amx'"));
+    bad = f;
+    bad.dirty = "amx";
+    CHECK_THROWS_WITH(fit_sweep(bad, "s.json"), Catch::Contains("s.json") && Catch::Contains("dirty 'amx'"));
+    const nlohmann::json good = to_json(fit_sweep(f, "s.json"));
+    nlohmann::json j = good;
+    j["models"][0]["cache"] = "warm";
+    CHECK_THROWS_WITH(model_from_json(j, "m.json"), Catch::Contains("m.json") && Catch::Contains("cache 'warm'"));
+    j = good;
+    j["thresholds"][0]["kind"] = "sometimes";
+    CHECK_THROWS_WITH(model_from_json(j, "m.json"), Catch::Contains("kind 'sometimes'"));
+    j = good;
+    j["thresholds"][0]["dirty"] = "amx";
+    CHECK_THROWS_WITH(model_from_json(j, "m.json"), Catch::Contains("dirty 'amx'"));
+    j = good;
+    j["source"]["dirty"] = "amx";
+    CHECK_THROWS_WITH(model_from_json(j, "m.json"), Catch::Contains("dirty 'amx'"));
+    j["source"]["dirty"] = "";  // not stated (a reference CSV's model): no dirty state, as before
+    CHECK_FALSE(model_from_json(j, "m.json").dirty);
+}
+
 TEST_CASE("fit recovers A and B of a synthetic line within 1 %", "[models]") {
-    const double a = 2000, b = 0.8;
-    const ModelFile m = fit_sweep(synthetic_sweep("Test CPU", a, b), "synthetic");
-    const CacheModel* hot = m.model("fake-avx2", "hot");
+    // The sweep in ticks (no per-sample cycles); the model in core cycles: ticks x its core/TSC ratio.
+    const double a = 2000 * kCorePerTsc, b = 0.8 * kCorePerTsc;
+    const ModelFile m = fit_sweep(synthetic_sweep("Test CPU", 2000, 0.8), "synthetic");
+    const CacheModel* hot = m.model("fake-avx2", Cache::hot);
     REQUIRE(hot);
     CHECK(hot->p50.a == Approx(a).epsilon(0.01));
     CHECK(hot->p50.b == Approx(b).epsilon(0.01));
@@ -124,7 +176,7 @@ TEST_CASE("fit recovers A and B of a synthetic line within 1 %", "[models]") {
     CHECK(hot->p50.straight);
     CHECK(hot->p50.max_rel_residual < 0.01);
     CHECK(hot->p90.b == Approx(b * 1.05).epsilon(0.01));
-    const CacheModel* cold = m.model("fake-avx2", "cold");
+    const CacheModel* cold = m.model("fake-avx2", Cache::cold);
     REQUIRE(cold);
     CHECK(cold->p50.b == Approx(b * 1.1).epsilon(0.01));
     CHECK(m.machine == "Test CPU");
@@ -142,13 +194,15 @@ TEST_CASE("fit uses per-sample core cycles when the sweep has them, at the media
     }
     const ModelFile m = fit_sweep(f, "synthetic");
     CHECK(m.core_per_tsc == 1.6);
-    const CacheModel* hot = m.model("fake-avx2", "hot");
+    const CacheModel* hot = m.model("fake-avx2", Cache::hot);
     REQUIRE(hot);
-    CHECK(hot->p50.a == Approx(a).epsilon(0.01));
-    CHECK(hot->p50.b == Approx(b).epsilon(0.01));
+    // In core cycles: the per-sample cycles as they are, whatever the raw ticks say.
+    CHECK(hot->p50.a == Approx(a * 1.6).epsilon(0.01));
+    CHECK(hot->p50.b == Approx(b * 1.6).epsilon(0.01));
 }
 
-TEST_CASE("the bounds are fitted on short sections; long ones hit by a host's interruptions do not move them", "[models]") {
+TEST_CASE("the bounds are fitted on short sections, long ones hit by a host's interruptions do not move them",
+          "[models]") {
     const double a = 2000, b = 0.8;
     SweepFile f = synthetic_sweep("Test CPU", a, b);
     // Sections longer than kBoundFitMaxSeconds: their p90 and p99 take a 40 us stall (+30..50 %).
@@ -158,13 +212,13 @@ TEST_CASE("the bounds are fitted on short sections; long ones hit by a host's in
             p.ticks.p99_clean = p.ticks.p90;
         }
     const ModelFile m = fit_sweep(f, "synthetic");
-    const CacheModel* hot = m.model("fake-avx2", "hot");
+    const CacheModel* hot = m.model("fake-avx2", Cache::hot);
     REQUIRE(hot);
-    CHECK(hot->p90.b == Approx(b * 1.05).epsilon(0.01));
+    CHECK(hot->p90.b == Approx(b * 1.05 * kCorePerTsc).epsilon(0.01));  // in cycles: the ticks x core/TSC
     CHECK(hot->bound_bytes.size() < hot->bytes.size());
     CHECK(hot->bound_bytes.size() >= kBoundFitMinPoints);
     CHECK(static_cast<double>(hot->bound_bytes.back()) * b / f.tsc_hz <= kBoundFitMaxSeconds);
-    CHECK(hot->p50.b == Approx(b).epsilon(0.01));  // the p50 line still spans every size
+    CHECK(hot->p50.b == Approx(b * kCorePerTsc).epsilon(0.01));  // the p50 line still spans every size
     CHECK(hot->bytes.back() >= (1u << 20));
 }
 
@@ -176,7 +230,7 @@ TEST_CASE("fit flags a cache-size step: a straight line does not fit", "[models]
             p.ticks.p90 *= 1.6;
         }
     const ModelFile m = fit_sweep(f, "step");
-    const CacheModel* hot = m.model("fake-avx2", "hot");
+    const CacheModel* hot = m.model("fake-avx2", Cache::hot);
     REQUIRE(hot);
     CHECK_FALSE(hot->p50.straight);
     CHECK(hot->p50.max_rel_residual > kMaxRelResidualForLine);
@@ -216,19 +270,19 @@ TEST_CASE("fit_line edge cases: exact, two points, one size", "[models]") {
     CHECK(student_t95(1000) == Approx(1.962).epsilon(0.001));
 }
 
-TEST_CASE("the recommended size is the largest that fits; one more block does not", "[models]") {
+TEST_CASE("the recommended size is the largest that fits, one more block does not", "[models]") {
     const ModelFile m = fit_sweep(synthetic_sweep("Test CPU", 2000, 0.8), "synthetic");
     for (const char* round : {"block", "kib", "pow2"}) {
         for (double budget : {5e-6, 30e-6, 100e-6}) {
             RecommendOptions o = options(budget);
-            o.round = round;
+            o.round = *parse_round(round);
             const Recommendation r = recommend({m}, o);
             const VariantResult& v = variant(r, "fake-avx2");
             INFO("round " << round << ", budget " << budget);
             REQUIRE(v.fits);
-            CHECK(v.cache == "cold");
-            const CacheModel& cm = *m.model("fake-avx2", "cold");
-            auto t = [&](double n) { return predict_upper_s(cm, m.core_per_tsc, n, o.min_freq_hz); };
+            CHECK(v.cache == Cache::cold);
+            const CacheModel& cm = *m.model("fake-avx2", Cache::cold);
+            auto t = [&](double n) { return predict_upper_s(cm, n, o.min_freq_hz); };
             CHECK(v.bytes % 64 == 0);
             CHECK(t(static_cast<double>(v.bytes)) <= budget);
             CHECK(v.time_s == Approx(t(static_cast<double>(v.bytes))));
@@ -243,7 +297,8 @@ TEST_CASE("the recommended size is the largest that fits; one more block does no
                 CHECK(t(static_cast<double>(2 * v.bytes)) > budget);
             }
             // Throughput cost A / (A + B n) on the p50 fit.
-            const double a = m.model("fake-avx2", "cold")->p50.a, bn = m.model("fake-avx2", "cold")->p50.b * static_cast<double>(v.bytes);
+            const CacheModel& cold = *m.model("fake-avx2", Cache::cold);
+            const double a = cold.p50.a, bn = cold.p50.b * static_cast<double>(v.bytes);
             CHECK(v.throughput_cost == Approx(a / (a + bn)));
         }
     }
@@ -253,8 +308,8 @@ TEST_CASE("the recommended size is the largest that fits; one more block does no
     CHECK(variant(recommend({m}, o), "fake-avx2").time_s <= 15e-6);
     // Hot cache on request.
     o = options(30e-6);
-    o.cache = "hot";
-    CHECK(variant(recommend({m}, o), "fake-avx2").cache == "hot");
+    o.cache = Cache::hot;
+    CHECK(variant(recommend({m}, o), "fake-avx2").cache == Cache::hot);
 }
 
 TEST_CASE("no size fits: said per kernel, never 0", "[models]") {
@@ -338,9 +393,9 @@ TEST_CASE("thresholds: where SIMD starts to win for every longer length", "[mode
         add_threshold_points(f, 50, 4, 600, 1);
         const auto t = compute_thresholds(f);
         REQUIRE(t.size() == 1);
-        CHECK(t[0].kind == "bytes");
+        CHECK(t[0].kind == ThresholdKind::bytes);
         CHECK(t[0].bytes == 192);
-        CHECK(t[0].dirty == "ymm");
+        CHECK(t[0].dirty == Dirty::ymm);
         CHECK(t[0].scalar_kernels == "fake-generic");
         const Recommendation r = recommend({fit_sweep(f, "t")}, options(30e-6));
         REQUIRE(r.algorithms[0].threshold);
@@ -352,14 +407,14 @@ TEST_CASE("thresholds: where SIMD starts to win for every longer length", "[mode
         add_threshold_points(never, 50, 1, 600, 1);
         auto t = compute_thresholds(never);
         REQUIRE(t.size() == 1);
-        CHECK(t[0].kind == "never");
+        CHECK(t[0].kind == ThresholdKind::never);
         CHECK_THAT(render_header(recommend({fit_sweep(never, "t")}, options(30e-6)), "l.h"),
                    Catch::Contains("FPUTUNE_FAKE_SIMD_MIN_BYTES: the SIMD path never won"));
         SweepFile always = synthetic_sweep("Test CPU", 2000, 0.8);
         add_threshold_points(always, 600, 4, 50, 1);
         t = compute_thresholds(always);
         REQUIRE(t.size() == 1);
-        CHECK(t[0].kind == "always");
+        CHECK(t[0].kind == ThresholdKind::always);
         CHECK(t[0].bytes == 64);
     }
     SECTION("a win then a loss again: the threshold is after the last loss") {
@@ -388,8 +443,91 @@ TEST_CASE("model files round-trip through JSON", "[models]") {
     CHECK(variant(recommend({back}, options(30e-6)), "fake-avx2").bytes ==
           variant(recommend({m}, options(30e-6)), "fake-avx2").bytes);
     nlohmann::json newer = j;
-    newer["schema"] = "fputune.model/2";
+    newer["schema"] = "fputune.model/3";
     CHECK_THROWS_WITH(model_from_json(newer, "m.json"), Catch::Contains("newer"));
+}
+
+TEST_CASE("a tick-only sweep is converted to core cycles once, on load: ticks x its core/TSC ratio", "[models]") {
+    SweepFile ticks = synthetic_sweep("Test CPU", 2000, 0.8);
+    add_threshold_points(ticks, 50, 4, 600, 1);
+    // The same sweep as a newer fputune writes it: every sample in core cycles, at a steady ratio.
+    SweepFile cycles = ticks;
+    cycles.ratio_trace = {1000, kCorePerTsc, kCorePerTsc, kCorePerTsc, kCorePerTsc, kCorePerTsc};
+    for (auto& p : cycles.sections) p.cycles = scaled(p.ticks, 1 / kCorePerTsc);
+    for (auto& p : cycles.thresholds) p.cycles = scaled(p.ticks, 1 / kCorePerTsc);
+    const ModelFile old_m = fit_sweep(ticks, "old.json"), new_m = fit_sweep(cycles, "new.json");
+    REQUIRE(old_m.models.size() == new_m.models.size());
+    for (std::size_t i = 0; i < old_m.models.size(); ++i) {
+        INFO(old_m.models[i].kernel << " " << name(old_m.models[i].cache));
+        for (auto line : {&CacheModel::p50, &CacheModel::p90, &CacheModel::p99}) {
+            const LineFit &x = old_m.models[i].*line, &y = new_m.models[i].*line;
+            CHECK(x.a == Approx(y.a).epsilon(1e-9));
+            CHECK(x.b == Approx(y.b).epsilon(1e-9));
+            CHECK(x.a_hi == Approx(y.a_hi).epsilon(1e-9));
+            CHECK(x.b_hi == Approx(y.b_hi).epsilon(1e-9));
+        }
+        CHECK(old_m.models[i].bound_bytes == new_m.models[i].bound_bytes);
+    }
+    REQUIRE(old_m.thresholds.size() == 1);
+    CHECK(old_m.thresholds[0].simd_cycles_at_max == Approx((600 + 4096) * kCorePerTsc));
+    CHECK(old_m.thresholds[0].simd_cycles_at_max == Approx(new_m.thresholds[0].simd_cycles_at_max));
+    CHECK(variant(recommend({old_m}, options(30e-6)), "fake-avx2").bytes ==
+          variant(recommend({new_m}, options(30e-6)), "fake-avx2").bytes);
+}
+
+TEST_CASE("a fputune.model/1 file (lines in ticks) is read and converted to cycles with its core/TSC ratio",
+          "[models]") {
+    SweepFile f = synthetic_sweep("Test CPU", 2000, 0.8);
+    add_threshold_points(f, 50, 4, 600, 1);
+    const ModelFile m = fit_sweep(f, "synthetic");
+    // The same model as fputune wrote it before: schema /1, every line and threshold cost in ticks.
+    nlohmann::json old = to_json(m);
+    CHECK(old["schema"] == "fputune.model/2");
+    old["schema"] = "fputune.model/1";
+    const double ratio = old["source"]["clock"]["core_per_tsc"].get<double>();
+    for (auto& cm : old["models"])
+        for (const char* q : {"p50", "p90", "p99"}) {
+            nlohmann::json& l = cm[q];
+            l["a_ticks"] = l["a_cycles"].get<double>() / ratio;
+            l["b_ticks_per_byte"] = l["b_cycles_per_byte"].get<double>() / ratio;
+            l.erase("a_cycles");
+            l.erase("b_cycles_per_byte");
+            for (const char* ci : {"a_ci95", "b_ci95"})
+                l[ci] = {l[ci][0].get<double>() / ratio, l[ci][1].get<double>() / ratio};
+        }
+    for (auto& t : old["thresholds"]) {
+        t["simd_ticks_at_max"] = t["simd_cycles_at_max"].get<double>() / ratio;
+        t.erase("simd_cycles_at_max");
+    }
+    const ModelFile back = model_from_json(old, "old-model.json");
+    CHECK(back.schema == kModelSchema);  // converted: held as /2, in cycles
+    REQUIRE(back.models.size() == m.models.size());
+    for (std::size_t i = 0; i < m.models.size(); ++i) {
+        CHECK(back.models[i].p50.a == Approx(m.models[i].p50.a).epsilon(1e-12));
+        CHECK(back.models[i].p90.b_hi == Approx(m.models[i].p90.b_hi).epsilon(1e-12));
+        CHECK(back.models[i].p99.a_lo == Approx(m.models[i].p99.a_lo).epsilon(1e-12));
+    }
+    CHECK(back.thresholds.at(0).simd_cycles_at_max == Approx(m.thresholds.at(0).simd_cycles_at_max).epsilon(1e-12));
+    for (Quantile q : {Quantile::p90, Quantile::p99}) {
+        RecommendOptions o = options(30e-6);
+        o.quantile = q;
+        CHECK(variant(recommend({back}, o), "fake-avx2").bytes == variant(recommend({m}, o), "fake-avx2").bytes);
+    }
+    // A hand-written /1 line: 1000 ticks + 2 ticks/byte at core/TSC 1.5 is 1500 + 3 cycles/byte.
+    nlohmann::json tiny = old;
+    tiny["source"]["clock"]["core_per_tsc"] = 1.5;
+    tiny["models"] = {tiny["models"][0]};
+    tiny["models"][0]["p50"] = {{"a_ticks", 1000}, {"b_ticks_per_byte", 2}, {"a_ci95", {900, 1100}},
+                                {"b_ci95", {1.5, 2.5}}};
+    const CacheModel& l = model_from_json(tiny, "tiny.json").models.at(0);
+    CHECK(l.p50.a == 1500);
+    CHECK(l.p50.b == 3);
+    CHECK(l.p50.a_hi == 1650);
+    CHECK(l.p50.b_lo == 2.25);
+    // A /1 file with /2 field names (or the reverse) is malformed, not silently zero.
+    tiny["models"][0]["p50"] = {{"a_cycles", 1000}, {"b_cycles_per_byte", 2}, {"a_ci95", {900, 1100}},
+                                {"b_ci95", {1.5, 2.5}}};
+    CHECK_THROWS_WITH(model_from_json(tiny, "tiny.json"), Catch::Contains("malformed model file"));
 }
 
 TEST_CASE("the generated header compiles with cc -Wall -Werror", "[models]") {
@@ -429,7 +567,7 @@ TEST_CASE("the generated header compiles with cc -Wall -Werror", "[models]") {
     }
 }
 
-TEST_CASE("check: PASS at the recommended size, OVER above; algorithm constants; others ignored", "[models]") {
+TEST_CASE("check: PASS at the recommended size, OVER above, algorithm constants, others ignored", "[models]") {
     const ModelFile m = fit_sweep(synthetic_sweep("Test CPU", 2000, 0.8), "synthetic");
     const RecommendOptions o = options(30e-6);
     const std::uint64_t limit = variant(recommend({m}, o), "fake-avx2").bytes;
@@ -462,9 +600,8 @@ TEST_CASE("bad inputs to the models: one clear message each", "[models]") {
     CHECK_THROWS_WITH(recommend({m}, o), Catch::Contains("--margin 0.5") && Catch::Contains("at least 1"));
     CHECK_THROWS_WITH(recommend({m}, options(0)), Catch::Contains("--budget"));
     CHECK_THROWS_WITH(recommend({m}, options(30e-6, 0)), Catch::Contains("--min-freq"));
-    o = options(30e-6);
-    o.round = "octets";
-    CHECK_THROWS_WITH(recommend({m}, o), Catch::Contains("--round octets"));
+    // A value outside an enum's names cannot reach recommend(): the CLI says "--round octets: ..." (below).
+    CHECK_FALSE(parse_round("octets"));
 
     // Sweep files: no points for a requested kernel; a listed FPU kernel without points; no points at all.
     const SweepFile f = synthetic_sweep("Test CPU", 2000, 0.8);
@@ -612,6 +749,9 @@ TEST_CASE("CLI: bad input is one line, exit 2, and leaves existing outputs untou
         {"recommend" + from + " --budget 30us --margin 0.5", "--margin 0.5"},
         {"recommend" + from + " --budget 30us --margin x", "--margin x"},
         {"recommend" + from + " --budget 30us --round bytes", "--round bytes"},
+        {"recommend" + from + " --budget 30us --round octets", "--round octets: expected block, kib or pow2"},
+        {"recommend" + from + " --budget 30us --quantile p98", "--quantile p98"},
+        {"recommend" + from + " --budget 30us --dirty amx", "--dirty amx: expected xmm, ymm, zmm or none"},
         {"recommend" + from + " --budget 30us --cache warm", "--cache warm"},
         {"recommend" + from + " --budget 30us -k 'sha256-*'", "no section points for kernel 'sha256-*'"},
         {"recommend --from " + write_temp("trunc.json", text.substr(0, text.size() / 3)) + " --budget 30us", "not valid JSON"},

@@ -179,7 +179,7 @@ TEST_CASE("writes: a symlink is followed, its target replaced, the link kept (wa
     const Run r = run(s, {"fit", kZen5, "-o", s / "link.json"});
     CHECK(r.exit.code == 0);
     CHECK(fs::is_symlink(s / "link.json"));
-    CHECK(json::parse(slurp(target))["schema"] == "fputune.model/1");
+    CHECK(json::parse(slurp(target))["schema"] == "fputune.model/2");
 }
 
 TEST_CASE("writes: a FIFO is written straight through and stays a FIFO (was: replaced by a file)", "[reliab][write]") {
@@ -269,7 +269,7 @@ TEST_CASE("writes: '-' and /dev/stdout go to standard output (was: a file named 
     CHECK_FALSE(fs::exists(s / "-"));
     // The model file, then the --json copy: two documents, each complete.
     const std::string first = r.out.substr(0, r.out.find("\n}\n") + 3);
-    CHECK(json::parse(first)["schema"] == "fputune.model/1");
+    CHECK(json::parse(first)["schema"] == "fputune.model/2");
     CHECK(r.out.size() > first.size());
 }
 
