@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 # The *-linux variants through the whole chain, unchanged: a short sweep, recommend with a header, check of
 # that header against the same sweep. Driver: cmake -DFPUTUNE=<binary> -DWORK=<dir> -P this.
+cmake_minimum_required(VERSION 3.25)
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
 
