@@ -4,7 +4,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 FPUTUNE = $(BUILD)/apps/fputune
 
-.PHONY: all deps build run test test-linux clean
+.PHONY: all deps build run test test-linux sanitize fuzz clean
 all: build
 
 deps:
@@ -17,16 +17,60 @@ build: deps
 	@cmake --build $(BUILD) -j $(JOBS)
 
 # The main job: what machine, a sweep of every available kernel (~3 min), then the limits for a
-# 30 us budget at 1 GHz, written as a C header too.
+# 30 us budget at 1 GHz, written as a C header too, the report (report.html), and each limit measured
+# on this machine (verify: exit 1 when one is over the budget).
 BUDGET ?= 30us
 MIN_FREQ ?= 1GHz
 run: build
 	$(FPUTUNE) cpu
 	$(FPUTUNE) sweep -o fputune-sweep.json --csv fputune-sweep.csv
 	$(FPUTUNE) recommend --from fputune-sweep.json --budget $(BUDGET) --min-freq $(MIN_FREQ) --header limits.h
+	$(FPUTUNE) report --from fputune-sweep.json --budget $(BUDGET) --min-freq $(MIN_FREQ) -o report.html
+	$(FPUTUNE) verify limits.h --budget $(BUDGET) --min-freq $(MIN_FREQ)
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+	@if [ "$(SANITIZE)" != 0 ]; then $(MAKE) --no-print-directory sanitize; fi
+
+# Sanitizers: everything built again with ASan and UBSan, float-cast-overflow included (-fsanitize=
+# undefined alone misses it), every finding fatal; then the whole ctest suite (with the pipeline
+# sweep --quick | fit | recommend --header | check, the fuzz regression inputs and the install test)
+# runs under them. `make test` ends with it; `make test SANITIZE=0` skips it.
+SANITIZE ?= 1
+SAN_BUILD ?= build-san
+SANITIZERS ?= address,undefined,float-cast-overflow
+export ASAN_OPTIONS ?= detect_leaks=1:abort_on_error=1
+export UBSAN_OPTIONS ?= print_stacktrace=1:halt_on_error=1
+sanitize: deps
+	@cmake -S . -B $(SAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=None "-DCMAKE_CXX_FLAGS=-O1 -g1" "-DCMAKE_C_FLAGS=-O1 -g1" \
+	       -DFPUTUNE_SANITIZE=$(SANITIZERS) >/dev/null
+	@cmake --build $(SAN_BUILD) -j $(JOBS)
+	cd $(SAN_BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# Fuzzing the readers (libFuzzer, clang): each target runs FUZZ_TIME seconds (one at a time) on a
+# working corpus in $(FUZZ_BUILD)/corpus/, seeded from tests/fuzz/<target>/{seeds,regressions}; a
+# finding is written to $(FUZZ_BUILD)/findings/ and stops `make fuzz` with the target's report.
+FUZZ_TIME ?= 60
+FUZZ_BUILD ?= build-fuzz
+FUZZ_TARGETS ?= sweep model recommend reference_csv header
+CLANG ?= clang-14
+CLANGXX ?= clang++-14
+fuzz:
+	@.ci/install-deps --fuzz
+	@cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=$(CLANG) \
+	       -DCMAKE_CXX_COMPILER=$(CLANGXX) -DFPUTUNE_FUZZ=ON >/dev/null
+	@cmake --build $(FUZZ_BUILD) -j $(JOBS) --target $(addprefix fuzz_,$(FUZZ_TARGETS))
+	@mkdir -p $(FUZZ_BUILD)/findings
+	@for t in $(FUZZ_TARGETS); do \
+	    mkdir -p $(FUZZ_BUILD)/corpus/$$t; \
+	    log=$(FUZZ_BUILD)/fuzz_$$t.log; \
+	    echo "fuzz_$$t: $(FUZZ_TIME) s (log: $$log)"; \
+	    $(FUZZ_BUILD)/tests/fuzz/fuzz_$$t -max_total_time=$(FUZZ_TIME) -max_len=32768 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+	        -dict=tests/fuzz/$$t.dict -artifact_prefix=$(FUZZ_BUILD)/findings/$$t- \
+	        $(FUZZ_BUILD)/corpus/$$t tests/fuzz/$$t/seeds tests/fuzz/$$t/regressions >$$log 2>&1 || \
+	        { tail -n 40 $$log; echo "fuzz_$$t: FINDING (input in $(FUZZ_BUILD)/findings/)"; exit 1; }; \
+	    grep -E 'DONE|stat::(number_of_executed_units|average_exec_per_sec|new_units_added|peak_rss_mb)' $$log; \
+	done
 
 # The linux provider from Debian's linux-source-6.12 (installed if missing), in a build of its own:
 # its tests and the conformance suite, which covers the *-linux variants like all others.
@@ -37,5 +81,13 @@ test-linux:
 	@cmake --build $(BUILD)-linux -j $(JOBS)
 	cd $(BUILD)-linux && ctest --output-on-failure -j $(JOBS) -R '^(linux|conformance|registry|masking):'
 
+# The report of data/machines/ rendered in headless Chromium: charts, series, no console errors, no
+# request, prints; screenshots and a PDF in $(BUILD)/check-report/ (SCREENSHOT=docs/report.png refreshes
+# the README's). Heavy, so not part of `make test`.
+.PHONY: check-report
+check-report: build
+	@command -v python3 >/dev/null && command -v chromium >/dev/null || { echo "check-report needs python3 and chromium (Debian: apt-get install -y --no-install-recommends python3 chromium)"; exit 2; }
+	python3 tests/report_browser_check.py --fputune $(FPUTUNE) --out $(BUILD)/check-report --algorithm poly1305 $(if $(SCREENSHOT),--screenshot $(SCREENSHOT)) data/machines/*.json
+
 clean:
-	rm -rf $(BUILD) $(BUILD)-linux
+	rm -rf $(BUILD) $(BUILD)-linux $(SAN_BUILD) $(FUZZ_BUILD)

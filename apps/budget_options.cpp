@@ -47,24 +47,24 @@ constexpr const char* kQuantileExpected = "expected p90 or p99 (of uninterrupted
 }  // namespace
 
 RecommendOptions budget_options(const po::variables_map& vm, const std::string& command, const Args& args) {
+    // The parsers and validate() throw std::invalid_argument naming the option: bad usage, exit 2.
     RecommendOptions o;
-    try {
-        if (!vm.count("budget")) throw UsageError("--budget is required, e.g. --budget 30us");
-        o.budget_s = parse_duration_s(vm["budget"].as<std::string>(), "--budget");
-        o.min_freq_hz = parse_frequency_hz(vm["min-freq"].as<std::string>(), "--min-freq");
-        o.margin = parse_margin(vm["margin"].as<std::string>());
-        if (vm.count("round"))
-            o.round = parse_option("round", vm["round"].as<std::string>(), parse_round, "expected block, kib or pow2");
-        if (vm.count("cache")) o.cache = cache_option(vm["cache"].as<std::string>());
-        if (vm.count("dirty"))
-            o.dirty = parse_option("dirty", vm["dirty"].as<std::string>(), parse_dirty_state,
-                                   "expected xmm, ymm, zmm or none (thresholds with the user state already saved)");
-        o.quantile = quantile_option(vm["quantile"].as<std::string>());
-        o.command_line = command_line(command, args);
-        validate(o);
-    } catch (const std::invalid_argument& e) {
-        throw UsageError(e.what());
+    if (!vm.count("budget")) throw UsageError("--budget is required, e.g. --budget 30us");
+    o.budget_s = parse_duration_s(vm["budget"].as<std::string>(), "--budget");
+    o.min_freq_hz = parse_frequency_hz(vm["min-freq"].as<std::string>(), "--min-freq");
+    if (!vm.count("force")) {
+        check_plausible_budget(o.budget_s, "--budget");
+        check_plausible_min_freq(o.min_freq_hz, "--min-freq");
     }
+    o.margin = parse_margin(vm["margin"].as<std::string>());
+    if (vm.count("round")) o.round = parse_option("round", vm["round"].as<std::string>(), parse_round, "expected block, kib or pow2");
+    if (vm.count("cache")) o.cache = cache_option(vm["cache"].as<std::string>());
+    if (vm.count("dirty"))
+        o.dirty = parse_option("dirty", vm["dirty"].as<std::string>(), parse_dirty_state,
+                               "expected xmm, ymm, zmm or none (thresholds with the user state already saved)");
+    o.quantile = quantile_option(vm["quantile"].as<std::string>());
+    o.command_line = command_line(command, args);
+    validate(o);
     return o;
 }
 
@@ -80,7 +80,16 @@ void add_budget_options(po::options_description& desc) {
         "quantile", po::value<std::string>()->default_value("p99"),
         "p99 | p90: the cost line that bounds a section (p99 of samples not hit by an interruption; p90 is looser: "
         "about 1 section in 10 of that length runs over the predicted time by a few %)")(
-        "kernel,k", po::value<std::vector<std::string>>()->composing(), "only kernels matching GLOB (repeatable)");
+        "kernel,k", po::value<std::vector<std::string>>()->composing(), "only kernels matching GLOB (repeatable)")(
+        "force", "accept a --budget outside 100ns..1s or a --min-freq outside 1MHz..10GHz");
+}
+
+std::vector<NamedPath> source_paths(const po::variables_map& vm) {
+    std::vector<NamedPath> paths;
+    if (vm.count("from"))
+        for (const auto& f : vm["from"].as<std::vector<std::string>>()) paths.push_back({"--from", f});
+    else paths.push_back({"--from", "fputune-sweep.json"});
+    return paths;
 }
 
 std::vector<ModelFile> load_sources(const po::variables_map& vm) {

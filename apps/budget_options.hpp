@@ -5,19 +5,23 @@
 #include <string>
 #include <vector>
 
+#include "atomic_file.hpp"
 #include "cli.hpp"
 #include "model.hpp"
 #include "recommend_options.hpp"
 
 namespace fputune::cli {
 
-// --from, --budget, --min-freq, --margin, --cache, --dirty, --quantile, -k.
+// --from, --budget, --min-freq, --margin, --cache, --dirty, --quantile, -k, --force (a budget or frequency
+// outside physical sense, see units.hpp, is refused without it).
 void add_budget_options(po::options_description& desc);
 // The options as given (UsageError naming the option when one is wrong); `command` and `args` are kept
 // as the command line for the provenance.
 RecommendOptions budget_options(const po::variables_map& vm, const std::string& command, const Args& args);
 // The models of every --from input (default fputune-sweep.json), limited to the -k globs.
 std::vector<ModelFile> load_sources(const po::variables_map& vm);
+// The --from inputs as named paths, for refuse_same_files().
+std::vector<NamedPath> source_paths(const po::variables_map& vm);
 // For commands that take some of these options without a required --budget (simulate): the command line
 // for the provenance, and --margin's value (UsageError when it is not a number).
 std::string command_line_of(const std::string& command, const Args& args);

@@ -63,6 +63,10 @@ int run_sweep(const Args& args);
 int run_fit(const Args& args);
 int run_recommend(const Args& args);
 int run_check(const Args& args);
+int run_doctor(const Args& args);
+int run_verify(const Args& args);
 int run_simulate(const Args& args);
+int run_report(const Args& args);
+int run_compare(const Args& args);
 
 }  // namespace fputune::cli

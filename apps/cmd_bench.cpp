@@ -2,6 +2,7 @@
 // `fputune bench`: every kernel variant and its peers side by side, like `openssl speed`.
 #include <unistd.h>
 
+#include <algorithm>
 #include <iostream>
 #include <map>
 #include <optional>
@@ -113,6 +114,9 @@ int run_bench(const Args& args) {
                  "# core c/B = TSC c/B x core/TSC; vs peer = TSC c/B / the algorithm's first peer's at the same size (<1 = faster)\n";
     if (!linux_cpb.empty())
         std::cout << "# vs linux = TSC c/B / that of the kernel's own code of the same name, <name>-linux, at the same size (<1 = ours faster)\n";
+    if (std::any_of(rows.begin(), rows.end(), [](const Row& row) { return is_multisource(*row.k); }))
+        std::cout << fmt::format("# multi-source kernels (raid6, xor): one stripe() over {} sources of --sizes bytes each; bytes = "
+                                 "sources x size, the data it reads\n", kStripeSources[0]);
     std::cout << fmt::format("{:<24} {:>9} {:>10} {:>7} {:>9} {:>8} {:>8}", "kernel", "bytes", "TSC c/B", "+-%",
                              "core c/B", "GB/s", "vs peer")
               << (linux_cpb.empty() ? "" : fmt::format(" {:>8}", "vs linux")) << fmt::format(" {:>8}\n", "samples");

@@ -22,9 +22,12 @@ int run_fit(const Args& args) {
     const std::string input = vm["input"].as<std::string>();
     std::vector<std::string> globs;
     if (vm.count("kernel")) globs = vm["kernel"].as<std::vector<std::string>>();
-    if (vm.count("output")) check_writable(vm["output"].as<std::string>());
+    if (vm.count("output")) {
+        check_writable(vm["output"].as<std::string>());
+        refuse_same_files({{"-o", vm["output"].as<std::string>()}}, {{"", input}});
+    }
     const ModelFile m = load_models(input, globs);
-    const std::string text = to_json(m).dump(1) + "\n";
+    const std::string text = to_json(m).dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
     if (vm.count("output")) write_file_atomic(vm["output"].as<std::string>(), text);
     if (vm.count("json")) {
         std::cout << text;

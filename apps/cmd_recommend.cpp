@@ -28,11 +28,15 @@ int run_recommend(const Args& args) {
     if (vm.count("header")) {
         header_path = vm["header"].as<std::string>();
         check_writable(header_path);
+        refuse_same_files({{"--header", header_path}}, source_paths(vm));
     }
     const Recommendation r = recommend(load_sources(vm), o);
-    if (!header_path.empty()) write_file_atomic(header_path, render_header(r, header_path));
-    if (vm.count("json")) std::cout << to_json(r).dump(1) << "\n";
-    else std::cout << render_table(r);
+    // Everything is rendered before anything is written: a failure (a macro defined twice) leaves no header.
+    const std::string printed = vm.count("json") ? to_json(r).dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"
+                                                 : render_table(r);
+    const std::string header = header_path.empty() ? "" : render_header(r, header_path);
+    if (!header_path.empty()) write_file_atomic(header_path, header);
+    std::cout << printed;
     if (!header_path.empty() && !vm.count("json")) std::cout << "wrote " << header_path << "\n";
     return kExitOk;
 }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -13,6 +14,7 @@
 #include "cli.hpp"
 #include "clock.hpp"
 #include "cpu.hpp"
+#include "doctor.hpp"
 #include "probe.hpp"
 #include "progress.hpp"
 #include "registry.hpp"
@@ -39,28 +41,8 @@ std::string sweep_csv(const SweepFile& f) {
     return s;
 }
 
-}  // namespace
-
-int run_sweep(const Args& args) {
-    po::options_description desc("sweep options");
-    desc.add_options()("kernel,k", po::value<std::vector<std::string>>()->composing(), "kernels matching GLOB (repeatable; default: all of ours)")(
-        "output,o", po::value<std::string>()->default_value("fputune-sweep.json"), "sweep file to write (atomically)")(
-        "csv", po::value<std::string>(), "also write the points as CSV to this file")(
-        "dirty", po::value<std::string>()->default_value("ymm"), "user state dirtied before each request: xmm|ymm|zmm")(
-        "section-overhead", po::value<std::uint64_t>()->default_value(0), "extra core cycles per section (begin/end cost; 2022 kernel: 45-56)")(
-        "cache", po::value<std::string>()->default_value("both"), "hot|cold|both")(
-        "sizes", po::value<std::string>(), "section sizes instead of the default geometric sweep (comma-separated)")(
-        "max-bytes", po::value<std::string>()->default_value("1MiB"), "largest section of the default sweep")(
-        "no-thresholds", "skip the SIMD-vs-scalar threshold sweep")(
-        "quick", "10-30 s: to 256 KiB, 2 points per doubling, fewer samples (p90 to ~3 %)")(
-        "time-budget", po::value<double>(), "seconds for the whole sweep, shared evenly by the groups (default 150; --quick 25)")(
-        "threshold-dirty", po::value<std::string>(), "dirty states for the threshold sweep: a list of xmm,ymm,zmm,none (none = user state already saved, no XSAVE) or 'all' (= xmm,ymm,zmm,none; default: --dirty)")(
-        "resume", po::value<std::string>(), "continue a partial sweep file (written back to -o)")(
-        "cpu", po::value<int>(), "pin to this CPU (default: the last allowed)");
-    po::variables_map vm;
-    if (!parse("sweep", "[-k GLOB]... [-o FILE] [--csv FILE] [--dirty ymm] [--cache both] [--quick] [--resume FILE]", desc, args, vm))
-        return kExitOk;
-
+// The options from the command line; a UsageError names each mistake.
+SweepOptions sweep_options(const po::variables_map& vm) {
     SweepOptions opt;
     try {
         opt.dirty = parse_dirty(vm["dirty"].as<std::string>());
@@ -77,9 +59,11 @@ int run_sweep(const Args& args) {
     opt.section_overhead_cycles = vm["section-overhead"].as<std::uint64_t>();
     if (opt.section_overhead_cycles > 1000000) throw UsageError("--section-overhead: at most 1000000 cycles");
     opt.thresholds = !vm.count("no-thresholds");
-    const bool quick = vm.count("quick") > 0;
-    opt.budget_s = vm.count("time-budget") ? vm["time-budget"].as<double>() : quick ? 25 : 150;
+    if (vm.count("quick")) opt.apply_quick(!vm["max-bytes"].defaulted());
+    if (vm.count("time-budget")) opt.budget_s = vm["time-budget"].as<double>();
     if (!(opt.budget_s > 0 && opt.budget_s <= 86400)) throw UsageError("--time-budget: seconds, > 0 and <= 86400");
+    if (vm.count("rounds")) opt.sampling.rounds = vm["rounds"].as<int>();
+    if (opt.sampling.rounds < 1 || opt.sampling.rounds > 64) throw UsageError("--rounds: 1 to 64");
     if (vm.count("threshold-dirty")) {
         std::string list = vm["threshold-dirty"].as<std::string>();
         if (list == "all") list = "xmm,ymm,zmm,none";
@@ -96,20 +80,68 @@ int run_sweep(const Args& args) {
             opt.threshold_dirty.push_back(d);
         }
     }
-    if (quick) {
-        if (!vm["max-bytes"].defaulted()) opt.max_section_bytes = std::min<std::uint64_t>(opt.max_section_bytes, 1u << 30);
-        else opt.max_section_bytes = 256u << 10;
-        opt.points_per_doubling = 2;
-        opt.point_cap_s = 0.04;
-        opt.min_samples = 9;
-        opt.target_rel_ci = 0.02;
-        opt.min_samples90 = 40;
-        opt.target_rel_ci90 = 0.03;
-        opt.min_samples99 = 100;
-        opt.target_rel_ci99 = 0.10;
-    }
-    const std::vector<std::string> patterns = kernel_patterns(vm);
+    opt.kernel_patterns = kernel_patterns(vm);
     opt.kernels = selected_kernels(vm);
+    return opt;
+}
+
+// The file to continue: made on this machine with the same section options, or a UsageError.
+SweepFile resume_file(const std::string& path, const nlohmann::json& probe, const SweepOptions& opt) {
+    SweepFile file = read_sweep_file(path);
+    if (file.cpu.value("brand", "") != probe.value("brand", "") || file.dirty != dirty_name(opt.dirty) ||
+        file.options.value("section_overhead_cycles", std::uint64_t{0}) != opt.section_overhead_cycles)
+        throw UsageError(fmt::format("--resume {}: made on '{}' with --dirty {} --section-overhead {}; resume it on the same machine with the same options",
+                                     path, file.cpu.value("brand", "?"), file.dirty, file.options.value("section_overhead_cycles", std::uint64_t{0})));
+    spdlog::info("resuming {}: {} section and {} threshold points already measured", path, file.sections.size(), file.thresholds.size());
+    return file;
+}
+
+// The doctor's quick verdict, in a few lines: what it found that matters for this sweep.
+void report_verdict(const DoctorReport& d) {
+    spdlog::info("doctor (quick, {:.1f} s): this machine is {}{}", d.health.seconds, verdict_name(d.verdict),
+                 d.verdict == Verdict::calm ? "" : "; `fputune doctor` says what to do about it");
+    for (const Finding& f : d.findings)
+        if (f.severity != Verdict::calm) spdlog::info("  {}: {}", f.check, f.what);
+}
+
+// The host's disturbances as they end: the first few in the log (every one is in the file).
+class EventLog {
+public:
+    void operator()(const DisturbanceEvent& e) {
+        if (e.kind == DisturbanceKind::preempted || ++events_ > 10) return;
+        spdlog::info("host disturbance at {:.1f} s: {} for {:.3f} s ({}){}{}", e.start_s, disturbance_name(e.kind), e.length_s, e.detail,
+                     e.adopted ? "; it outlasted the wait and was taken as the new normal" : "; waited out, its samples taken again",
+                     events_ == 10 ? " (further ones: in the file)" : "");
+    }
+
+private:
+    int events_ = 0;
+};
+
+}  // namespace
+
+int run_sweep(const Args& args) {
+    po::options_description desc("sweep options");
+    desc.add_options()("kernel,k", po::value<std::vector<std::string>>()->composing(), "kernels matching GLOB (repeatable; default: all of ours)")(
+        "output,o", po::value<std::string>()->default_value("fputune-sweep.json"), "sweep file to write (atomically)")(
+        "csv", po::value<std::string>(), "also write the points as CSV to this file")(
+        "dirty", po::value<std::string>()->default_value("ymm"), "user state dirtied before each request: xmm|ymm|zmm")(
+        "section-overhead", po::value<std::uint64_t>()->default_value(0), "extra core cycles per section (begin/end cost; 2022 kernel: 45-56)")(
+        "cache", po::value<std::string>()->default_value("both"), "hot|cold|both")(
+        "sizes", po::value<std::string>(), "section sizes instead of the default geometric sweep (comma-separated)")(
+        "max-bytes", po::value<std::string>()->default_value("1MiB"), "largest section of the default sweep")(
+        "no-thresholds", "skip the SIMD-vs-scalar threshold sweep")(
+        "quick", "10-30 s: to 256 KiB, 2 points per doubling, 2 rounds, fewer samples (p90 to ~3 %)")(
+        "time-budget", po::value<double>(), "seconds for the whole sweep (default 150; --quick 25)")(
+        "rounds", po::value<int>(), "rounds each point's samples are spread over (default 4; --quick 2)")(
+        "threshold-dirty", po::value<std::string>(), "dirty states for the threshold sweep: a list of xmm,ymm,zmm,none (none = user state already saved, no XSAVE) or 'all' (= xmm,ymm,zmm,none; default: --dirty)")(
+        "resume", po::value<std::string>(), "continue a partial sweep file (written back to -o)")(
+        "cpu", po::value<int>(), "pin to this CPU (default: the last allowed)");
+    po::variables_map vm;
+    if (!parse("sweep", "[-k GLOB]... [-o FILE] [--csv FILE] [--dirty ymm] [--cache both] [--quick] [--resume FILE]", desc, args, vm))
+        return kExitOk;
+
+    SweepOptions opt = sweep_options(vm);
     const std::string output = vm["output"].as<std::string>();
     check_writable(output);
     if (vm.count("csv")) check_writable(vm["csv"].as<std::string>());
@@ -117,83 +149,52 @@ int run_sweep(const Args& args) {
     const std::string csv_path = vm.count("csv") ? vm["csv"].as<std::string>() : "";
     refuse_same_files({{"-o", output}, {"--csv", csv_path}}, {});
     refuse_same_files({{"--csv", csv_path}}, {{"--resume", vm.count("resume") ? vm["resume"].as<std::string>() : ""}});
-    const int cpu = pin_cpu(vm);
+    opt.cpu = pin_cpu(vm);
 
-    SweepFile file;
-    nlohmann::json options = {{"kernels", patterns}, {"dirty", dirty_name(opt.dirty)}, {"section_overhead_cycles", opt.section_overhead_cycles},
-                              {"cache", cache}, {"quick", quick}, {"max_section_bytes", opt.max_section_bytes},
-                              {"points_per_doubling", opt.points_per_doubling}, {"thresholds", opt.thresholds}, {"cpu", cpu},
-                              {"point_cap_s", opt.point_cap_s}, {"time_budget_s", opt.budget_s}, {"threshold_dirty", [&] { std::vector<std::string> v; for (auto d : opt.threshold_dirty) v.push_back(dirty_name(d)); return v; }()}, {"target_rel_ci", opt.target_rel_ci}, {"target_rel_ci90", opt.target_rel_ci90}, {"min_samples90", opt.min_samples90}, {"tail_max_s", opt.tail_max_s}, {"min_samples99", opt.min_samples99}, {"target_rel_ci99", opt.target_rel_ci99},
-                              {"masked_features", feature_list_string(disabled_features() & detected_features())}};
-    if (vm.count("sizes")) options["sizes"] = opt.sizes;
-    const nlohmann::json probe = probe_cpu();
+    SweepInputs in;
+    in.cpu = probe_cpu();
+    std::optional<SweepFile> resumed;
     if (vm.count("resume")) {
-        file = read_sweep_file(vm["resume"].as<std::string>());
-        if (file.cpu.value("brand", "") != probe.value("brand", "") || file.dirty != dirty_name(opt.dirty) ||
-            file.options.value("section_overhead_cycles", std::uint64_t{0}) != opt.section_overhead_cycles)
-            throw UsageError(fmt::format("--resume {}: made on '{}' with --dirty {} --section-overhead {}; resume it on the same machine with the same options",
-                                         vm["resume"].as<std::string>(), file.cpu.value("brand", "?"), file.dirty,
-                                         file.options.value("section_overhead_cycles", std::uint64_t{0})));
-        spdlog::info("resuming {}: {} section and {} threshold points already measured", vm["resume"].as<std::string>(), file.sections.size(),
-                     file.thresholds.size());
-        file.partial = false;
-        // The merged file says what it holds: no stale "interrupted" warning, and every kernel pattern swept into it.
-        std::erase_if(file.warnings, [](const std::string& w) { return w.rfind("interrupted: partial sweep", 0) == 0; });
-        nlohmann::json kernels = nlohmann::json::array();
-        for (const nlohmann::json& list : {file.options.value("kernels", nlohmann::json::array()), nlohmann::json(patterns)}) {
-            if (list.empty()) kernels.push_back("*");
-            for (const auto& k : list)
-                if (std::find(kernels.begin(), kernels.end(), k) == kernels.end()) kernels.push_back(k);
-        }
-        if (kernels == nlohmann::json::array({"*"})) kernels = nlohmann::json::array();
-        file.options["kernels"] = kernels;
-    } else {
-        file.cpu = probe;
-        file.options = options;
-        file.dirty = dirty_name(opt.dirty);
-        file.tsc_hz = tsc_info().hz;
+        resumed = resume_file(vm["resume"].as<std::string>(), in.cpu, opt);
+        in.resume = &*resumed;
     }
-    file.tool_version = tool_version();
-    file.tool_commit = tool_commit();
-    file.date = utc_now_iso8601();
-    const CoreRatio start = measure_core_per_tsc();
-    if (!vm.count("resume")) file.core_per_tsc = start.best;
-    file.section_overhead_ticks = static_cast<double>(opt.section_overhead_cycles) / file.core_per_tsc;
+    // The machine is judged before it is trusted: the doctor's quick look, said and recorded.
+    DoctorReport doctor = fputune::run_doctor("/", opt.cpu, 1.0);
+    doctor.quick = true;
+    report_verdict(doctor);
+    in.doctor = doctor.to_json();
+    in.calm = doctor.health.calm;
 
-    spdlog::info("sweep on {} (CPU {}), TSC {:.4f} GHz, core/TSC {:.3f}; dirty {}, cache {}, section overhead {} cycles{}",
-                 probe.value("brand", "?"), cpu, file.tsc_hz / 1e9, start.best, file.dirty, cache, opt.section_overhead_cycles,
-                 quick ? ", quick" : "");
+    spdlog::info("sweep on {} (CPU {}), TSC {:.4f} GHz, core/TSC {:.3f}; dirty {}, cache {}, section overhead {} cycles, {} rounds{}",
+                 in.cpu.value("brand", "?"), opt.cpu, tsc_info().hz / 1e9, doctor.health.calm.core_per_tsc, dirty_name(opt.dirty),
+                 opt.to_json()["cache"].get<std::string>(), opt.section_overhead_cycles, opt.sampling.rounds, opt.quick ? ", quick" : "");
     // Until the file is written, these signals (a second Ctrl-C too) only ask the sweep to stop.
     const StopOnSignals signals;
-    const bool tty = isatty(STDERR_FILENO);
-    const std::uint64_t t_start = tsc_begin();
-    ProgressLog progress(tty);
-    run_sweep(opt, file, [&](const SweepProgress& p) { progress.update(p.done, p.total, p.what); }, signals.stop());
-    if (tty && file.partial) std::cerr << "\n";
-    const CoreRatio end = measure_core_per_tsc();
-    file.core_per_tsc_end = end.best;
-    const double drift = std::abs(end.best - file.core_per_tsc) / file.core_per_tsc;
-    if (drift > 0.03) {
-        std::string w = fmt::format("core/TSC ratio changed from {:.3f} to {:.3f} ({:.1f}%) during the sweep (probed {:.3f}..{:.3f}): the core "
-                                    "clock moved (frequency scaling, thermal limits or a busy host); each sample was converted to cycles "
-                                    "with the ratio probed around it",
-                                    file.core_per_tsc, end.best, 100 * drift, file.ratio_trace.min, file.ratio_trace.max);
-        file.warnings.push_back(w);
-        spdlog::warn("{}", w);
-    }
-    if (file.partial)
-        file.warnings.push_back(fmt::format("interrupted: partial sweep{}; continue it with --resume",
-                                            signals.signal() ? fmt::format(" ({})", signal_name(signals.signal())) : ""));
+    in.stop_reason = [&] { return signals.signal() ? std::string(signal_name(signals.signal())) : std::string(); };
+    ProgressLog progress(isatty(STDERR_FILENO));
+    EventLog events;
+    PoolHooks hooks;
+    hooks.stop = &signals.stop();
+    hooks.progress = [&](const PoolProgress& p) {
+        progress.update((static_cast<std::size_t>(p.round) - 1) * p.points + p.settled, static_cast<std::size_t>(p.rounds) * p.points,
+                        fmt::format("round {}/{}: {}/{} points settled", p.round, p.rounds, p.settled, p.points));
+    };
+    hooks.on_event = [&](const DisturbanceEvent& e) { events(e); };
+    const SweepFile file = measure_sweep(opt, in, hooks);
+    progress.update(1, 1, "done");
+    for (const std::string& w : file.warnings) spdlog::warn("{}", w);
+
     write_sweep_file(output, file);
     if (vm.count("csv")) write_file_atomic(vm["csv"].as<std::string>(), sweep_csv(file));
-    const double elapsed = static_cast<double>(tsc_begin() - t_start) / file.tsc_hz;
     std::uint64_t interrupted = 0;
     for (const auto& p : file.sections) interrupted += p.cycles.samples ? p.cycles.interrupted : p.ticks.interrupted;
     std::ostream& summary = is_stdout_path(output) ? std::cerr : std::cout;  // `-o -` keeps stdout pure JSON
-    summary << fmt::format("{} {}: {} kernels, {} section points, {} threshold points in {:.0f} s; {} samples hit by interruptions{}\n",
-                             file.partial ? "partial sweep written to" : "wrote", output, file.kernels.size(), file.sections.size(),
-                             file.thresholds.size(), elapsed, interrupted,
-                             file.partial ? fmt::format(" (continue with: fputune sweep --resume {} -o {})", output, output) : "");
+    summary << fmt::format("{} {}: {} kernels, {} section points, {} threshold points in {:.0f} s ({} rounds); {} samples hit by interruptions; "
+                           "{} impossible samples and {} in host disturbances measured again{}\n",
+                           file.partial ? "partial sweep written to" : "wrote", output, file.kernels.size(), file.sections.size(),
+                           file.thresholds.size(), file.sampling.elapsed_s, file.sampling.rounds, interrupted, file.sampling.rejected,
+                           file.sampling.retaken,
+                           file.partial ? fmt::format(" (continue with: fputune sweep --resume {} -o {})", output, output) : "");
     return file.partial ? kExitPartial : kExitOk;
 }
 

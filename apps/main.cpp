@@ -52,9 +52,9 @@ int run_command(const Command& c, const std::string& name, const Args& args) {
     } catch (const std::system_error& e) {  // filesystem_error and ios failures among them
         say(e.what());
         return kExitSystem;
-    } catch (const std::exception& e) {  // the readers' remaining std::runtime_errors name a bad input
-        say(e.what());
-        return kExitUsage;
+    } catch (const std::exception& e) {  // none is thrown on purpose: a bug of ours, not the user's input
+        say((std::string("internal error (please report it): ") + e.what()).c_str());
+        return kExitSystem;
     }
 }
 

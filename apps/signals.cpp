@@ -37,16 +37,16 @@ StopOnSignals::StopOnSignals() {
 }
 
 StopOnSignals::~StopOnSignals() {
-    // What was printed goes out while a closed pipe or a lost terminal still cannot kill us; after a
-    // stop signal SIGPIPE stays ignored (the run is ending: a write to a dead reader just fails).
+    // What was printed goes out while a closed pipe or a lost terminal still cannot kill us.
     std::fflush(stdout);
     std::fflush(stderr);
+    // After a stop signal the run is ending with its partial file written: further ones (a Ctrl-C
+    // pressed again and again) are ignored until it has exited with kExitPartial, and a write to a
+    // dead reader just fails. Without one, the previous dispositions come back.
+    const bool stopping = g_signal.load() != 0;
     for (std::size_t i = 0; i < std::size(kSignals); ++i) {
-        if (kSignals[i] == SIGPIPE && g_signal.load() != 0) {
-            std::signal(SIGPIPE, SIG_IGN);
-            continue;
-        }
-        sigaction(kSignals[i], &g_previous[i], nullptr);
+        if (stopping) std::signal(kSignals[i], SIG_IGN);
+        else sigaction(kSignals[i], &g_previous[i], nullptr);
     }
 }
 

@@ -12,7 +12,7 @@ namespace fputune::cli {
 class StopOnSignals {
 public:
     StopOnSignals();
-    ~StopOnSignals();  // restores the previous dispositions
+    ~StopOnSignals();  // restores the previous dispositions; after a stop signal, ignores them to the exit
     StopOnSignals(const StopOnSignals&) = delete;
     StopOnSignals& operator=(const StopOnSignals&) = delete;
 

@@ -21,6 +21,8 @@ struct Algorithm {
     std::uint32_t block_bytes;   // sections hold whole blocks of this size
     std::uint32_t key_bytes = 0; // 0 for unkeyed hashes and CRCs
     std::uint32_t out_bytes;     // digest / tag / CRC size
+    std::uint32_t iv_bytes = 0;         // ciphers: the last iv_bytes of key_bytes are the IV (kernel.hpp)
+    std::uint32_t final_min_bytes = 0;  // ciphers with ciphertext stealing (XTS): 16
 };
 
 // A table row. The name decides the isa (kernel.hpp): "<algorithm>-<isa>" for ours;
@@ -33,17 +35,31 @@ struct Variant {
     const char* provider = "fputune";    // a peer names its library: "openssl", "isal", "sodium"
     FeatureSet required = 0;             // every one must be usable, or the kernel is unavailable
     bool needs_fpu = true;               // false only for code that touches no vector register
+    bool reference_only = false;         // a portable oracle, not a path the kernel has (kernel.hpp)
 };
 
-// A glue type: the algorithm, the context size, and the three Kernel entry points.
+// A glue type: the algorithm, the context size, and the Kernel entry points: init, final, and blocks (hashes)
+// or crypt (ciphers, blocks optional).
 template <class G>
 concept KernelGlue = requires(void* ctx, const std::uint8_t* in, std::size_t n, std::uint8_t* out) {
     { G::algorithm } -> std::convertible_to<Algorithm>;
     { G::ctx_bytes } -> std::convertible_to<std::size_t>;
     { G::init(ctx, in) } noexcept;
-    { G::blocks(ctx, in, n) } noexcept;
     { G::final(ctx, in, n, out) } noexcept;
-};
+} && (requires(void* ctx, const std::uint8_t* in, std::size_t n) { { G::blocks(ctx, in, n) } noexcept; } ||
+      requires(void* ctx, const std::uint8_t* in, std::size_t n, std::uint8_t* out) { { G::crypt(ctx, in, out, n) } noexcept; });
+
+// A cipher's glue adds crypt() (kernel.hpp); its blocks() is its associated data, if it has any.
+template <class G>
+constexpr auto glue_blocks() noexcept {
+    if constexpr (requires { G::blocks; }) return &G::blocks;
+    else return static_cast<void (*)(void*, const std::uint8_t*, std::size_t) noexcept>(nullptr);
+}
+template <class G>
+constexpr auto glue_crypt() noexcept {
+    if constexpr (requires { G::crypt; }) return &G::crypt;
+    else return static_cast<void (*)(void*, const std::uint8_t*, std::uint8_t*, std::size_t) noexcept>(nullptr);
+}
 
 // Declares a glue type's entry points as static members, for glue written out of line (peers).
 #define FPUTUNE_KERNEL_ENTRY_POINTS                                                                      \
@@ -85,8 +101,52 @@ consteval Kernel kernel(Variant v) {
                   .out_bytes = a.out_bytes,
                   .needs_fpu = v.needs_fpu,
                   .init = G::init,
-                  .blocks = G::blocks,
-                  .final = G::final};
+                  .blocks = glue_blocks<G>(),
+                  .final = G::final,
+                  .crypt = glue_crypt<G>(),
+                  .iv_bytes = a.iv_bytes,
+                  .final_min_bytes = a.final_min_bytes,
+                  .reference_only = v.reference_only};
+}
+
+// A multi-source glue (RAID6, xor): the algorithm, the shape of its stripes and the one entry point (kernel.hpp).
+template <class G>
+concept MultiSourceGlue = requires(std::size_t n, const std::uint8_t* const* src, std::uint8_t* const* dst) {
+    { G::algorithm } -> std::convertible_to<Algorithm>;
+    { G::dest_count } -> std::convertible_to<std::uint32_t>;
+    { G::min_sources } -> std::convertible_to<std::uint32_t>;
+    { G::max_sources } -> std::convertible_to<std::uint32_t>;
+    { G::align_bytes } -> std::convertible_to<std::uint32_t>;
+    { G::stripe(n, n, src, dst) } noexcept;
+};
+
+namespace detail {
+// The stream entry points kernel<>() expects, so that a multi-source row's name is checked by the same code;
+// the Kernel built from it then has none (nullptr): nothing streams across a stripe.
+template <class G>
+struct NoStream {
+    static constexpr Algorithm algorithm = G::algorithm;
+    static constexpr std::size_t ctx_bytes = 0;
+    static void init(void*, const std::uint8_t*) noexcept {}
+    static void blocks(void*, const std::uint8_t*, std::size_t) noexcept {}
+    static void final(void*, const std::uint8_t*, std::size_t, std::uint8_t*) noexcept {}
+};
+}  // namespace detail
+
+// The Kernel of a multi-source row.
+template <MultiSourceGlue G>
+consteval Kernel kernel(Variant v) {
+    static_assert(G::dest_count > 0 && G::min_sources > 0 && G::min_sources <= G::max_sources);
+    Kernel k = kernel<detail::NoStream<G>>(v);
+    k.init = nullptr;
+    k.blocks = nullptr;
+    k.final = nullptr;
+    k.stripe = G::stripe;
+    k.dest_count = G::dest_count;
+    k.min_sources = G::min_sources;
+    k.max_sources = G::max_sources;
+    k.align_bytes = G::align_bytes;
+    return k;
 }
 
 }  // namespace fputune

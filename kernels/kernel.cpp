@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Helpers shared by every kernel user: the one-shot digest and feature names.
+// Helpers shared by every kernel user: the one-shot digest, one section, and feature names.
 #include "kernel.hpp"
 
 #include <cassert>
@@ -12,6 +12,11 @@ void kernel_digest(const Kernel& k, const std::uint8_t* key, const std::uint8_t*
     assert(k.ctx_bytes <= sizeof ctx);
     k.init(ctx, key);
     k.final(ctx, data, len, out);
+}
+
+void run_section(const Kernel& k, void* ctx, const std::uint8_t* src, std::uint8_t* dst, std::size_t nblocks) noexcept {
+    if (k.crypt) k.crypt(ctx, src, dst, nblocks);
+    else k.blocks(ctx, src, nblocks);
 }
 
 std::string_view feature_name(Feature f) noexcept {

@@ -51,9 +51,46 @@ struct Kernel {
     void (*init)(void* ctx, const std::uint8_t* key) noexcept;
     void (*blocks)(void* ctx, const std::uint8_t* data, std::size_t nblocks) noexcept;
     void (*final)(void* ctx, const std::uint8_t* data, std::size_t len, std::uint8_t* out) noexcept;
+
+    // ---- Ciphers (hashes, MACs and CRCs leave these at their defaults) -------------------------------
+    // crypt: a cipher's bulk entry, what runs inside one FPU section: nblocks whole blocks from src to dst
+    //        (dst == src, or no overlap). For a cipher, blocks() is its associated-data entry (GCM's AAD,
+    //        a section of its own; nullptr when it has none), and final() writes the rest of the message
+    //        (whole blocks and a tail) to out[0, len), then out_bytes of tag.
+    void (*crypt)(void* ctx, const std::uint8_t* src, std::uint8_t* dst, std::size_t nblocks) noexcept = nullptr;
+    std::uint32_t iv_bytes = 0;         // the last iv_bytes of the key_bytes init reads: IV, nonce or counter
+    std::uint32_t final_min_bytes = 0;  // XTS: 16, a final() with a partial block also takes the block before it
+    bool reference_only = false;        // a portable oracle, not a path the kernel has (no threshold for it)
+
+    // ---- Multi-source kernels: RAID6 gen_syndrome, xor_gen (every other kernel leaves these at their defaults;
+    // design: /work/notes/multisource-interface.md) ------------------------------------------------------------
+    // stripe: what one FPU section runs: `sources` source buffers of `bytes` each (a multiple of block_bytes)
+    //         into dest_count destination buffers of `bytes` each. raid6: dst[0] = P, dst[1] = Q (written);
+    //         xor: dst[0] ^= every source (read and written, as Linux xor_gen()). Stateless: such a kernel has
+    //         no init/blocks/final (nullptr), and key_bytes, ctx_bytes and out_bytes are 0.
+    void (*stripe)(std::size_t sources, std::size_t bytes, const std::uint8_t* const* src,
+                   std::uint8_t* const* dst) noexcept = nullptr;
+    std::uint32_t dest_count = 0;   // raid6 2 (P, Q), xor 1
+    std::uint32_t min_sources = 0;  // the fewest sources stripe() takes
+    std::uint32_t max_sources = 0;  // the most (raid6: 255, the order of its generator 2 in GF(2^8))
+    std::uint32_t align_bytes = 0;  // the alignment every buffer must have (ISA-L's peers); 0 = any
 };
 
-// One-shot digest/MAC of len bytes: init + final on a context on the stack.
+constexpr bool is_multisource(const Kernel& k) noexcept { return k.stripe != nullptr; }
+
+// How the number of sources enters a measurement of a multi-source kernel: each of these is a separate point
+// (4: the old 4-source xor_blocks() shape and the published "xor_gen 4 sources" figures, the smallest common
+// RAID6; 8 and 16: typical and large md arrays). The cost is linear in the sources, so three pin it.
+inline constexpr std::uint32_t kStripeSources[] = {4, 8, 16};
+
+constexpr bool is_cipher(const Kernel& k) noexcept { return k.crypt != nullptr; }
+
+// What one FPU section runs: blocks(ctx, src, nblocks) for hashes; crypt(ctx, src, dst, nblocks) for
+// ciphers (dst: nblocks * block_bytes bytes; unused by hashes).
+void run_section(const Kernel& k, void* ctx, const std::uint8_t* src, std::uint8_t* dst, std::size_t nblocks) noexcept;
+
+// One-shot digest/MAC of len bytes: init + final on a context on the stack. A cipher's is its one-shot
+// encryption: out receives len bytes of output, then out_bytes of tag.
 void kernel_digest(const Kernel& k, const std::uint8_t* key, const std::uint8_t* data, std::size_t len,
                    std::uint8_t* out) noexcept;
 

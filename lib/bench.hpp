@@ -9,13 +9,14 @@
 namespace fputune {
 
 struct BenchResult {
-    std::uint64_t bytes = 0;      // whole blocks actually hashed per call
+    std::uint64_t bytes = 0;      // whole blocks actually hashed per call (multi-source: sources x stripe bytes)
     std::uint64_t calls_per_sample = 0;
-    PointStats ticks_per_call;    // per call of blocks() (timer overhead subtracted, batch-averaged)
+    PointStats ticks_per_call;    // per section call (timer overhead subtracted, batch-averaged)
 };
 
-// Times blocks() on a hot buffer: init once, then batches of calls long enough (>= ~20k ticks) to
-// resolve the TSC's steps; samples until the median is known to ~1 % or the time cap is reached.
+// Times one section (blocks(), a cipher's crypt(), a multi-source kernel's stripe() over kStripeSources[0]
+// sources) on hot buffers: init once, then batches of calls long enough (>= ~20k ticks) to resolve the TSC's
+// steps; samples until the median is known to ~1 % or the time cap is reached.
 BenchResult bench_kernel(const Kernel& k, std::uint64_t size_bytes, double time_cap_s);
 
 }  // namespace fputune

@@ -61,7 +61,28 @@ void add_chain10(std::uint64_t iterations) noexcept {
 }
 #undef FPUTUNE_ADD10
 
+// The smallest positive difference of `pairs` back-to-back reads (0 when the TSC never moved).
+double smallest_step(int pairs) noexcept {
+    std::uint64_t step = ~0ull;
+    for (int i = 0; i < pairs; ++i) {
+        std::uint64_t a = __rdtsc(), b = __rdtsc();
+        if (b > a) step = std::min(step, b - a);
+    }
+    return step == ~0ull ? 0 : static_cast<double>(step);
+}
+
 }  // namespace
+
+TimerProbe probe_timer() noexcept {
+    double empty[7];
+    for (double& e : empty) {
+        const std::uint64_t a = tsc_begin();
+        const std::uint64_t b = tsc_end();
+        e = static_cast<double>(b - a);
+    }
+    std::sort(std::begin(empty), std::end(empty));
+    return {empty[3], smallest_step(8)};
+}
 
 const TscInfo& tsc_info() {
     static const TscInfo info = [] {
@@ -95,12 +116,7 @@ const TscInfo& tsc_info() {
             empty.push_back(static_cast<double>(b - a));
         }
         t.overhead_ticks = median_of(empty);
-        std::uint64_t step = ~0ull;
-        for (int i = 0; i < 20000; ++i) {
-            std::uint64_t a = __rdtsc(), b = __rdtsc();
-            if (b > a) step = std::min(step, b - a);
-        }
-        t.granularity_ticks = step == ~0ull ? 0 : static_cast<double>(step);
+        t.granularity_ticks = smallest_step(20000);
         return t;
     }();
     return info;

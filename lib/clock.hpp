@@ -32,8 +32,18 @@ struct TscInfo {
     double overhead_ticks = 0;    // median of an empty timed section (subtracted from every sample)
     double granularity_ticks = 0; // smallest non-zero step between two reads
 };
-// Measured once per process (about 60 ms) and cached.
+// Measured once per process (about 60 ms) and cached. The overhead and granularity here describe the
+// start only: on a shared VM both move within seconds (62-832 ticks of overhead were seen), so code that
+// corrects samples probes them beside the samples (probe_timer) instead.
 const TscInfo& tsc_info();
+
+// The timer as it is right now: the median of 7 empty timed sections (what a timed sample contains on
+// top of the work) and the smallest positive step of 8 back-to-back reads (what it can resolve). ~1 us.
+struct TimerProbe {
+    double overhead_ticks = 0;
+    double step_ticks = 0;
+};
+TimerProbe probe_timer() noexcept;
 
 // Core cycles per TSC tick, from a chain of dependent adds (one core cycle each).
 struct CoreRatio {

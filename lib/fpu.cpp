@@ -150,9 +150,9 @@ void FpuEmulator::restore() noexcept {
 std::vector<XsaveCost> measure_xsave_costs(int repeats) {
     std::vector<XsaveCost> out;
     FpuEmulator fpu;
-    const double overhead = tsc_info().overhead_ticks;
     for (DirtyState d : {DirtyState::xmm, DirtyState::ymm, DirtyState::zmm}) {
         if (!dirty_supported(d)) continue;
+        const double overhead = probe_timer().overhead_ticks;  // the timer as it is now, not at start-up
         std::vector<double> save, restore, pair;
         // save and restore alone: single timings (coarse: the TSC steps ~20 ticks here).
         for (int i = 0; i < repeats; ++i) {

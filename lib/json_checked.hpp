@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "errors.hpp"
+#include "text_lines.hpp"
 
 namespace fputune::jsonc {
 
@@ -154,10 +155,9 @@ inline bool boolean(const json& v, const Path& at) {
 // A name as kernels, algorithms and ISAs are spelt: 1..64 of letters, digits, '.', '_', '+', '-'
 // (it becomes part of a C macro and of table columns).
 inline std::string name(const json& v, const Path& at) {
-    const std::string s = string(v, at, 64);
-    if (s.empty() || s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-") != std::string::npos)
+    if (!v.is_string() || !is_plain_name(v.get_ref<const std::string&>()))
         fail(at, fmt::format("{} is not a name (1 to 64 letters, digits, '.', '_', '+' or '-')", quote(v)));
-    return s;
+    return v.get<std::string>();
 }
 
 // A provider: a name, or a name and a version after one space ("linux 6.12.117": the kernel's own code
@@ -182,7 +182,7 @@ inline std::string one_of(const json& v, const Path& at, std::initializer_list<s
         if (s == a) return s;
         list += fmt::format("{}{}", list.empty() ? "" : ", ", a);
     }
-    fail(at, fmt::format("{} is not one of {}", quote(v), list));
+    throw FieldError(fmt::format("{} '{}' is not one of {}", at.str(), printable(s), list));
 }
 
 // The member when present (and not null), else `fallback`; `read` checks it.

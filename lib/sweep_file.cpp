@@ -2,6 +2,7 @@
 // Reading and writing fputune.sweep/1, with one clear message for each way a file can be wrong.
 #include "sweep_file.hpp"
 
+#include <cmath>
 #include <map>
 #include <stdexcept>
 
@@ -35,7 +36,14 @@ PointStats stats_from(const json& j, const jsonc::Path& at, bool section) {
     PointStats s;
     s.samples = integer<std::uint64_t>(member(j, "samples", at), at / "samples", 1);
     auto value = [&](const char* key) { return real(member(j, key, at), at / key); };
-    auto used = [&](const char* key) { return positive(member(j, key, at), at / key); };
+    // What the fits use: at least one tick (below that no timer can tell a section from nothing, and a
+    // fit weighting points by 1/y^2 overflows) and at most 1e13 (an hour of a 3 GHz core).
+    auto used = [&](const char* key) {
+        const double v = positive(member(j, key, at), at / key);
+        if (v < 1) fail(at / key, fmt::format("{} is below 1, less than a timer can measure", v));
+        if (v > 1e13) fail(at / key, fmt::format("{} is above 1e13, longer than any section", v));
+        return v;
+    };
     s.min = value("min");
     s.p10 = value("p10");
     s.p50 = used("p50");
@@ -64,7 +72,124 @@ struct Skipped {
     }
 };
 
+json rounds_json(const std::vector<RoundStats>& rounds) {
+    json a = json::array();
+    for (const RoundStats& r : rounds)
+        a.push_back({{"samples", r.samples}, {"p10", r.p10}, {"p50", r.p50}, {"p90", r.p90}, {"p99_clean", r.p99_clean},
+                     {"interrupted", r.interrupted}});
+    return a;
+}
+
+// What a sweep writes about how it measured: the timer trace, the sampling summary, the disturbances,
+// the doctor's verdict (absent in older files; everything here is optional on reading).
+void write_measurement_record(json& j, const SweepFile& f) {
+    if (f.ratio_trace.probes) j["clock"]["core_per_tsc_trace"]["rejected"] = f.ratio_trace.rejected;
+    if (f.timer_trace.calibrations) {
+        const TimerTrace& t = f.timer_trace;
+        j["clock"]["timer_trace"] = {{"calibrations", t.calibrations},
+                                     {"overhead_ticks", {{"min", t.overhead_min}, {"p50", t.overhead_p50}, {"p99", t.overhead_p99}, {"max", t.overhead_max}}},
+                                     {"step_ticks", {{"min", t.step_min}, {"p50", t.step_p50}, {"max", t.step_max}}},
+                                     {"use", "every sample is corrected with the empty-section overhead probed around it"}};
+    }
+    if (f.sampling.rounds) {
+        const SamplingSummary& s = f.sampling;
+        j["sampling"] = {{"rounds", s.rounds}, {"rejected_samples", s.rejected}, {"retaken_samples", s.retaken},
+                         {"disturbances", s.disturbances}, {"waited_s", s.waited_s}, {"elapsed_s", s.elapsed_s}};
+    }
+    json events = json::array();
+    for (const DisturbanceRecord& d : f.disturbances)
+        events.push_back({{"kind", d.kind}, {"start_s", d.start_s}, {"length_s", d.length_s}, {"count", d.count},
+                          {"adopted", d.adopted}, {"detail", d.detail}});
+    if (f.sampling.rounds || !f.disturbances.empty()) j["disturbances"] = events;
+    if (!f.doctor.is_null()) j["doctor"] = f.doctor;
+}
+
+// The same, read back (each part optional: older files have none of it).
+void read_measurement_record(const json& j, SweepFile& f) {
+    using namespace jsonc;
+    const Path top, clock_at = top / "clock";
+    const json& clock = member(j, "clock", top);
+    if (const json* t = optional_member(clock, "core_per_tsc_trace", clock_at))
+        f.ratio_trace.rejected = member_or(*t, "rejected", clock_at / "core_per_tsc_trace", std::uint64_t{0},
+                                           [](const json& v, const Path& p) { return integer<std::uint64_t>(v, p); });
+    if (const json* t = optional_member(clock, "timer_trace", clock_at)) {
+        const Path at = clock_at / "timer_trace", o_at = at / "overhead_ticks", s_at = at / "step_ticks";
+        const json& o = object(member(*t, "overhead_ticks", at), o_at);
+        const json& st = object(member(*t, "step_ticks", at), s_at);
+        auto ticks = [](const json& obj, const char* key, const Path& p) { return real(member(obj, key, p), p / key, 0, 1e12); };
+        f.timer_trace = {integer<std::uint64_t>(member(*t, "calibrations", at), at / "calibrations"), ticks(o, "min", o_at),
+                         ticks(o, "p50", o_at), ticks(o, "p99", o_at), ticks(o, "max", o_at), ticks(st, "min", s_at), ticks(st, "p50", s_at),
+                         ticks(st, "max", s_at)};
+    }
+    if (const json* s = optional_member(j, "sampling", top)) {
+        const Path at = top / "sampling";
+        auto count = [&](const char* key) {
+            return member_or(*s, key, at, std::uint64_t{0}, [](const json& v, const Path& p) { return integer<std::uint64_t>(v, p); });
+        };
+        auto seconds = [&](const char* key) { return member_or(*s, key, at, 0.0, [](const json& v, const Path& p) { return real(v, p, 0, 1e9); }); };
+        f.sampling = {integer<int>(member(*s, "rounds", at), at / "rounds", 0, 1000), count("rejected_samples"), count("retaken_samples"),
+                      count("disturbances"), seconds("waited_s"), seconds("elapsed_s")};
+    }
+    if (const json* d = optional_member(j, "disturbances", top)) {
+        const Path at = top / "disturbances";
+        for (std::size_t i = 0; i < array(*d, at).size(); ++i) {
+            const Path e_at = at[i];
+            const json& e = object((*d)[i], e_at);
+            f.disturbances.push_back({name(member(e, "kind", e_at), e_at / "kind"), real(member(e, "start_s", e_at), e_at / "start_s", 0, 1e9),
+                                      real(member(e, "length_s", e_at), e_at / "length_s", 0, 1e9),
+                                      member_or(e, "count", e_at, std::uint64_t{1}, [](const json& v, const Path& p) { return integer<std::uint64_t>(v, p, 1); }),
+                                      member_or(e, "adopted", e_at, false, [](const json& v, const Path& p) { return boolean(v, p); }),
+                                      member_or(e, "detail", e_at, std::string(), [](const json& v, const Path& p) { return string(v, p, 1024); })});
+        }
+    }
+    if (const json* d = optional_member(j, "doctor", top)) f.doctor = object(*d, top / "doctor");
+}
+
+// A point's count of impossible samples and of samples taken again (0 when absent).
+std::uint64_t count_of(const json& p, const char* key, const jsonc::Path& at) {
+    return jsonc::member_or(p, key, at, std::uint64_t{0}, [](const json& v, const jsonc::Path& q) { return jsonc::integer<std::uint64_t>(v, q); });
+}
+
+// A section point's rounds (in core cycles, like "cycles"): a round that cannot be used is FieldError.
+std::vector<RoundStats> rounds_from(const json& p, const jsonc::Path& at) {
+    using namespace jsonc;
+    std::vector<RoundStats> out;
+    const json* r = optional_member(p, "rounds", at);
+    if (!r) return out;
+    for (std::size_t i = 0; i < array(*r, at / "rounds").size(); ++i) {
+        const Path r_at = (at / "rounds")[i];
+        const json& x = object((*r)[i], r_at);
+        RoundStats s;
+        s.samples = integer<std::uint64_t>(member(x, "samples", r_at), r_at / "samples", 1);
+        s.p10 = real(member(x, "p10", r_at), r_at / "p10");
+        s.p50 = positive(member(x, "p50", r_at), r_at / "p50");
+        s.p90 = positive(member(x, "p90", r_at), r_at / "p90");
+        s.p99_clean = real(member(x, "p99_clean", r_at), r_at / "p99_clean");
+        s.interrupted = member_or(x, "interrupted", r_at, std::uint64_t{0},
+                                  [&](const json& v, const Path& q) { return integer<std::uint64_t>(v, q, 0, s.samples); });
+        out.push_back(s);
+    }
+    return out;
+}
+
+bool possible(const PointStats& s) {
+    for (double v : {s.min, s.p10, s.p50, s.p90, s.p99, s.p999, s.max, s.p99_clean})
+        if (!(v > 0) || !std::isfinite(v)) return false;
+    return s.samples > 0;
+}
+
 }  // namespace
+
+bool possible_point(const PointStats& ticks, const PointStats& cycles) { return possible(ticks) && (!cycles.samples || possible(cycles)); }
+
+std::vector<std::string> impossible_points(const SweepFile& f) {
+    std::vector<std::string> bad;
+    for (const auto& p : f.sections)
+        if (!possible_point(p.ticks, p.cycles)) bad.push_back(fmt::format("{} {} B {}", p.kernel, p.bytes, p.cache));
+    for (const auto& p : f.thresholds)
+        if (!possible_point(p.ticks, p.cycles)) bad.push_back(fmt::format("{} {} B threshold {}", p.kernel, p.bytes, p.dirty));
+    return bad;
+}
 
 PointStats scaled(const PointStats& s, double by) {
     PointStats r = s;
@@ -102,14 +227,21 @@ json to_json(const SweepFile& f) {
     for (const auto& p : f.sections) {
         j["sections"].push_back({{"kernel", p.kernel}, {"cache", p.cache}, {"bytes", p.bytes},
                                  {"ticks", stats_json(p.ticks)}, {"request_ticks_p50", p.request_ticks_p50}});
-        if (!p.settled) j["sections"].back()["settled"] = false;
-        if (p.cycles.samples) j["sections"].back()["cycles"] = stats_json(p.cycles);
+        json& o = j["sections"].back();
+        if (!p.settled) o["settled"] = false;
+        if (p.cycles.samples) o["cycles"] = stats_json(p.cycles);
+        if (!p.rounds.empty()) o["rounds"] = rounds_json(p.rounds);
+        if (p.rejected) o["rejected"] = p.rejected;
+        if (p.retaken) o["retaken"] = p.retaken;
     }
     j["thresholds"] = json::array();
     for (const auto& p : f.thresholds) {
         j["thresholds"].push_back({{"kernel", p.kernel}, {"dirty", p.dirty}, {"bytes", p.bytes}, {"ticks", stats_json(p.ticks)}});
         if (p.cycles.samples) j["thresholds"].back()["cycles"] = stats_json(p.cycles);
+        if (p.rejected) j["thresholds"].back()["rejected"] = p.rejected;
+        if (p.retaken) j["thresholds"].back()["retaken"] = p.retaken;
     }
+    write_measurement_record(j, f);
     return j;
 }
 
@@ -196,10 +328,13 @@ SweepFile sweep_from_json(const json& j, const std::string& source) {
                 point.ticks = stats_from(member(p, "ticks", at), at / "ticks", true);
                 if (const json* c = optional_member(p, "cycles", at)) point.cycles = stats_from(*c, at / "cycles", true);
                 point.request_ticks_p50 = member_or(p, "request_ticks_p50", at, 0.0, [](const json& v, const Path& q) { return real(v, q, 0); });
+                point.rounds = rounds_from(p, at);
             } catch (const FieldError& e) {
                 skipped.by_kernel[point.kernel].push_back(fmt::format("{} B {}: {}", point.bytes, point.cache, e.what()));
                 continue;
             }
+            point.rejected = count_of(p, "rejected", at);
+            point.retaken = count_of(p, "retaken", at);
             f.sections.push_back(std::move(point));
         }
         if (const json* thresholds = optional_member(j, "thresholds", top)) {
@@ -217,10 +352,14 @@ SweepFile sweep_from_json(const json& j, const std::string& source) {
                     skipped.by_kernel[point.kernel].push_back(fmt::format("threshold {} B {}: {}", point.bytes, point.dirty, e.what()));
                     continue;
                 }
+                point.rejected = count_of(p, "rejected", at);
+                point.retaken = count_of(p, "retaken", at);
                 f.thresholds.push_back(std::move(point));
             }
         }
+        read_measurement_record(j, f);
         skipped.note(f.notes);
+        for (const auto& [kernel, why] : skipped.by_kernel) f.skipped_points[kernel] = why.size();
     } catch (const InputError& e) {
         throw fail(std::string("malformed sweep file: ") + e.what());
     }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,14 @@ struct PointStats {
 
 // The same statistics with every value divided by `by` (core cycles -> ticks at a reference ratio).
 PointStats scaled(const PointStats& s, double by);
+
+// One round's statistics of a point, in core cycles: the sweep takes each point's samples in rounds spread
+// over the whole run, so the spread between rounds shows what the host's phases did to it.
+struct RoundStats {
+    std::uint64_t samples = 0;
+    double p10 = 0, p50 = 0, p90 = 0, p99_clean = 0;
+    std::uint64_t interrupted = 0;
+};
 
 struct KernelInfo {
     std::string name, algorithm, isa, provider;
@@ -45,6 +54,9 @@ struct SectionPoint {
     // ~0.3 ms), so the core clock moving mid-sweep (boost, host load) cancels. samples == 0: none
     // (a file from before per-sample ratios).
     PointStats cycles;
+    std::vector<RoundStats> rounds;  // empty: a file from before rounds
+    std::uint64_t rejected = 0;      // impossible samples (at or below the timer's floor), measured again
+    std::uint64_t retaken = 0;       // samples dropped for a host disturbance, measured again
 };
 
 // One point of the threshold sweep: the one-shot cost (init + final) of `bytes` on one kernel; for a
@@ -55,12 +67,41 @@ struct ThresholdPoint {
     std::uint64_t bytes = 0;
     PointStats ticks;
     PointStats cycles;  // as in SectionPoint
+    std::uint64_t rejected = 0, retaken = 0;
 };
 
 // The core/TSC ratio probed all through a sweep (a 20 000-add chain every ~0.3 ms of sampling).
 struct RatioTrace {
     std::uint64_t probes = 0;
     double min = 0, p10 = 0, p50 = 0, p90 = 0, max = 0;
+    std::uint64_t rejected = 0;  // probes that read low (interrupted inside) and were not used
+};
+
+// The timer's own overhead and step, probed beside the samples (every sample is corrected with the
+// overhead measured around it, not with one value from the start).
+struct TimerTrace {
+    std::uint64_t calibrations = 0;  // 0: an older file, corrected with the start value only
+    double overhead_min = 0, overhead_p50 = 0, overhead_p99 = 0, overhead_max = 0;
+    double step_min = 0, step_p50 = 0, step_max = 0;
+};
+
+// A stretch in which the host disturbed the measurement, waited out; its samples were measured again.
+struct DisturbanceRecord {
+    std::string kind;      // timer_slow | clock_collapse | interrupt_storm | preempted
+    double start_s = 0;    // seconds since the sweep began
+    double length_s = 0;
+    std::uint64_t count = 1;  // neighbouring events of the kind merged into this one
+    bool adopted = false;     // it outlasted its wait: its state was taken as the new normal
+    std::string detail;
+};
+
+// How the samples were taken.
+struct SamplingSummary {
+    int rounds = 0;                  // 0: an older file (one pass)
+    std::uint64_t rejected = 0;      // impossible samples, measured again
+    std::uint64_t retaken = 0;       // samples dropped for disturbances, measured again
+    std::uint64_t disturbances = 0;  // events, before merging
+    double waited_s = 0, elapsed_s = 0;
 };
 
 struct SweepFile {
@@ -73,6 +114,10 @@ struct SweepFile {
     double core_per_tsc = 0;      // measured at the start
     double core_per_tsc_end = 0;  // and at the end (a change is a warning)
     RatioTrace ratio_trace;       // probed between samples (probes == 0: an older file without it)
+    TimerTrace timer_trace;
+    SamplingSummary sampling;
+    std::vector<DisturbanceRecord> disturbances;
+    nlohmann::json doctor;        // the quick `fputune doctor` verdict taken before the sweep (null: none)
     double section_overhead_ticks = 0;  // per-section overhead added in every section (emulation + --section-overhead)
     std::string dirty = "ymm";    // user state dirtied for the section sweep
     bool partial = false;         // interrupted (Ctrl-C) before every point was measured
@@ -83,6 +128,7 @@ struct SweepFile {
     // What the reader skipped (points with missing, non-finite or non-positive statistics), one line
     // per kernel naming the points; not written back.
     std::vector<std::string> notes;
+    std::map<std::string, std::size_t> skipped_points;  // per kernel: how many points the reader skipped
 };
 
 // What models fit: ticks at one reference ratio (model_core_per_tsc), so that ticks x ratio = core
@@ -90,6 +136,11 @@ struct SweepFile {
 // are the cycles divided by it; an older file gives its raw ticks and its start ratio.
 double model_core_per_tsc(const SweepFile& f);
 PointStats model_ticks(const SweepFile& f, const PointStats& ticks, const PointStats& cycles);
+
+// Points whose statistics are not physically possible (a quantile <= 0, NaN or infinite, in ticks or
+// cycles), as "kernel bytes B cache": a sweep never writes one.
+std::vector<std::string> impossible_points(const SweepFile& f);
+bool possible_point(const PointStats& ticks, const PointStats& cycles);  // cycles.samples == 0: ticks only
 
 nlohmann::json to_json(const SweepFile& f);
 // Validates schema (name and version), required fields, types and ranges (lib/json_checked.hpp).

@@ -53,12 +53,21 @@ VariantResult solve_budget(const ModelFile& src, const KernelInfo& k, const Cach
         return v;
     }
     const double budget_cycles = budget * o.min_freq_hz;
-    v.unrounded_bytes = std::max(0.0, (budget_cycles - bound.a_hi) / b_cycles);
+    const double exact = std::max(0.0, (budget_cycles - bound.a_hi) / b_cycles);
+    v.unrounded_bytes = std::min(exact, static_cast<double>(kMaxLimitBytes));
+    if (exact > static_cast<double>(kMaxLimitBytes))
+        v.notes.push_back(fmt::format("capped at {}: the line allows more ({}), beyond any section a sweep measures",
+                                      format_size(kMaxLimitBytes), std::isfinite(exact) ? fmt::format("{:.3g} B", exact) : "any size"));
+    // The largest multiple of g up to kMaxLimitBytes whose predicted time fits: t() grows with n (b > 0),
+    // so the multiples that fit are a prefix; a binary search finds its end in ~30 steps.
     auto largest_multiple = [&](std::uint64_t g) {
-        std::uint64_t n = static_cast<std::uint64_t>(std::floor(v.unrounded_bytes / static_cast<double>(g))) * g;
-        while (n > 0 && t(static_cast<double>(n)) > budget) n -= g;  // guard against rounding at the edge
-        while (t(static_cast<double>(n + g)) <= budget) n += g;
-        return n;
+        std::uint64_t lo = 0, hi = kMaxLimitBytes / g;  // in granules
+        while (lo < hi) {
+            const std::uint64_t mid = lo + (hi - lo + 1) / 2;
+            if (t(static_cast<double>(mid * g)) <= budget) lo = mid;
+            else hi = mid - 1;
+        }
+        return lo * g;
     };
     const std::uint64_t block = v.block_bytes;
     std::uint64_t n = 0, granule = block;

@@ -37,7 +37,12 @@ struct VariantResult {
     std::vector<std::string> notes;
 };
 
-// The limit of one kernel on one machine (`src`) from one of its cache models; no threshold or upstream yet.
+// No limit above this: no sweep measures sections beyond 1 GiB (sweep --sizes stops there), and a
+// larger one is a line extrapolated past all sense (a tiny per-byte cost, a huge budget).
+inline constexpr std::uint64_t kMaxLimitBytes = 1ull << 30;
+// The limit of one kernel on one machine (`src`) from one of its cache models; no threshold or upstream
+// yet. Bounded whatever the line: a binary search over whole granules up to kMaxLimitBytes (~30 steps),
+// never a walk whose length comes from the data.
 VariantResult solve_budget(const ModelFile& src, const KernelInfo& k, const CacheModel& cm, const RecommendOptions& o);
 // Upstream's limit for v's algorithm, predicted by the same line: PASS or OVER the budget.
 void judge_upstream(VariantResult& v, const CacheModel& cm, const RecommendOptions& o);

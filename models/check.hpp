@@ -17,8 +17,15 @@ struct HeaderConstant {
 };
 
 // Every `#define NAME VALUE` with an integer value (decimal or hex, optional U/L suffixes, optional
-// parentheses); other defines are listed in `skipped` as "NAME (line N): why".
-std::vector<HeaderConstant> parse_header_constants(const std::string& text, std::vector<std::string>& skipped);
+// parentheses), read as C reads it: comments and string literals skipped, line splices joined,
+// definitions under #if 0 (or another branch known not to be taken) ignored, #undef honoured. Other
+// defines are listed in `skipped` as "NAME (line N): why". A limit (a name ending in _FPU_BYTES or
+// _SIMD_MIN_BYTES) of 0, written with a leading 0 (octal in C) or beyond 64 bits, and any macro
+// defined twice with different values, are refused: InputError "source:line: ...". Lines are at most
+// kMaxHeaderLineBytes long.
+inline constexpr std::size_t kMaxHeaderLineBytes = 16384;
+std::vector<HeaderConstant> parse_header_constants(const std::string& text, std::vector<std::string>& skipped,
+                                                   const std::string& source = "header");
 
 struct CheckResult {
     HeaderConstant constant;
@@ -39,7 +46,7 @@ struct CheckReport {
 
 // Maps FPUTUNE_<KERNEL>_FPU_BYTES and FPUTUNE_<ALGORITHM>_FPU_BYTES (the FPUTUNE_ prefix optional) to the
 // kernels of the sources and predicts each section at the minimum frequency; an algorithm constant is
-// judged on its slowest variant and machine. Throws std::runtime_error when no constant maps to a kernel.
+// judged on its slowest variant and machine. Throws InputError when no constant maps to a kernel.
 CheckReport check_header(const std::string& text, const std::string& source, const std::vector<ModelFile>& sources,
                          const RecommendOptions& options);
 

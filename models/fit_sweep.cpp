@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "errors.hpp"
 #include "kernel_globs.hpp"
 #include "sweep_cycles.hpp"
 #include "thresholds.hpp"
@@ -31,30 +32,41 @@ ModelFile fit_sweep(const SweepFile& sweep, const std::string& source, const std
     m.core_per_tsc_end = sweep.ratio_trace.probes ? m.core_per_tsc : sweep.core_per_tsc_end;
     m.dirty = parse_dirty_state(sweep.dirty);
     if (!m.dirty)
-        throw std::runtime_error(fmt::format("{}: malformed sweep file: dirty '{}' (expected xmm, ymm, zmm or none)",
+        throw InputError(fmt::format("{}: malformed sweep file: dirty '{}' (expected xmm, ymm, zmm or none)",
                                              source, sweep.dirty));
     m.partial = sweep.partial;
     m.warnings = sweep.warnings;
     m.kernels = sweep.kernels;
+    m.notes = sweep.notes;  // the points the reader skipped, named
+    // A kernel whose broken points were skipped is refused, by name, when too few are left for a line.
+    auto too_few = [&](const std::string& kernel, const std::string& what) {
+        const auto skipped = sweep.skipped_points.find(kernel);
+        if (skipped == sweep.skipped_points.end()) return;
+        std::string why;
+        for (const auto& n : sweep.notes)
+            if (n.rfind(kernel + ": ", 0) == 0) why = n.substr(kernel.size() + 2);
+        throw InputError(fmt::format("{}: {}: {} after {}; too few for a line: sweep it again (fputune sweep -k '{}')", source,
+                                     kernel, what, why, kernel));
+    };
     // Group the section points by (kernel, cache), in the order of the kernel list, with the
     // statistics the fits use.
     std::map<std::pair<std::string, Cache>, std::vector<std::pair<std::uint64_t, PointStats>>> groups;
     for (const auto& p : sweep.sections) {
         if (!m.kernel(p.kernel))
-            throw std::runtime_error(fmt::format("{}: malformed sweep file: section points for kernel '{}', which is not in "
+            throw InputError(fmt::format("{}: malformed sweep file: section points for kernel '{}', which is not in "
                                                  "its \"kernels\" list", source, p.kernel));
         const std::optional<Cache> cache = parse_cache(p.cache);
         if (!cache)
-            throw std::runtime_error(fmt::format("{}: malformed sweep file: cache '{}' for kernel '{}' (expected hot or cold)",
+            throw InputError(fmt::format("{}: malformed sweep file: cache '{}' for kernel '{}' (expected hot or cold)",
                                                  source, p.cache, p.kernel));
         const PointStats st = point_cycles(sweep, p.ticks, p.cycles);
         if (p.bytes == 0 || !(st.p50 > 0) || !(st.p90 > 0))
-            throw std::runtime_error(fmt::format("{}: malformed sweep file: point {} B of '{}' ({}) has no positive p50/p90",
+            throw InputError(fmt::format("{}: malformed sweep file: point {} B of '{}' ({}) has no positive p50/p90",
                                                  source, p.bytes, p.kernel, p.cache));
         groups[{p.kernel, *cache}].emplace_back(p.bytes, st);
     }
     if (groups.empty())
-        throw std::runtime_error(fmt::format("{}: the sweep has no section points{}; run `fputune sweep` (or --resume it)", source,
+        throw InputError(fmt::format("{}: the sweep has no section points{}; run `fputune sweep` (or --resume it)", source,
                                              sweep.partial ? " (it was interrupted before the first)" : ""));
     for (const auto& k : sweep.kernels) {
         for (const Cache cache : {Cache::hot, Cache::cold}) {
@@ -79,16 +91,24 @@ ModelFile fit_sweep(const SweepFile& sweep, const std::string& source, const std
                 b99.push_back(std::max(st.p99_clean, st.p90));
                 cm.bound_bytes.push_back(bytes);
             }
+            if (cm.bytes.size() < 2 || cm.bytes.front() == cm.bytes.back())
+                too_few(k.name, fmt::format("only {} B is left in {} cache", cm.bytes.front(), name(cache)));
             cm.p50 = fit_line(xs, y50);
             cm.p90 = fit_line(bx, b90);
             cm.p99 = fit_line(bx, b99);
+            for (const auto& [q, f] : {std::pair{"p50", &cm.p50}, std::pair{"p90", &cm.p90}, std::pair{"p99", &cm.p99}})
+                for (double v : {f->a, f->b, f->a_lo, f->a_hi, f->b_lo, f->b_hi, f->r2, f->max_rel_residual})
+                    if (!std::isfinite(v))
+                        throw InputError(fmt::format("{}: the {} line of '{}' ({} cache) is not finite: its points span a range "
+                                                     "no section has; sweep it again", source, q, k.name, name(cache)));
             m.models.push_back(std::move(cm));
         }
         const bool has_points = groups.count({k.name, Cache::hot}) || groups.count({k.name, Cache::cold});
+        if (k.needs_fpu && !has_points) too_few(k.name, "no section point is left");
         if (k.needs_fpu && !has_points && kernel_globs.empty()) {
             // Ours must be there in a complete sweep; a peer may have been listed for thresholds only.
             if (!sweep.partial && !is_peer(k))
-                throw std::runtime_error(fmt::format("{}: no section points for kernel '{}', which the sweep lists; the file is "
+                throw InputError(fmt::format("{}: no section points for kernel '{}', which the sweep lists; the file is "
                                                      "incomplete: sweep again, or choose kernels with -k", source, k.name));
             m.notes.push_back(fmt::format("{}: no section points{}; skipped", k.name, sweep.partial ? " (the sweep was interrupted)" : ""));
         }
@@ -96,7 +116,7 @@ ModelFile fit_sweep(const SweepFile& sweep, const std::string& source, const std
     try {
         m.thresholds = compute_thresholds(sweep);
     } catch (const std::invalid_argument& e) {
-        throw std::runtime_error(fmt::format("{}: malformed sweep file: {}", source, e.what()));
+        throw InputError(fmt::format("{}: malformed sweep file: {}", source, e.what()));
     }
     filter_kernels(m, kernel_globs);
     if (sweep.partial) m.notes.push_back("the sweep is partial (interrupted): some points are missing");

@@ -4,9 +4,11 @@
 #include "header.hpp"
 
 #include <cctype>
+#include <map>
 
 #include <fmt/format.h>
 
+#include "errors.hpp"
 #include "units.hpp"
 
 namespace fputune {
@@ -28,9 +30,37 @@ std::string comment_safe(std::string s) {
     return s;
 }
 
+// Two names that differ only in what a macro cannot spell ("sha256-avx2", "sha256.avx2") would define
+// one macro twice, and C would keep the later, perhaps looser, value: refused, naming both.
+void refuse_macro_collisions(const Recommendation& r) {
+    std::map<std::string, std::string> owner;  // macro -> what it is for
+    auto claim = [&](const std::string& macro, const std::string& what) {
+        auto [it, fresh] = owner.emplace(macro, what);
+        if (!fresh && it->second != what)
+            throw InputError(fmt::format("the header would define {} twice: for {} and for {}; their names differ only in "
+                                         "punctuation. Rename one in its input file, or leave one out with -k",
+                                         macro, it->second, what));
+    };
+    auto from = [&](const std::string& kernel) {
+        for (const auto& row : r.variants)
+            if (row.bound.kernel == kernel) return " (from " + row.bound.source + ")";
+        return std::string();
+    };
+    for (const auto& row : r.variants) claim(variant_macro(row.bound.kernel), "kernel '" + row.bound.kernel + "'" + from(row.bound.kernel));
+    for (const auto& a : r.algorithms) {
+        const std::string macro = algorithm_macro(a.algorithm);
+        // A kernel named like its algorithm (crc32c) shares the macro with it on purpose.
+        const auto it = owner.find(macro);
+        if (it == owner.end() || it->second != "kernel '" + a.algorithm + "'" + from(a.algorithm))
+            claim(macro, "algorithm '" + a.algorithm + "'" + from(a.kernel));
+    }
+    for (const auto& a : r.algorithms) claim(threshold_macro(a.algorithm), "the threshold of algorithm '" + a.algorithm + "'" + from(a.kernel));
+}
+
 }  // namespace
 
 std::string render_header(const Recommendation& r, const std::string& path) {
+    refuse_macro_collisions(r);
     const RecommendOptions& o = r.options;
     std::string base = path.substr(path.find_last_of('/') == std::string::npos ? 0 : path.find_last_of('/') + 1);
     const std::string guard = "_FPUTUNE_" + macro_stem(base.empty() ? "limits.h" : base);

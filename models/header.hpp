@@ -14,7 +14,8 @@ std::string variant_macro(const std::string& kernel);        // FPUTUNE_SHA256_A
 std::string algorithm_macro(const std::string& algorithm);   // FPUTUNE_SHA256_FPU_BYTES
 std::string threshold_macro(const std::string& algorithm);   // FPUTUNE_SHA256_SIMD_MIN_BYTES
 
-// The header text; `path` names the include guard (limits.h -> _FPUTUNE_LIMITS_H).
+// The header text; `path` names the include guard (limits.h -> _FPUTUNE_LIMITS_H). Throws InputError,
+// before anything is written, when two kernels or algorithms would define one macro.
 std::string render_header(const Recommendation& r, const std::string& path);
 
 }  // namespace fputune

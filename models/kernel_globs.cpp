@@ -10,6 +10,8 @@
 
 #include <fmt/format.h>
 
+#include "errors.hpp"
+
 namespace fputune {
 
 bool glob_match(const std::string& pattern, const std::string& name) {
@@ -25,7 +27,7 @@ void filter_kernels(ModelFile& m, const std::vector<std::string>& globs) {
         if (!any) {
             std::string names;
             for (const auto& k : with_points) names += (names.empty() ? "" : ", ") + k;
-            throw std::runtime_error(fmt::format("{}: no section points for kernel '{}' (kernels with points: {}); "
+            throw InputError(fmt::format("{}: no section points for kernel '{}' (kernels with points: {}); "
                                                  "sweep it with `fputune sweep -k '{}'` or pick one of those",
                                                  m.source, g, names.empty() ? "none" : names, g));
         }

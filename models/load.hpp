@@ -9,8 +9,10 @@
 
 namespace fputune {
 
-// Any input by content: a sweep (fitted here), a model file, or a reference CSV. Throws
-// std::runtime_error naming the path and what is wrong.
+// Any input by content: a sweep (fitted here), a model file, or a reference CSV (a UTF-8 byte order
+// mark is skipped). Throws InputError naming the path and what is wrong.
 ModelFile load_models(const std::string& path, const std::vector<std::string>& kernel_globs = {});
+// The same for a file's text already read (`source` names it in messages).
+ModelFile models_from_text(const std::string& text, const std::string& source, const std::vector<std::string>& kernel_globs = {});
 
 }  // namespace fputune

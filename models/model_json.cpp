@@ -2,9 +2,14 @@
 // Reading and writing fputune.model/2, and reading /1 (lines in ticks), converted to cycles on load.
 #include "model_json.hpp"
 
+#include <map>
 #include <stdexcept>
 
 #include <fmt/format.h>
+
+#include "errors.hpp"
+#include "json_checked.hpp"
+#include "text_lines.hpp"
 
 #include "fit_sweep.hpp"  // kBoundFitMaxSeconds, kBoundFitMinPoints: what the file says about its fit
 
@@ -21,23 +26,44 @@ json line_json(const LineFit& f) {
 }
 
 // A /2 line is in cycles; a /1 line (`ticks`) is in ticks at the file's core/TSC ratio, `ticks_to_cycles`.
-LineFit line_from(const json& j, bool ticks, double ticks_to_cycles) {
+// Every number finite; a confidence interval holds its value (lo <= value <= hi, what the solver's
+// upper line relies on); the per-byte cost of a bound is not negative.
+LineFit line_from(const json& j, const jsonc::Path& at, bool ticks, double ticks_to_cycles) {
+    using namespace jsonc;
+    object(j, at);
     LineFit f;
-    f.a = j.at(ticks ? "a_ticks" : "a_cycles").get<double>();
-    f.b = j.at(ticks ? "b_ticks_per_byte" : "b_cycles_per_byte").get<double>();
-    f.a_lo = j.at("a_ci95").at(0).get<double>();
-    f.a_hi = j.at("a_ci95").at(1).get<double>();
-    f.b_lo = j.at("b_ci95").at(0).get<double>();
-    f.b_hi = j.at("b_ci95").at(1).get<double>();
+    // Lines of a real fit stay far inside these: A within +-1e13 cycles, B within +-1e9 cycles per byte.
+    auto num = [&](const char* key, double limit) { return real(member(j, key, at), at / key, -limit, limit); };
+    auto interval = [&](const char* key, double limit, double& lo, double& hi) {
+        const json& v = array(member(j, key, at), at / key);
+        if (v.size() != 2) fail(at / key, fmt::format("{} is not a [low, high] pair", quote(v)));
+        lo = real(v[0], (at / key)[0], -limit, limit);
+        hi = real(v[1], (at / key)[1], -limit, limit);
+        if (lo > hi) fail(at / key, fmt::format("{} is not a [low, high] pair: low > high", quote(v)));
+    };
+    f.a = num(ticks ? "a_ticks" : "a_cycles", 1e13);
+    f.b = num(ticks ? "b_ticks_per_byte" : "b_cycles_per_byte", 1e9);
+    interval("a_ci95", 1e13, f.a_lo, f.a_hi);
+    interval("b_ci95", 1e9, f.b_lo, f.b_hi);
+    if (f.a < f.a_lo || f.a > f.a_hi) fail(at / "a_ci95", fmt::format("[{}, {}] does not hold A = {}", f.a_lo, f.a_hi, f.a));
+    if (f.b < f.b_lo || f.b > f.b_hi) fail(at / "b_ci95", fmt::format("[{}, {}] does not hold B = {}", f.b_lo, f.b_hi, f.b));
+    if (f.b_hi < 0) fail(at / "b_ci95", fmt::format("a cost per byte of {} (< 0)", f.b_hi));
     if (ticks)
         for (double* v : {&f.a, &f.b, &f.a_lo, &f.a_hi, &f.b_lo, &f.b_hi}) *v *= ticks_to_cycles;
-    f.r2 = j.value("r2", 1.0);
-    f.max_rel_residual = j.value("max_rel_residual", 0.0);
-    f.max_residual_bytes = j.value("max_residual_bytes", std::uint64_t{0});
-    f.points = j.value("points", std::size_t{0});
-    f.straight = j.value("straight", true);
-    f.note = j.value("note", "");
+    f.r2 = member_or(j, "r2", at, 1.0, [](const json& v, const Path& p) { return real(v, p, -1e6, 1); });
+    f.max_rel_residual = member_or(j, "max_rel_residual", at, 0.0, [](const json& v, const Path& p) { return real(v, p, 0, 1e9); });
+    f.max_residual_bytes = member_or(j, "max_residual_bytes", at, std::uint64_t{0},
+                                     [](const json& v, const Path& p) { return integer<std::uint64_t>(v, p, 0, 1ull << 30); });
+    f.points = member_or(j, "points", at, std::size_t{0}, [](const json& v, const Path& p) { return integer<std::size_t>(v, p, 0, 1u << 20); });
+    f.straight = member_or(j, "straight", at, true, [](const json& v, const Path& p) { return boolean(v, p); });
+    f.note = member_or(j, "note", at, std::string(), [](const json& v, const Path& p) { return string(v, p, 1024); });
     return f;
+}
+
+std::vector<std::uint64_t> sizes(const json& v, const jsonc::Path& at) {
+    std::vector<std::uint64_t> out;
+    for (std::size_t i = 0; i < jsonc::array(v, at).size(); ++i) out.push_back(jsonc::integer<std::uint64_t>(v[i], at[i], 1, 1ull << 30));
+    return out;
 }
 
 }  // namespace
@@ -93,90 +119,118 @@ json to_json(const ModelFile& m) {
 }
 
 ModelFile model_from_json(const json& j, const std::string& source) {
-    auto fail = [&](const std::string& why) { return std::runtime_error(source + ": " + why); };
-    const std::string schema = j.value("schema", "");
+    auto fail = [&](const std::string& why) { return InputError(source + ": " + why); };
+    if (!j.is_object() || !j.contains("schema") || !j["schema"].is_string())
+        throw fail("not an fputune model file (no \"schema\" field); expected " + std::string(kModelSchema) + ", as written by `fputune fit`");
+    const std::string schema = j["schema"].get<std::string>();
+    if (schema.size() > 64) throw fail("\"schema\" is " + jsonc::quote(j["schema"]) + ", not a schema name (expected " + kModelSchema + ")");
     const std::string family = "fputune.model/";
     if (schema.rfind(family, 0) != 0) throw fail("schema '" + schema + "' is not a model file (expected " + kModelSchema + ")");
-    int version = 0;
-    try {
-        version = std::stoi(schema.substr(family.size()));
-    } catch (...) {
+    const std::string digits = schema.substr(family.size());
+    if (digits.empty() || digits.size() > 4 || digits.find_first_not_of("0123456789") != std::string::npos)
         throw fail("schema '" + schema + "' has no version number (expected " + kModelSchema + ")");
-    }
+    const int version = std::stoi(digits);
     if (version > 2)
         throw fail("schema '" + schema + "' is newer than this fputune understands (" + kModelSchema +
                    "); update fputune");
     if (version < 1) throw fail("schema '" + schema + "' is not a version this fputune reads (" + kModelSchema + ")");
     ModelFile m;
     try {
-        m.tool_version = j.at("tool").value("version", "");
-        m.tool_commit = j.at("tool").value("commit", "");
-        m.date = j.value("date", "");
-        const json& s = j.at("source");
+        using namespace jsonc;
+        const Path top;
+        auto text = [](std::size_t max) { return [max](const json& v, const Path& p) { return string(v, p, max); }; };
+        const json& tool = object(member(j, "tool", top), top / "tool");
+        m.tool_version = member_or(tool, "version", top / "tool", std::string(), text(256));
+        m.tool_commit = member_or(tool, "commit", top / "tool", std::string(), text(256));
+        m.date = member_or(j, "date", top, std::string(), text(64));
+        const Path src = top / "source";
+        const json& s = object(member(j, "source", top), src);
         m.source = source;
-        m.source_kind = s.value("kind", "sweep");
-        m.cpu = s.value("cpu", json::object());
-        m.machine = s.value("machine", machine_name(m.cpu));
-        m.sweep_date = s.value("date", "");
-        m.sweep_tool_version = s.contains("tool") ? s["tool"].value("version", "") : "";
-        m.sweep_tool_commit = s.contains("tool") ? s["tool"].value("commit", "") : "";
-        m.options = s.value("options", json::object());
-        m.tsc_hz = s.at("clock").value("tsc_hz", 0.0);
-        m.core_per_tsc = s.at("clock").at("core_per_tsc").get<double>();
-        m.core_per_tsc_end = s.at("clock").value("core_per_tsc_end", m.core_per_tsc);
+        m.source_kind = member_or(s, "kind", src, std::string("sweep"),
+                                  [](const json& v, const Path& p) { return one_of(v, p, {"sweep", "reference-csv"}); });
+        m.cpu = member_or(s, "cpu", src, json::object(), [](const json& v, const Path& p) { return object(v, p); });
+        m.machine = member_or(s, "machine", src, machine_name(m.cpu), text(256));
+        m.sweep_date = member_or(s, "date", src, std::string(), text(64));
+        if (const json* t = optional_member(s, "tool", src)) {
+            m.sweep_tool_version = member_or(object(*t, src / "tool"), "version", src / "tool", std::string(), text(256));
+            m.sweep_tool_commit = member_or(*t, "commit", src / "tool", std::string(), text(256));
+        }
+        m.options = member_or(s, "options", src, json::object(), [](const json& v, const Path& p) { return object(v, p); });
+        const Path clock_at = src / "clock";
+        const json& clock = object(member(s, "clock", src), clock_at);
+        m.tsc_hz = member_or(clock, "tsc_hz", clock_at, 0.0, [](const json& v, const Path& p) { return real(v, p, 0, 1e11); });
+        m.core_per_tsc = real(member(clock, "core_per_tsc", clock_at), clock_at / "core_per_tsc", 0.01, 100);
+        m.core_per_tsc_end = member_or(clock, "core_per_tsc_end", clock_at, m.core_per_tsc, [](const json& v, const Path& p) { return real(v, p, 0, 100); });
         // fputune.model/1 held ticks at core_per_tsc: converted here, once, so models only know cycles.
         const bool ticks = version == 1;
-        auto line = [&](const json& l) { return line_from(l, ticks, m.core_per_tsc); };
-        if (const std::string dirty = s.value("dirty", ""); !dirty.empty()) {
+        if (const std::string dirty = member_or(s, "dirty", src, std::string(), text(64)); !dirty.empty()) {
             m.dirty = parse_dirty_state(dirty);
-            if (!m.dirty)
-                throw fail("malformed model file: source.dirty '" + dirty + "' (expected xmm, ymm, zmm or none)");
+            if (!m.dirty) throw jsonc::FieldError(fmt::format("source.dirty '{}' is not one of xmm, ymm, zmm, none", printable(dirty)));
         }
-        m.partial = s.value("partial", false);
-        m.warnings = s.value("warnings", std::vector<std::string>{});
-        m.notes = j.value("notes", std::vector<std::string>{});
-        for (const auto& k : j.at("kernels"))
-            m.kernels.push_back({k.at("name").get<std::string>(), k.at("algorithm").get<std::string>(), k.value("isa", ""),
-                                 k.value("provider", "fputune"), k.at("block_bytes").get<std::uint32_t>(), k.value("needs_fpu", true)});
-        for (const auto& c : j.at("models")) {
+        m.partial = member_or(s, "partial", src, false, [](const json& v, const Path& p) { return boolean(v, p); });
+        auto strings = [&](const json& obj, const char* key, const Path& at) {
+            std::vector<std::string> out;
+            if (const json* v = optional_member(obj, key, at))
+                for (std::size_t i = 0; i < array(*v, at / key).size(); ++i) out.push_back(string((*v)[i], (at / key)[i]));
+            return out;
+        };
+        m.warnings = strings(s, "warnings", src);
+        m.notes = strings(j, "notes", top);
+        const json& kernels = array(member(j, "kernels", top), top / "kernels");
+        std::map<std::string, std::size_t> kernel_index;
+        for (std::size_t i = 0; i < kernels.size(); ++i) {
+            const Path at = (top / "kernels")[i];
+            const json& k = object(kernels[i], at);
+            KernelInfo info{name(member(k, "name", at), at / "name"), name(member(k, "algorithm", at), at / "algorithm"),
+                            member_or(k, "isa", at, std::string(), text(64)),
+                            member_or(k, "provider", at, std::string(kOwnProvider), [](const json& v, const Path& p) { return name(v, p); }),
+                            integer<std::uint32_t>(member(k, "block_bytes", at), at / "block_bytes", 1, 1u << 20),
+                            member_or(k, "needs_fpu", at, true, [](const json& v, const Path& p) { return boolean(v, p); })};
+            if (auto [it, fresh] = kernel_index.emplace(info.name, i); !fresh)
+                jsonc::fail(at / "name", fmt::format("'{}' is listed twice (also kernels[{}])", info.name, it->second));
+            m.kernels.push_back(std::move(info));
+        }
+        const json& models = array(member(j, "models", top), top / "models");
+        std::map<std::pair<std::string, Cache>, std::size_t> model_index;
+        for (std::size_t i = 0; i < models.size(); ++i) {
+            const Path at = (top / "models")[i];
+            const json& c = object(models[i], at);
             CacheModel cm;
-            cm.kernel = c.at("kernel").get<std::string>();
-            const std::string cache = c.at("cache").get<std::string>();
-            if (const auto parsed = parse_cache(cache)) cm.cache = *parsed;
-            else
-                throw fail("malformed model file: cache '" + cache + "' for kernel '" + cm.kernel +
-                           "' (expected hot or cold)");
-            cm.bytes = c.value("bytes", std::vector<std::uint64_t>{});
-            cm.bound_bytes = c.value("bound_bytes", cm.bytes);
-            cm.p50 = line(c.at("p50"));
-            cm.p90 = line(c.at("p90"));
-            cm.p99 = c.contains("p99") ? line(c.at("p99")) : cm.p90;
-            if (!m.kernel(cm.kernel)) throw fail("malformed model file: model for kernel '" + cm.kernel + "' not in its kernels list");
+            cm.kernel = name(member(c, "kernel", at), at / "kernel");
+            if (!kernel_index.count(cm.kernel)) jsonc::fail(at / "kernel", fmt::format("'{}' is not in the file's \"kernels\" list", cm.kernel));
+            cm.cache = *parse_cache(one_of(member(c, "cache", at), at / "cache", {"hot", "cold"}));
+            if (auto [it, fresh] = model_index.emplace(std::pair{cm.kernel, cm.cache}, i); !fresh)
+                jsonc::fail(at, fmt::format("a second model of '{}' in {} cache (also models[{}])", cm.kernel, name(cm.cache), it->second));
+            cm.bytes = member_or(c, "bytes", at, std::vector<std::uint64_t>{}, sizes);
+            cm.bound_bytes = member_or(c, "bound_bytes", at, cm.bytes, sizes);
+            cm.p50 = line_from(member(c, "p50", at), at / "p50", ticks, m.core_per_tsc);
+            cm.p90 = line_from(member(c, "p90", at), at / "p90", ticks, m.core_per_tsc);
+            cm.p99 = optional_member(c, "p99", at) ? line_from(c["p99"], at / "p99", ticks, m.core_per_tsc) : cm.p90;
             m.models.push_back(std::move(cm));
         }
-        for (const auto& t : j.value("thresholds", json::array())) {
-            SimdThreshold st;
-            st.algorithm = t.at("algorithm").get<std::string>();
-            st.kernel = t.at("kernel").get<std::string>();
-            const std::string dirty = t.at("dirty").get<std::string>(), kind = t.at("kind").get<std::string>();
-            if (const auto parsed = parse_dirty_state(dirty)) st.dirty = *parsed;
-            else throw fail("malformed model file: threshold of '" + st.kernel + "' with dirty '" + dirty +
-                            "' (expected xmm, ymm, zmm or none)");
-            if (const auto parsed = parse_threshold_kind(kind)) st.kind = *parsed;
-            else throw fail("malformed model file: threshold of '" + st.kernel + "' of kind '" + kind +
-                            "' (expected bytes, always or never)");
-            st.scalar_kernels = t.value("scalar_kernels", "");
-            st.bytes = t.at("bytes").get<std::uint64_t>();
-            st.measured_from = t.value("measured_from", std::uint64_t{0});
-            st.measured_to = t.value("measured_to", std::uint64_t{0});
-            st.simd_cycles_at_max =
-                ticks ? t.value("simd_ticks_at_max", 0.0) * m.core_per_tsc : t.value("simd_cycles_at_max", 0.0);
-            m.thresholds.push_back(std::move(st));
+        if (const json* thresholds = optional_member(j, "thresholds", top)) {
+            for (std::size_t i = 0; i < array(*thresholds, top / "thresholds").size(); ++i) {
+                const Path at = (top / "thresholds")[i];
+                const json& t = object((*thresholds)[i], at);
+                SimdThreshold st;
+                st.algorithm = name(member(t, "algorithm", at), at / "algorithm");
+                st.kernel = name(member(t, "kernel", at), at / "kernel");
+                st.dirty = *parse_dirty_state(one_of(member(t, "dirty", at), at / "dirty", {"xmm", "ymm", "zmm", "none"}));
+                st.kind = *parse_threshold_kind(one_of(member(t, "kind", at), at / "kind", {"bytes", "always", "never"}));
+                st.scalar_kernels = member_or(t, "scalar_kernels", at, std::string(), text(1024));
+                st.bytes = integer<std::uint64_t>(member(t, "bytes", at), at / "bytes", 0, 1ull << 30);
+                auto length = [](const json& v, const Path& p) { return integer<std::uint64_t>(v, p, 0, 1ull << 30); };
+                st.measured_from = member_or(t, "measured_from", at, std::uint64_t{0}, length);
+                st.measured_to = member_or(t, "measured_to", at, std::uint64_t{0}, length);
+                auto cost = [](const json& v, const Path& p) { return real(v, p, 0, 1e13); };
+                st.simd_cycles_at_max = ticks ? member_or(t, "simd_ticks_at_max", at, 0.0, cost) * m.core_per_tsc
+                                              : member_or(t, "simd_cycles_at_max", at, 0.0, cost);
+                m.thresholds.push_back(std::move(st));
+            }
         }
-    } catch (const json::exception& e) {
+    } catch (const InputError& e) {
         throw fail(std::string("malformed model file: ") + e.what());
     }
-    if (!(m.core_per_tsc > 0)) throw fail("malformed model file: source.clock.core_per_tsc must be > 0");
     if (m.models.empty()) throw fail("the model file has no models; fit a sweep with `fputune fit`");
     return m;
 }

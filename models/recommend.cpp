@@ -10,6 +10,8 @@
 
 #include <fmt/format.h>
 
+#include "errors.hpp"
+
 namespace fputune {
 
 std::string Recommendation::dirty_label() const {
@@ -91,7 +93,7 @@ Recommendation recommend(const std::vector<ModelFile>& sources, const RecommendO
             fmt::format("no {}-cache points for {}: used {} cache", name(o.cache), names, name(other(o.cache))));
     }
     if (rows.empty())
-        throw std::runtime_error("no kernel that needs the FPU has section points in the input; sweep some with `fputune sweep`");
+        throw InputError("no kernel that needs the FPU has section points in the input; sweep some with `fputune sweep`");
     for (const auto& name : order) {
         VariantRow& row = rows[name];
         row.bound = *std::min_element(row.per_machine.begin(), row.per_machine.end(), more_conservative);

@@ -19,6 +19,10 @@ struct RecommendOptions {
     Quantile quantile = Quantile::p99;  // which cost line bounds a section (p99 = of uninterrupted samples)
     std::string command_line;     // for the provenance
 };
+// What the solver computes with at all (--force reaches beyond the plausible range of units.hpp,
+// not beyond this): budgets of 1 ps .. 1e6 s, minimum frequencies of 1 Hz .. 1 THz.
+inline constexpr double kMinComputableBudgetS = 1e-12, kMaxComputableBudgetS = 1e6;
+inline constexpr double kMinComputableFreqHz = 1, kMaxComputableFreqHz = 1e12;
 // Throws std::invalid_argument naming the option and how to mend it (budget, frequency, margin: the
 // values with a fixed set are enums, checked where they are parsed).
 void validate(const RecommendOptions& o);

@@ -145,7 +145,7 @@ SimLimits limits_from_header(const std::string& text, const std::string& source)
     SimLimits l;
     l.label = source;
     std::vector<std::string> skipped;
-    for (const auto& c : parse_header_constants(text, skipped)) {
+    for (const auto& c : parse_header_constants(text, skipped, source)) {
         if (!ends_with(c.name, "_FPU_BYTES")) {
             if (!ends_with(c.name, "_SIMD_MIN_BYTES"))
                 l.notes.push_back(fmt::format("ignored {} (line {}): not of the form FPUTUNE_<KERNEL|ALGORITHM>_FPU_BYTES", c.name, c.line));

@@ -107,9 +107,9 @@ SweepFile tiny_sweep() {
     f.core_per_tsc_end = 1.5;
     f.kernels.push_back({"sha256-avx2", "sha256", "avx2", "fputune", 64, true});
     f.ratio_trace = {100, 1.4, 1.45, 1.6, 1.7, 1.75};
-    f.sections.push_back({"sha256-avx2", "hot", 64, PointStats{10, 1, 2, 3, 4, 5, 6, 7, 0, 0.01}, 3.5, true,
-                          PointStats{10, 1.6, 3.2, 4.8, 6.4, 8, 9.6, 11.2, 0, 0.01, 8}});
-    f.thresholds.push_back({"sha256-avx2", "ymm", 16, PointStats{10, 1, 2, 3, 4, 5, 6, 7, 0, 0.01}, {}});
+    f.sections.push_back({"sha256-avx2", "hot", 64, PointStats{10, 1, 2, 3, 4, 5, 6, 7, 0, 0.01, 5}, 3.5, true,
+                          PointStats{10, 1.6, 3.2, 4.8, 6.4, 8, 9.6, 11.2, 0, 0.01, 8}, {}, 0, 0});
+    f.thresholds.push_back({"sha256-avx2", "ymm", 16, PointStats{10, 1, 2, 3, 4, 5, 6, 7, 0, 0.01, 5}, {}, 0, 0});
     return f;
 }
 }  // namespace
@@ -134,6 +134,35 @@ TEST_CASE("sweep file: round trip, and each way a file can be wrong has its own 
     old.ratio_trace = {};
     CHECK(model_core_per_tsc(old) == 1.5);  // an older file: the start ratio, raw ticks
     CHECK(model_ticks(old, old.sections[0].ticks, old.sections[0].cycles).p50 == 3);
+    // The measurement record: rounds, rejected and re-taken samples, the timer trace, disturbances.
+    SweepFile rec = tiny_sweep();
+    rec.sections[0].rounds = {{5, 1.6, 3.1, 4.7, 6.0, 0}, {5, 1.7, 3.3, 4.9, 6.6, 1}};
+    rec.sections[0].rejected = 2;
+    rec.sections[0].retaken = 7;
+    rec.timer_trace = {400, 46, 48, 60, 832, 20, 22, 378};
+    rec.sampling = {4, 2, 7, 1, 0.25, 120};
+    rec.disturbances.push_back({"timer_slow", 12.5, 0.25, 3, false, "timer overhead 832 ticks"});
+    rec.doctor = {{"verdict", "noisy"}};
+    write_sweep_file(path, rec);
+    SweepFile rback = read_sweep_file(path);
+    REQUIRE(rback.sections[0].rounds.size() == 2);
+    CHECK(rback.sections[0].rounds[1].p99_clean == 6.6);
+    CHECK(rback.sections[0].rounds[1].interrupted == 1);
+    CHECK(rback.sections[0].rejected == 2);
+    CHECK(rback.sections[0].retaken == 7);
+    CHECK(rback.timer_trace.overhead_max == 832);
+    CHECK(rback.sampling.rounds == 4);
+    CHECK(rback.sampling.waited_s == 0.25);
+    REQUIRE(rback.disturbances.size() == 1);
+    CHECK(rback.disturbances[0].kind == "timer_slow");
+    CHECK(rback.disturbances[0].count == 3);
+    CHECK(rback.doctor["verdict"] == "noisy");
+    CHECK(impossible_points(rback).empty());
+    // What a sweep must never write: a quantile <= 0 or not finite, in ticks or cycles.
+    SweepFile broken = tiny_sweep();
+    broken.sections[0].ticks.p50 = -3;
+    broken.thresholds[0].cycles = PointStats{10, 1, 2, std::nan(""), 4, 5, 6, 7, 0, 0.01, 5};
+    CHECK(impossible_points(broken) == std::vector<std::string>{"sha256-avx2 64 B hot", "sha256-avx2 16 B threshold ymm"});
     SweepFile cut = tiny_sweep();
     cut.partial = true;
     cut.sections[0].settled = false;  // a point Ctrl-C cut short is kept, marked
@@ -180,27 +209,50 @@ TEST_CASE("clock and FPU emulation: sane TSC, ratio and save costs", "[clock]") 
     for (const auto& c : costs) CHECK(c.pair_ticks > 0);
 }
 
-TEST_CASE("sweep engine: a tiny sweep measures every size of a kernel, and stops when told", "[sweep]") {
+TEST_CASE("sweep engine: plan, measure and summarise a tiny sweep; a stop gives a partial file", "[sweep]") {
     const Kernel* k = best_kernel("sha256", usable_features());
     REQUIRE(k != nullptr);
     SweepOptions opt;
     opt.kernels = {k, reference_kernel("sha256")};
     opt.sizes = {64, 1024, 4096};
     opt.cold = false;
-    opt.min_samples = 5;
-    opt.point_cap_s = 0.005;
+    opt.sampling.rounds = 2;
+    opt.sampling.min_samples = 5;
+    opt.sampling.min_samples90 = 10;
+    opt.sampling.min_samples99 = 20;
+    opt.sampling.point_cap_s = 0.005;
     opt.budget_s = 2;
-    SweepFile f;
+    const SweepPlan plan = plan_sweep(opt, nullptr);
+    CHECK(plan.kernels.size() == 2);
+    CHECK(plan.sections.size() == (k->needs_fpu ? 3u : 0u));
+    CHECK(plan.thresholds.size() == (k->needs_fpu ? 2 * default_threshold_lengths().size() : 0u));
     std::atomic<bool> stop{false};
-    run_sweep(opt, f, [](const SweepProgress&) {}, stop);
+    PoolHooks hooks;
+    hooks.stop = &stop;
+    SweepInputs in;
+    in.cpu = {{"brand", "Test CPU"}};
+    const SweepFile f = measure_sweep(opt, in, hooks);
+    CHECK(!f.partial);
+    CHECK(f.options["rounds"] == 2);
+    CHECK(f.sampling.rounds == 2);
+    CHECK(f.timer_trace.calibrations > 0);
+    CHECK(impossible_points(f).empty());  // whatever the host did meanwhile
     if (k->needs_fpu) {
         REQUIRE(f.sections.size() == 3);
-        CHECK(f.sections[0].ticks.p50 < f.sections[2].ticks.p50);
+        CHECK(f.sections[0].cycles.p50 < f.sections[2].cycles.p50);
+        for (const auto& p : f.sections) {
+            CHECK(p.settled);
+            CHECK(p.rounds.size() == 2);  // every point has samples from every round
+            for (const auto& r : p.rounds) CHECK(r.samples >= 3);
+        }
         CHECK(!f.thresholds.empty());
+        // A resumed complete sweep has nothing left to measure.
+        const SweepPlan again = plan_sweep(opt, &f);
+        CHECK(again.sections.empty());
+        CHECK(again.thresholds.empty());
     }
-    CHECK(!f.partial);
-    SweepFile g;
     stop = true;
-    run_sweep(opt, g, [](const SweepProgress&) {}, stop);
+    const SweepFile g = measure_sweep(opt, in, hooks);
     CHECK((g.partial || !k->needs_fpu));
+    CHECK(impossible_points(g).empty());
 }

@@ -198,7 +198,7 @@ TEST_CASE("simulate: the state save is paid once per request and left out of the
     // In a kernel thread (dm-crypt's kcryptd) there is no user state to save: no cost, the same inside.
     Workload kthread = requests("crc32c,1MiB,1\n");
     kthread.kernel_thread = true;
-    const SimRow& k = row(simulate({m}, kthread, &l, SimulateOptions{}), "crc32c-pclmul");
+    const SimRow k = row(simulate({m}, kthread, &l, SimulateOptions{}), "crc32c-pclmul");  // a copy: the simulation is a temporary
     CHECK(k.upstream.cost_cycles == 0);
     CHECK(k.upstream.inside_cycles == Approx(r.upstream.inside_cycles));
     CHECK(dm_crypt_workload().kernel_thread);

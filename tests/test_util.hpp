@@ -35,10 +35,11 @@ inline std::vector<std::uint8_t> random_bytes(std::size_t n, std::uint64_t seed)
     return v;
 }
 
-// One-shot output of a kernel as hex (key may be empty for unkeyed kernels).
+// One-shot output of a kernel as hex (key may be empty for unkeyed kernels); a cipher's is its output
+// and tag.
 inline std::string digest_hex(const Kernel& k, const std::vector<std::uint8_t>& key, const std::uint8_t* data,
                               std::size_t len) {
-    std::vector<std::uint8_t> out(k.out_bytes);
+    std::vector<std::uint8_t> out(k.out_bytes + (is_cipher(k) ? len : 0));
     kernel_digest(k, key.empty() ? nullptr : key.data(), data, len, out.data());
     return to_hex(out);
 }

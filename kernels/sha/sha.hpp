@@ -80,7 +80,7 @@ struct Md {
         len -= whole * block;
 
         std::uint8_t buf[2 * block] = {};
-        std::memcpy(buf, data, len);
+        if (len) std::memcpy(buf, data, len);  // data may be nullptr when len is 0 (memcpy forbids it)
         buf[len] = 0x80;
         const std::size_t nb = len + 1 + 2 * sizeof(Word) <= block ? 1 : 2;
         const std::uint64_t bits = (c->nbytes + len) * 8;

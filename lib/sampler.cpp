@@ -1,0 +1,417 @@
+// SPDX-License-Identifier: MIT
+// The sampling pool: rounds, local calibration every ~0.25 ms, disturbances waited out and re-taken.
+#include "sampler.hpp"
+
+#include <time.h>
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <random>
+
+#include "clock.hpp"
+#include "stats.hpp"
+
+namespace fputune {
+
+namespace {
+
+
+double now_s_since(std::uint64_t t0, double hz) { return static_cast<double>(tsc_begin() - t0) / hz; }
+
+void sleep_ms(double ms) {
+    timespec ts{0, static_cast<long>(ms * 1e6)};
+    nanosleep(&ts, nullptr);
+}
+
+// Host stalls per ms while spinning for `spin_s`: gaps of more than 2 us between two reads of the TSC.
+double stall_rate_per_ms(double spin_s, double hz) {
+    const auto gap = static_cast<std::uint64_t>(2e-6 * hz), span = static_cast<std::uint64_t>(spin_s * hz);
+    std::uint64_t start = __rdtsc(), prev = start, gaps = 0;
+    while (prev - start < span) {
+        const std::uint64_t t = __rdtsc();
+        if (t - prev > gap) ++gaps;
+        prev = t;
+    }
+    return static_cast<double>(gaps) / (spin_s * 1e3);
+}
+
+std::size_t ceil_div(double a, double b) { return static_cast<std::size_t>(std::ceil(a / b)); }
+
+}  // namespace
+
+std::vector<double> PointSamples::round_cycles(std::size_t r) const {
+    if (r >= round_begin.size()) return {};
+    const std::size_t end = r + 1 < round_begin.size() ? round_begin[r + 1] : cycles.size();
+    return {cycles.begin() + static_cast<std::ptrdiff_t>(round_begin[r]), cycles.begin() + static_cast<std::ptrdiff_t>(end)};
+}
+
+Calibration calibrate_now(double probe_floor) {
+    Calibration c;
+    const TimerProbe t = probe_timer();
+    c.overhead_ticks = t.overhead_ticks;
+    c.step_ticks = t.step_ticks;
+    for (int i = 0; i < 3; ++i) {
+        const double r = probe_core_per_tsc();
+        if (r > probe_floor && std::isfinite(r)) {
+            c.core_per_tsc = r;
+            break;
+        }
+        ++c.probes_rejected;
+    }
+    c.tsc = tsc_end();
+    return c;
+}
+
+Calibration calm_level(int n) {
+    const double hz = tsc_info().hz;
+    std::vector<double> ov, st, ra;
+    for (int i = 0; i < n; ++i) {
+        const Calibration c = calibrate_now(0);
+        ov.push_back(c.overhead_ticks);
+        st.push_back(c.step_ticks);
+        ra.push_back(c.core_per_tsc);
+        const std::uint64_t until = c.tsc + static_cast<std::uint64_t>(0.25e-3 * hz);
+        while (tsc_begin() < until) {
+        }
+    }
+    auto med = [](std::vector<double>& v) {
+        std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+        return v[v.size() / 2];
+    };
+    Calibration c;
+    c.overhead_ticks = med(ov);
+    c.step_ticks = med(st);
+    c.core_per_tsc = med(ra);
+    c.tsc = tsc_end();
+    return c;
+}
+
+namespace {
+
+// The pool's state while it runs (sample_pool is its only user).
+class Pool {
+public:
+    Pool(const std::vector<PointSpec>& specs, const std::function<RawSample(std::size_t)>& sample, const SamplingRules& rules,
+         double budget_s, const Calibration& calm, const PoolHooks& hooks)
+        : specs_(specs), sample_(sample), rules_(rules), budget_s_(budget_s), hooks_(hooks), hz_(tsc_info().hz), monitor_(hz_),
+          state_(specs.size()) {
+        res_.points.resize(specs.size());
+        monitor_.seed(calm);
+        const double r = std::max(1, rules.rounds);
+        sqrt_rounds_ = std::sqrt(r);
+        min_r_ = std::max<std::size_t>(5, ceil_div(static_cast<double>(rules.min_samples), r));
+        min90_r_ = ceil_div(static_cast<double>(rules.min_samples90), r);
+        min99_r_ = ceil_div(static_cast<double>(rules.min_samples99), r);
+        max_r_ = std::max<std::size_t>(min_r_, ceil_div(static_cast<double>(rules.max_samples), r));
+        probe_every_ = static_cast<std::uint64_t>(0.25e-3 * hz_);
+        hard_end_ = static_cast<std::uint64_t>(2 * budget_s_ * hz_);
+    }
+
+    PoolResult run() {
+        start_ = tsc_begin();
+        before_ = calibrate_now(monitor_.probe_floor());
+        const int rounds = std::max(1, rules_.rounds);
+        bool complete = true;
+        for (int r = 0; r < rounds && complete; ++r) complete = run_round(r, rounds);
+        res_.complete = complete;
+        res_.elapsed_s = now_s_since(start_, hz_);
+        for (std::size_t i = 0; i < state_.size(); ++i) {
+            res_.points[i].settled = complete && state_[i].rounds_settled == rounds;
+            res_.rejected += res_.points[i].rejected;
+            res_.retaken += res_.points[i].retaken;
+        }
+        return std::move(res_);
+    }
+
+private:
+    struct PointState {
+        double spent_s = 0;            // in this round
+        bool settled = false;          // in this round
+        std::size_t next_check = 0;    // round samples at which to judge it again
+        int rounds_settled = 0;
+        double p50_cycles = 0, hit_above_cycles = 0;  // from its latest judgement (0: not yet)
+    };
+    struct Pending {
+        std::size_t point;
+        RawSample raw;
+        std::uint64_t t0, wall;
+    };
+    struct Converted {
+        std::size_t point;
+        double ticks, cycles, request;
+    };
+
+    bool run_round(int r, int rounds) {
+        const double remaining = budget_s_ - now_s_since(start_, hz_);
+        round_budget_s_ = std::max(remaining, 0.0) / (rounds - r);
+        spent_settled_ = 0;
+        left_ = specs_.size();
+        for (std::size_t i = 0; i < specs_.size(); ++i) {
+            res_.points[i].round_begin.push_back(res_.points[i].cycles.size());
+            PointState& s = state_[i];
+            s.spent_s = 0;
+            s.settled = false;
+            s.next_check = std::max(min_r_, specs_[i].need90 ? min90_r_ : 0);
+        }
+        std::vector<std::size_t> order(specs_.size());
+        for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+        std::uint64_t last_report = tsc_begin();
+        while (left_) {
+            std::shuffle(order.begin(), order.end(), rng_);
+            for (std::size_t i : order) {
+                if (state_[i].settled) continue;
+                if (hooks_.stop && hooks_.stop->load(std::memory_order_relaxed)) {
+                    close_interval();
+                    return false;
+                }
+                const std::uint64_t t0 = tsc_begin();
+                const RawSample raw = sample_(i);
+                const std::uint64_t t1 = tsc_end();
+                pending_.push_back({i, raw, t0, t1 - t0});
+                state_[i].spent_s += static_cast<double>(t1 - t0) / hz_;
+                if (t1 - before_.tsc >= probe_every_) close_interval();
+                if (t1 - start_ > hard_end_) give_up();
+                if (hooks_.progress && static_cast<double>(t1 - last_report) > 0.5 * hz_) {
+                    hooks_.progress({r + 1, rounds, specs_.size() - left_, specs_.size()});
+                    last_report = t1;
+                }
+            }
+            close_interval();  // may take samples back (a storm) and so reopen points
+        }
+        recent_.clear();  // this round's samples are final
+        recent_ticks_ = 0;
+        for (PointState& s : state_) s.rounds_settled += s.settled;
+        if (hooks_.progress) hooks_.progress({r + 1, rounds, specs_.size(), specs_.size()});
+        return true;
+    }
+
+    // Converts the samples since the last calibration with the levels around them, or drops them when
+    // the host was disturbed (then waits it out).
+    void close_interval() {
+        if (pending_.empty()) return;
+        const Calibration after = calibrate_now(monitor_.probe_floor());
+        res_.clock.probes_rejected += static_cast<std::uint64_t>(after.probes_rejected);
+        // Noise only adds time: the smaller overhead and the larger ratio of the two around the interval.
+        const double overhead = std::min(before_.overhead_ticks, after.overhead_ticks);
+        const double floor = std::max({before_.step_ticks, after.step_ticks, 1.0});
+        const double ratio = std::max(before_.core_per_tsc, after.core_per_tsc);
+        IntervalCounts counts;
+        converted_.clear();
+        const bool lenient = now_s_since(start_, hz_) > 1.5 * budget_s_;  // past the budget: no more re-takes
+        for (const Pending& p : pending_) {
+            PointSamples& pt = res_.points[p.point];
+            const double corrected = p.raw.ticks - p.raw.timer_reads * overhead;
+            if (!(corrected > floor) || !std::isfinite(corrected)) {
+                ++pt.rejected;  // impossible: at or below what the timer resolves
+                continue;
+            }
+            const double ticks = corrected / p.raw.per, cycles = ticks * ratio;
+            double request = -1;
+            if (p.raw.request_ticks >= 0) {
+                request = p.raw.request_ticks - 2 * overhead;
+                if (!(request > floor)) request = -1;
+            }
+            counts.sampled_ticks += static_cast<double>(p.wall);
+            ++counts.samples;
+            const PointState& s = state_[p.point];
+            if (s.hit_above_cycles > 0 && cycles > s.hit_above_cycles && ratio > 0 && (cycles - s.p50_cycles) / ratio > 2e-6 * hz_) ++counts.hits;
+            if (!lenient && s.p50_cycles > 0 && ratio > 0 && (cycles - s.p50_cycles) / ratio > monitor_.rules().preempted_s * hz_) {
+                // The thread lost the CPU for a millisecond or more inside this sample: not the section's time.
+                ++pt.retaken;
+                DisturbanceEvent e;
+                e.kind = DisturbanceKind::preempted;
+                e.start_s = static_cast<double>(p.t0 - start_) / hz_;
+                e.length_s = (cycles - s.p50_cycles) / ratio / hz_;
+                e.detail = "a sample took 1 ms or more longer than its point's median";
+                note_event(e);
+                continue;
+            }
+            converted_.push_back({p.point, ticks, cycles, request});
+        }
+        pending_.clear();
+        const DisturbanceMonitor::Verdict v = monitor_.observe(before_, after, counts);
+        if (v.kind != DisturbanceKind::none && !lenient) {
+            drop(converted_);
+            retract_recent();
+            before_ = wait_out(v.kind, v.detail, before_.tsc, after);
+            return;
+        }
+        if (v.ambiguous && !lenient)
+            drop(converted_);  // the ratio moved within the interval: these samples have no known ratio
+        else
+            commit(converted_, counts.sampled_ticks);
+        trace(after);
+        before_ = after;
+    }
+
+    // Twice the budget spent: the points still open end the round with what they have (a point without
+    // a single possible sample is left out of the file, by name).
+    void give_up() {
+        for (PointState& s : state_)
+            if (!s.settled) {
+                s.settled = true;
+                --left_;
+            }
+    }
+
+    void trace(const Calibration& c) {
+        if (c.core_per_tsc > 0) res_.clock.core_per_tsc.push_back(c.core_per_tsc);
+        res_.clock.overhead_ticks.push_back(c.overhead_ticks);
+        res_.clock.step_ticks.push_back(c.step_ticks);
+    }
+
+    void drop(const std::vector<Converted>& group) {
+        for (const Converted& c : group) ++res_.points[c.point].retaken;
+    }
+
+    // Adds an interval's samples to their points, and remembers them as long as an interruption storm,
+    // judged over the monitor's window, could still take them back.
+    void commit(const std::vector<Converted>& group, double sampled_ticks) {
+        Recent added{sampled_ticks, {}};
+        for (const Converted& c : group) {
+            PointSamples& pt = res_.points[c.point];
+            pt.ticks.push_back(c.ticks);
+            pt.cycles.push_back(c.cycles);
+            if (c.request >= 0) pt.request_ticks.push_back(c.request);
+            added.samples.emplace_back(c.point, c.request >= 0);
+        }
+        recent_ticks_ += sampled_ticks;
+        recent_.push_back(std::move(added));
+        const double window = monitor_.rules().storm_window_s * hz_;
+        while (recent_.size() > 1 && recent_ticks_ - recent_.front().sampled_ticks >= window) {
+            recent_ticks_ -= recent_.front().sampled_ticks;
+            recent_.pop_front();
+        }
+        for (const Converted& c : group) judge(c.point);
+    }
+
+    // Takes back the samples of the storm window (each point's newest ones), reopening points they had
+    // settled.
+    void retract_recent() {
+        for (auto g = recent_.rbegin(); g != recent_.rend(); ++g)
+            for (const auto& [i, has_request] : g->samples) {
+                PointSamples& pt = res_.points[i];
+                pt.ticks.pop_back();
+                pt.cycles.pop_back();
+                if (has_request) pt.request_ticks.pop_back();
+                ++pt.retaken;
+                PointState& s = state_[i];
+                if (s.settled) {
+                    s.settled = false;
+                    spent_settled_ -= s.spent_s;
+                    ++left_;
+                }
+            }
+        recent_.clear();
+        recent_ticks_ = 0;
+    }
+
+    // Is the point settled in this round?
+    void judge(std::size_t i) {
+        PointState& s = state_[i];
+        if (s.settled) return;
+        const PointSamples& pt = res_.points[i];
+        const std::size_t n = pt.cycles.size() - pt.round_begin.back();
+        const double cap = std::min(rules_.point_cap_s / std::max(1, rules_.rounds),
+                                    (round_budget_s_ - spent_settled_) / static_cast<double>(std::max<std::size_t>(1, left_)));
+        bool finished = n >= max_r_ || (s.spent_s > cap && n >= 5);
+        if ((!finished && n >= s.next_check) || (s.p50_cycles == 0 && n >= 9)) {
+            s.next_check = n + std::max<std::size_t>(4, n / 16);  // sorting is not free: look again after ~6 % more
+            std::vector<double> sorted = pt.round_cycles(pt.round_begin.size() - 1);
+            std::sort(sorted.begin(), sorted.end());
+            PointStats q;
+            q.p10 = sorted[sorted.size() / 10];
+            q.p50 = sorted[sorted.size() / 2];
+            s.p50_cycles = q.p50;
+            s.hit_above_cycles = interrupted_above(q);
+            if (!finished && n >= std::max(min_r_, specs_[i].need90 ? min90_r_ : 0)) {
+                finished = median_rel_ci(sorted) < rules_.target_rel_ci * sqrt_rounds_ &&
+                           (!specs_[i].need90 || quantile_rel_ci(sorted, 0.9) < rules_.target_rel_ci90 * sqrt_rounds_);
+                // A short section's p99 of uninterrupted samples (what the bounds are fitted on).
+                const double ratio = monitor_.ratio_level() > 0 ? monitor_.ratio_level() : 1;
+                if (finished && specs_[i].need90 && q.p50 / ratio / hz_ <= rules_.tail_max_s) {
+                    const std::vector<double> clean(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(clean_count(sorted)));
+                    finished = n >= min99_r_ && quantile_rel_ci(clean, 0.99) < rules_.target_rel_ci99 * sqrt_rounds_;
+                }
+            }
+        }
+        if (finished) {
+            s.settled = true;
+            spent_settled_ += s.spent_s;
+            --left_;
+        }
+    }
+
+    // Polls the host about every millisecond until two calibrations in a row are calm (and, for a storm,
+    // the stall rate is back down), or the wait is used up: then its state is the new normal.
+    Calibration wait_out(DisturbanceKind kind, const std::string& detail, std::uint64_t since, Calibration c) {
+        DisturbanceEvent e;
+        e.kind = kind;
+        e.start_s = static_cast<double>(since - start_) / hz_;
+        e.detail = detail;
+        const std::uint64_t wait_start = tsc_begin();
+        const double allowed = std::min(rules_.max_wait_s, std::max(0.0, rules_.wait_share * budget_s_ - res_.waited_s));
+        int calm = 0;
+        while (calm < 2) {
+            if (hooks_.stop && hooks_.stop->load(std::memory_order_relaxed)) break;
+            if (now_s_since(wait_start, hz_) >= allowed) {
+                monitor_.adopt(c);
+                e.adopted = true;
+                break;
+            }
+            sleep_ms(1);
+            bool storm_over = true;
+            if (kind == DisturbanceKind::interrupt_storm)
+                storm_over = stall_rate_per_ms(0.5e-3, hz_) < monitor_.rules().storm_min_rate_per_ms;
+            c = calibrate_now(monitor_.probe_floor());
+            res_.clock.probes_rejected += static_cast<std::uint64_t>(c.probes_rejected);
+            calm = monitor_.judge_calibration(c) == DisturbanceKind::none && storm_over ? calm + 1 : 0;
+        }
+        if (c.core_per_tsc <= 0) c = calibrate_now(0);  // adopted (or stopped) inside a collapse: its level, whatever it is
+        res_.waited_s += now_s_since(wait_start, hz_);
+        e.length_s = static_cast<double>(tsc_begin() - since) / hz_;
+        note_event(e);
+        trace(c);
+        return c;
+    }
+
+    void note_event(const DisturbanceEvent& e) {
+        record_event(res_.events, e);
+        if (hooks_.on_event) hooks_.on_event(e);
+    }
+
+    const std::vector<PointSpec>& specs_;
+    const std::function<RawSample(std::size_t)>& sample_;
+    const SamplingRules& rules_;
+    const double budget_s_;
+    const PoolHooks& hooks_;
+    const double hz_;
+    DisturbanceMonitor monitor_;
+    std::vector<PointState> state_;
+    PoolResult res_;
+    std::mt19937 rng_{3};
+    double sqrt_rounds_ = 1;
+    std::size_t min_r_ = 5, min90_r_ = 0, min99_r_ = 0, max_r_ = 0;
+    std::uint64_t probe_every_ = 0, start_ = 0, hard_end_ = 0;
+    Calibration before_;
+    std::vector<Pending> pending_;
+    std::vector<Converted> converted_;
+    struct Recent {
+        double sampled_ticks;
+        std::vector<std::pair<std::size_t, bool>> samples;  // (point, has a request value)
+    };
+    std::deque<Recent> recent_;  // the intervals a storm could still take back
+    double recent_ticks_ = 0;
+    double round_budget_s_ = 0, spent_settled_ = 0;
+    std::size_t left_ = 0;
+};
+
+}  // namespace
+
+PoolResult sample_pool(const std::vector<PointSpec>& points, const std::function<RawSample(std::size_t)>& sample,
+                       const SamplingRules& rules, double budget_s, const Calibration& calm, const PoolHooks& hooks) {
+    return Pool(points, sample, rules, budget_s, calm, hooks).run();
+}
+
+}  // namespace fputune

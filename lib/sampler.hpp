@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: MIT
+// The sampling pool: many points measured round-robin, in rounds spread over the whole run, each sample
+// corrected with the timer and core clock probed beside it, disturbed stretches waited out and re-taken.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "disturbance.hpp"
+#include "sweep_file.hpp"
+
+namespace fputune {
+
+// One timed sample as the measured code returns it: raw TSC differences, nothing subtracted.
+struct RawSample {
+    double ticks = 0;           // raw difference(s) of TSC reads
+    double timer_reads = 1;     // how many empty-section overheads `ticks` contains (subtracted with the local one)
+    double per = 1;             // a batch: the sample is (ticks - timer_reads x overhead) / per
+    double request_ticks = -1;  // optional second value (the section plus the return to user space), 2 timer reads
+};
+
+// When a point has enough samples, per round (the whole rule, e.g. "p90 to 1 %", is met by the rounds
+// together: each round asks for its share of the samples and sqrt(rounds) x the interval).
+struct SamplingRules {
+    int rounds = 4;
+    double point_cap_s = 0.25;              // a point's time, all rounds together
+    double target_rel_ci = 0.01;            // the median to ~1 %
+    double target_rel_ci90 = 0.01;          // the p90 to ~1 % (points that need it)
+    std::uint64_t min_samples = 21, max_samples = 2000;
+    std::uint64_t min_samples90 = 100;
+    double tail_max_s = 50e-6;              // points whose p50 is at most this also need their p99 of
+    std::uint64_t min_samples99 = 500;      // uninterrupted samples (>= min_samples99, to target_rel_ci99)
+    double target_rel_ci99 = 0.03;
+    double max_wait_s = 2;                  // one disturbance is waited out at most this long...
+    double wait_share = 0.10;               // ...and all of them at most this share of the budget
+};
+
+struct PointSpec {
+    bool need90 = false;  // p90 (and, for short points, p99 of uninterrupted samples) too
+};
+
+// Everything the pool measured for one point.
+struct PointSamples {
+    std::vector<double> ticks;          // timer overhead subtracted with the local value
+    std::vector<double> cycles;         // each x the core/TSC ratio probed around it
+    std::vector<double> request_ticks;  // when the sample function gives them
+    std::vector<std::size_t> round_begin;  // index of each round's first sample (samples are in round order)
+    bool settled = false;                  // every round met its rule (or spent its share)
+    std::uint64_t rejected = 0;            // impossible samples (at or below the timer's floor), measured again
+    std::uint64_t retaken = 0;             // samples dropped for a disturbance, measured again
+    // The cycles of round r.
+    std::vector<double> round_cycles(std::size_t r) const;
+};
+
+// The clocks as probed all through the run.
+struct ClockTrace {
+    std::vector<double> core_per_tsc;   // accepted probes
+    std::uint64_t probes_rejected = 0;  // read low (interrupted) and not used
+    std::vector<double> overhead_ticks, step_ticks;  // per calibration
+};
+
+struct PoolResult {
+    std::vector<PointSamples> points;
+    ClockTrace clock;
+    std::vector<DisturbanceEvent> events;
+    std::uint64_t rejected = 0, retaken = 0;  // over all points
+    double waited_s = 0;                      // waiting disturbances out
+    double elapsed_s = 0;
+    bool complete = false;                    // false: stopped before every round finished
+};
+
+struct PoolProgress {
+    int round = 0, rounds = 0;
+    std::size_t settled = 0, points = 0;  // in this round
+};
+
+struct PoolHooks {
+    const std::atomic<bool>* stop = nullptr;              // checked between samples
+    std::function<void(const PoolProgress&)> progress;    // about twice a second
+    std::function<void(const DisturbanceEvent&)> on_event;  // as each disturbance ends
+};
+
+// Samples points 0..n-1 with `sample` in `rules.rounds` rounds, each round round-robin in shuffled order
+// over the points not yet settled in it, until each is settled or has spent its share of budget_s.
+// A sample whose corrected value is at or below the timer's step (zero, negative: the overhead moved) is
+// counted and measured again. `calm` seeds the monitor's levels.
+PoolResult sample_pool(const std::vector<PointSpec>& points, const std::function<RawSample(std::size_t)>& sample,
+                       const SamplingRules& rules, double budget_s, const Calibration& calm, const PoolHooks& hooks);
+
+// One calibration now: timer probe, and a core/TSC probe retried up to 3 times while it reads below
+// `probe_floor` (interrupted); core_per_tsc = 0 when every try read low.
+Calibration calibrate_now(double probe_floor);
+// `n` calibrations about 0.25 ms apart, the median of each field: a starting level.
+Calibration calm_level(int n);
+
+}  // namespace fputune

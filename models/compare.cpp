@@ -1,0 +1,368 @@
+// SPDX-License-Identifier: MIT
+// Before/after and machine/machine comparison of sweeps (fitted lines and limits) or bench files, with a
+// significance test from each file's own 95 % intervals.
+#include "compare.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <optional>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "atomic_file.hpp"
+#include "errors.hpp"
+#include "fit.hpp"
+
+namespace fputune {
+
+using nlohmann::json;
+
+std::size_t CompareResult::changed() const {
+    return static_cast<std::size_t>(std::count_if(rows.begin(), rows.end(), [](const CompareRow& r) { return r.changed(); }));
+}
+
+Change compare_estimates(const Estimate& a, const Estimate& b, double shown_a, double shown_b, bool lower_is_better,
+                         const CompareOptions& o) {
+    Change c;
+    c.compared = true;
+    c.a = a;
+    c.b = b;
+    c.shown_a = shown_a;
+    c.shown_b = shown_b;
+    c.rel = shown_a != 0 ? (shown_b - shown_a) / shown_a : 0;
+    if (!a.has_interval() && !b.has_interval()) {
+        c.p = std::numeric_limits<double>::quiet_NaN();
+        c.verdict = "no interval";
+        return c;
+    }
+    // Each side's standard error from the half of its interval that faces the other value.
+    const double d = b.value - a.value;
+    auto se = [](const Estimate& e, bool upper) { return std::max(0.0, upper ? e.hi - e.value : e.value - e.lo) / e.t; };
+    const double s = std::hypot(se(a, d > 0), se(b, d < 0));
+    c.p = s > 0 ? std::erfc(std::abs(d) / s / std::sqrt(2.0)) : (d == 0 ? 1.0 : 0.0);
+    const bool same_direction = (d > 0) == (c.rel > 0) || c.rel == 0;
+    c.significant = c.p < o.alpha && std::abs(c.rel) >= o.min_change && same_direction && c.rel != 0;
+    if (!c.significant) c.verdict = "no significant change";
+    else if (lower_is_better) c.verdict = c.rel < 0 ? "faster" : "slower";
+    else c.verdict = c.rel > 0 ? "larger" : "smaller";
+    return c;
+}
+
+namespace {
+
+Change not_compared(const std::string& why) {
+    Change c;
+    c.why = why;
+    c.verdict = "-";
+    return c;
+}
+
+// The slope of a line (core cycles per byte) and its interval.
+Estimate slope(const LineFit& f) { return {f.b, f.b_lo, f.b_hi, f.points > 2 ? student_t95(f.points - 2) : 1.959963984540054}; }
+
+// The unrounded limit of the bound line for the effective budget, with the interval its band gives: the
+// upper edge (what recommend emits) gives the low end, the lower edge the high end. The band is made of
+// two marginal 95 % intervals, so this is wider than a 95 % interval: a conservative test.
+Estimate limit_estimate(const CacheModel& cm, const RecommendOptions& o) {
+    const LineFit& f = bound_fit(cm, o.quantile);
+    const double budget_cycles = effective_budget_s(o) * o.min_freq_hz;
+    Estimate e;
+    e.value = f.b > 0 ? (budget_cycles - f.a) / f.b : 0;
+    e.lo = f.b_hi > 0 ? (budget_cycles - f.a_hi) / f.b_hi : e.value;
+    e.hi = f.b_lo > 0 ? (budget_cycles - f.a_lo) / f.b_lo : e.value + (e.value - e.lo);
+    return e;
+}
+
+std::string percent(double rel) { return fmt::format("{:+.1f} %", 100 * rel); }
+
+void summarise(CompareRow& row) {
+    std::string s;
+    auto add = [&](const char* what, const Change& c) {
+        if (c.significant) s += fmt::format("{}{} {} {}", s.empty() ? "" : ", ", what, c.verdict, percent(c.rel));
+    };
+    add("p50", row.p50_cpb);
+    add("bound", row.bound_cpb);
+    add("limit", row.limit);
+    row.verdict = s.empty() ? "no significant change" : s;
+}
+
+CompareSide side_of(const ModelFile& m) {
+    CompareSide s;
+    s.path = m.source;
+    s.kind = m.source_kind;
+    s.machine = m.machine;
+    s.date = m.sweep_date.empty() ? m.date : m.sweep_date;
+    s.tool_version = m.sweep_tool_version.empty() ? m.tool_version : m.sweep_tool_version;
+    s.tool_commit = m.sweep_tool_commit.empty() ? m.tool_commit : m.sweep_tool_commit;
+    if (m.options.is_object() && m.options.contains("masked_features") && m.options["masked_features"].is_string())
+        s.masked_features = m.options["masked_features"].get<std::string>();
+    return s;
+}
+
+const VariantResult* find_variant(const std::optional<Recommendation>& r, const std::string& kernel) {
+    if (!r) return nullptr;
+    for (const auto& row : r->variants)
+        if (row.bound.kernel == kernel) return &row.bound;
+    return nullptr;
+}
+
+}  // namespace
+
+CompareResult compare_models(const ModelFile& a, const ModelFile& b, const CompareOptions& o) {
+    validate(o.recommend);
+    CompareResult r;
+    r.kind = "sweep";
+    r.a = side_of(a);
+    r.b = side_of(b);
+    r.options = o;
+    std::optional<Recommendation> ra, rb;
+    try {
+        ra = recommend({a}, o.recommend);
+        rb = recommend({b}, o.recommend);
+    } catch (const std::runtime_error& e) {
+        r.notes.push_back(std::string("no limits compared: ") + e.what());
+    }
+    const Cache cache = o.recommend.cache, fallback = other(cache);
+    std::vector<std::string> fell_back;
+    for (const auto& k : a.kernels) {
+        const CacheModel* ma = a.model(k.name, cache);
+        const CacheModel* mb = b.model(k.name, cache);
+        Cache used = cache;
+        if (!ma || !mb) {
+            // As recommend: the other cache state when the asked one is missing (on both sides alike).
+            const CacheModel* oa = a.model(k.name, fallback);
+            const CacheModel* ob = b.model(k.name, fallback);
+            if (oa && ob) {
+                ma = oa, mb = ob, used = fallback;
+                fell_back.push_back(k.name);
+            }
+        }
+        if (!ma && !a.model(k.name, fallback)) continue;  // no section points in A: not a sectioned variant
+        if (!ma || !mb) {
+            r.only_a.push_back(k.name + (b.kernel(k.name) ? " (no section points in B)" : ""));
+            continue;
+        }
+        CompareRow row;
+        row.kernel = k.name;
+        row.algorithm = k.algorithm;
+        row.cache = used;
+        const Estimate pa = slope(ma->p50), pb = slope(mb->p50);
+        row.p50_cpb = compare_estimates(pa, pb, pa.value, pb.value, true, o);
+        const Estimate ba = slope(bound_fit(*ma, o.recommend.quantile));
+        const Estimate bb = slope(bound_fit(*mb, o.recommend.quantile));
+        row.bound_cpb = compare_estimates(ba, bb, ba.value, bb.value, true, o);
+        const VariantResult* va = find_variant(ra, k.name);
+        const VariantResult* vb = find_variant(rb, k.name);
+        if (!k.needs_fpu) row.limit = not_compared("needs no FPU: no limit");
+        else if (!va || !vb) row.limit = not_compared("not recommended (a peer beside a variant of ours)");
+        else if (!va->fits || !vb->fits) row.limit = not_compared(fmt::format("no size fits in {}", !va->fits ? (!vb->fits ? "A and B" : "A") : "B"));
+        else if (va->cache != used || vb->cache != used) row.limit = not_compared("limits use another cache state");
+        else
+            row.limit = compare_estimates(limit_estimate(*ma, o.recommend), limit_estimate(*mb, o.recommend),
+                                          static_cast<double>(va->bytes), static_cast<double>(vb->bytes), false, o);
+        summarise(row);
+        r.rows.push_back(std::move(row));
+    }
+    for (const auto& k : b.kernels)
+        if ((b.model(k.name, Cache::hot) || b.model(k.name, Cache::cold)) && !a.model(k.name, Cache::hot) && !a.model(k.name, Cache::cold))
+            r.only_b.push_back(k.name + (a.kernel(k.name) ? " (no section points in A)" : ""));
+    if (ra && rb) {
+        auto add = [&](const AlgorithmRow& x, bool is_a) {
+            auto it = std::find_if(r.algorithms.begin(), r.algorithms.end(), [&](const CompareAlgorithm& c) { return c.algorithm == x.algorithm; });
+            if (it == r.algorithms.end()) {
+                r.algorithms.push_back({});
+                it = std::prev(r.algorithms.end());
+                it->algorithm = x.algorithm;
+            }
+            (is_a ? it->in_a : it->in_b) = true;
+            (is_a ? it->limit_a : it->limit_b) = x.fits ? std::optional<std::uint64_t>(x.bytes) : std::nullopt;
+            (is_a ? it->bound_by_a : it->bound_by_b) = x.kernel;
+            (is_a ? it->threshold_a : it->threshold_b) = x.threshold;
+        };
+        for (const auto& x : ra->algorithms) add(x, true);
+        for (const auto& x : rb->algorithms) add(x, false);
+        for (auto& c : r.algorithms)
+            if (c.limit_a && c.limit_b && *c.limit_a)
+                c.rel = (static_cast<double>(*c.limit_b) - static_cast<double>(*c.limit_a)) / static_cast<double>(*c.limit_a);
+    }
+    if (!fell_back.empty()) {
+        std::string names;
+        for (const auto& n : fell_back) names += (names.empty() ? "" : ", ") + n;
+        r.notes.push_back(fmt::format("no {}-cache points for {}: compared {} cache", name(cache), names, name(fallback)));
+    }
+    if (r.rows.empty()) r.notes.push_back("no variant has section points in both files: nothing to compare");
+    return r;
+}
+
+namespace {
+
+struct BenchRow {
+    std::string kernel, algorithm;
+    std::uint64_t bytes = 0;
+    double cpb = 0, rel_ci50 = 0;
+};
+
+std::vector<BenchRow> bench_rows(const json& j, const std::string& path, CompareSide& side) {
+    auto fail = [&](const std::string& why) { return InputError(path + ": " + why); };
+    const std::string schema = j.value("schema", "");
+    if (schema.rfind("fputune.bench/", 0) != 0) throw fail("schema '" + schema + "' is not a bench file (fputune.bench/1)");
+    if (schema != "fputune.bench/1") throw fail("schema '" + schema + "' is not a version this fputune reads (fputune.bench/1)");
+    std::vector<BenchRow> rows;
+    try {
+        const json& c = j.at("context");
+        side.path = path;
+        side.kind = "bench";
+        side.machine = c.value("cpu_brand", "unknown CPU");
+        side.date = c.value("date", "");
+        side.tool_version = c.value("tool_version", "");
+        side.tool_commit = c.value("tool_commit", "");
+        side.masked_features = c.value("masked_features", "");
+        for (const auto& x : j.at("results")) {
+            BenchRow b{x.at("kernel").get<std::string>(), x.value("algorithm", ""), x.at("bytes").get<std::uint64_t>(),
+                       x.at("core_cycles_per_byte").get<double>(), x.value("rel_ci50", 0.0)};
+            if (!(b.cpb > 0) || !std::isfinite(b.cpb) || !(b.rel_ci50 >= 0))
+                throw fail(fmt::format("malformed bench file: {} at {} B has core_cycles_per_byte {} (must be > 0)", b.kernel, b.bytes, b.cpb));
+            rows.push_back(std::move(b));
+        }
+    } catch (const json::exception& e) {
+        throw fail(std::string("malformed bench file: ") + e.what());
+    }
+    return rows;
+}
+
+}  // namespace
+
+CompareResult compare_bench(const json& a, const std::string& path_a, const json& b, const std::string& path_b, const CompareOptions& o) {
+    CompareResult r;
+    r.kind = "bench";
+    r.options = o;
+    const std::vector<BenchRow> rows_a = bench_rows(a, path_a, r.a), rows_b = bench_rows(b, path_b, r.b);
+    std::map<std::pair<std::string, std::uint64_t>, const BenchRow*> in_b;
+    for (const auto& x : rows_b) in_b[{x.kernel, x.bytes}] = &x;
+    std::map<std::pair<std::string, std::uint64_t>, bool> seen;
+    for (const auto& x : rows_a) {
+        seen[{x.kernel, x.bytes}] = true;
+        auto it = in_b.find({x.kernel, x.bytes});
+        if (it == in_b.end()) {
+            r.only_a.push_back(fmt::format("{} {} B", x.kernel, x.bytes));
+            continue;
+        }
+        const BenchRow& y = *it->second;
+        CompareRow row;
+        row.kernel = x.kernel;
+        row.algorithm = x.algorithm;
+        row.bytes = x.bytes;
+        const Estimate ea{x.cpb, x.cpb * (1 - x.rel_ci50), x.cpb * (1 + x.rel_ci50)};
+        const Estimate eb{y.cpb, y.cpb * (1 - y.rel_ci50), y.cpb * (1 + y.rel_ci50)};
+        row.p50_cpb = compare_estimates(ea, eb, ea.value, eb.value, true, o);
+        row.bound_cpb = not_compared("a bench file has no bound line");
+        row.limit = not_compared("a bench file has no limit");
+        summarise(row);
+        r.rows.push_back(std::move(row));
+    }
+    for (const auto& y : rows_b)
+        if (!seen.count({y.kernel, y.bytes})) r.only_b.push_back(fmt::format("{} {} B", y.kernel, y.bytes));
+    if (r.rows.empty()) r.notes.push_back("no kernel and size measured in both files: nothing to compare");
+    return r;
+}
+
+CompareResult compare_files(const std::string& path_a, const std::string& path_b, const CompareOptions& o) {
+    validate(o.recommend);
+    // A bench file is told by its schema; everything else goes to the model reader (sweeps, model files,
+    // reference CSVs), which names what it cannot read.
+    auto bench_json = [](const std::string& path) -> std::optional<json> {
+        const std::string text = read_file(path);
+        const auto first = text.find_first_not_of(" \t\r\n");
+        if (first == std::string::npos || text[first] != '{') return std::nullopt;
+        json j;
+        try {
+            j = json::parse(text);
+        } catch (const json::parse_error& e) {
+            throw InputError(path + ": not valid JSON (truncated?): " + e.what());
+        }
+        if (j.is_object() && j.contains("schema") && j["schema"].is_string() && j["schema"].get<std::string>().rfind("fputune.bench/", 0) == 0)
+            return j;
+        return std::nullopt;
+    };
+    const std::optional<json> ja = bench_json(path_a), jb = bench_json(path_b);
+    if (ja && jb) return compare_bench(*ja, path_a, *jb, path_b, o);
+    if (ja || jb)
+        throw InputError(fmt::format("{} is a bench file and {} is not: compare two bench files, or two sweeps (or model files)",
+                                             ja ? path_a : path_b, ja ? path_b : path_a));
+    return compare_models(load_models(path_a), load_models(path_b), o);
+}
+
+std::vector<std::string> regressions(const CompareResult& r, double pct) {
+    std::vector<std::string> out;
+    const double limit = pct / 100;
+    for (const auto& row : r.rows) {
+        const std::string name = row.kernel + (row.bytes ? fmt::format(" {} B", row.bytes) : "");
+        if (row.p50_cpb.significant && row.p50_cpb.rel > limit) out.push_back(name + ": p50 c/B " + percent(row.p50_cpb.rel));
+        if (row.bound_cpb.significant && row.bound_cpb.rel > limit) out.push_back(name + ": bound c/B " + percent(row.bound_cpb.rel));
+        if (row.limit.significant && -row.limit.rel > limit) out.push_back(name + ": limit " + percent(row.limit.rel));
+    }
+    return out;
+}
+
+namespace {
+
+json estimate_json(const Estimate& e) {
+    if (!e.has_interval()) return {{"value", e.value}, {"ci95", nullptr}};
+    return {{"value", e.value}, {"ci95", {e.lo, e.hi}}};
+}
+
+json change_json(const Change& c) {
+    if (!c.compared) return {{"compared", false}, {"why", c.why}};
+    return {{"compared", true}, {"a", estimate_json(c.a)}, {"b", estimate_json(c.b)}, {"shown_a", c.shown_a}, {"shown_b", c.shown_b},
+            {"change", c.rel}, {"p_value", std::isnan(c.p) ? json(nullptr) : json(c.p)}, {"significant", c.significant},
+            {"verdict", c.verdict}};
+}
+
+json side_json(const CompareSide& s) {
+    return {{"path", s.path}, {"kind", s.kind}, {"machine", s.machine}, {"date", s.date},
+            {"tool", {{"version", s.tool_version}, {"commit", s.tool_commit}}}, {"masked_features", s.masked_features}};
+}
+
+}  // namespace
+
+json to_json(const CompareResult& r) {
+    const RecommendOptions& o = r.options.recommend;
+    json j;
+    j["schema"] = kCompareSchema;
+    j["tool"] = {{"name", "fputune"}, {"version", tool_version()}, {"commit", tool_commit()}};
+    j["kind"] = r.kind;
+    j["a"] = side_json(r.a);
+    j["b"] = side_json(r.b);
+    j["options"] = {{"alpha", r.options.alpha}, {"min_change", r.options.min_change}, {"budget_s", o.budget_s},
+                    {"min_freq_hz", o.min_freq_hz}, {"margin", o.margin}, {"cache", name(o.cache)}, {"quantile", name(o.quantile)},
+                    {"round", name(o.round)}, {"units", "core cycles per byte; limits in bytes"}};
+    j["rows"] = json::array();
+    for (const auto& row : r.rows) {
+        json x = {{"kernel", row.kernel}, {"algorithm", row.algorithm}, {"p50_cycles_per_byte", change_json(row.p50_cpb)},
+                  {"bound_cycles_per_byte", change_json(row.bound_cpb)}, {"limit_bytes", change_json(row.limit)},
+                  {"changed", row.changed()}, {"verdict", row.verdict}};
+        if (r.kind == "bench") x["bytes"] = row.bytes;
+        else x["cache"] = name(row.cache);
+        j["rows"].push_back(x);
+    }
+    j["algorithms"] = json::array();
+    auto threshold = [](const std::optional<SimdThreshold>& t) -> json {
+        if (!t) return nullptr;
+        return {{"kernel", t->kernel}, {"dirty", name(t->dirty)}, {"kind", name(t->kind)}, {"bytes", t->bytes}};
+    };
+    for (const auto& c : r.algorithms)
+        j["algorithms"].push_back({{"algorithm", c.algorithm}, {"in_a", c.in_a}, {"in_b", c.in_b},
+                                   {"limit_a", c.limit_a ? json(*c.limit_a) : json(nullptr)}, {"limit_b", c.limit_b ? json(*c.limit_b) : json(nullptr)},
+                                   {"bound_by_a", c.bound_by_a}, {"bound_by_b", c.bound_by_b}, {"change", c.limit_a && c.limit_b ? json(c.rel) : json(nullptr)},
+                                   {"simd_threshold_a", threshold(c.threshold_a)}, {"simd_threshold_b", threshold(c.threshold_b)}});
+    j["only_in_a"] = r.only_a;
+    j["only_in_b"] = r.only_b;
+    j["summary"] = {{"compared", r.rows.size()}, {"changed", r.changed()}, {"no_significant_change", r.rows.size() - r.changed()}};
+    j["notes"] = r.notes;
+    return j;
+}
+
+}  // namespace fputune

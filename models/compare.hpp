@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: MIT
+// `fputune compare A B`: per variant the change in core cycles per byte (p50 and the bound) and in the
+// recommended limit between two sweeps (or model files), or in cycles per byte between two bench files,
+// each with a significance verdict from the two files' own confidence intervals (as Google Benchmark's
+// compare.py gives one from its repetitions).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "model_file.hpp"
+#include "recommend.hpp"
+
+namespace fputune {
+
+inline constexpr const char* kCompareSchema = "fputune.compare/1";
+
+// A value and its two-sided 95 % interval [lo, hi]; `t` is the quantile the interval was made with
+// (Student's t of the fit's degrees of freedom, 1.96 for a normal one), so a half-width / t is a
+// standard error. lo == hi: no interval known.
+struct Estimate {
+    double value = 0, lo = 0, hi = 0, t = 1.959963984540054;
+    bool has_interval() const { return hi > lo; }
+};
+
+// How one quantity moved from A to B.
+struct Change {
+    bool compared = false;  // false: one side lacks it (`why` says which and why)
+    std::string why;
+    Estimate a, b;
+    double shown_a = 0, shown_b = 0;  // what is printed (for a limit: the emitted, rounded limit)
+    double rel = 0;                   // (shown_b - shown_a) / shown_a
+    double p = 1;                     // two-sided p-value of "no change" (normal approximation); NaN when neither has an interval
+    bool significant = false;         // p < alpha and |rel| >= min_change
+    std::string verdict;              // "no significant change", "faster"/"slower" (c/B), "larger"/"smaller" (limit), "no interval"
+};
+
+struct CompareRow {
+    std::string kernel, algorithm;
+    Cache cache = Cache::cold;  // sweeps: the cache state compared
+    std::uint64_t bytes = 0;  // bench: the size per call
+    Change p50_cpb, bound_cpb, limit;
+    std::string verdict;      // "no significant change", or the significant changes ("slower p50 +8.1 %, limit smaller -7.9 %")
+    bool changed() const { return p50_cpb.significant || bound_cpb.significant || limit.significant; }
+};
+
+// Per algorithm: the constant a kernel would ship (the smallest limit over its variants) and the SIMD
+// threshold, A against B, with the variant that sets each. No test of its own: the variant rows above
+// carry the significance; a different binding variant is itself the news (a variant added or removed).
+struct CompareAlgorithm {
+    std::string algorithm;
+    bool in_a = false, in_b = false;
+    std::optional<std::uint64_t> limit_a, limit_b;  // empty: no size fits
+    std::string bound_by_a, bound_by_b;
+    double rel = 0;                                  // (limit_b - limit_a) / limit_a, when both fit
+    std::optional<SimdThreshold> threshold_a, threshold_b;
+};
+
+struct CompareSide {
+    std::string path, kind, machine, date, tool_version, tool_commit, masked_features;
+};
+
+struct CompareOptions {
+    RecommendOptions recommend;  // budget, frequency, margin, cache, quantile, rounding: for the limits
+    double alpha = 0.05;         // significance level of the two-sided test
+    // Smallest relative change called significant, like pyperf's --min-speed: the fits' intervals know
+    // the noise within one sweep, not how far a shared host moves between two (see README "How sure").
+    double min_change = 0.03;
+};
+
+struct CompareResult {
+    std::string kind;  // "sweep" (sweeps and model files) | "bench"
+    CompareSide a, b;
+    CompareOptions options;
+    std::vector<CompareRow> rows;
+    std::vector<CompareAlgorithm> algorithms;  // sweeps only
+    std::vector<std::string> only_a, only_b;  // variants (and sizes) found in one file only
+    std::vector<std::string> notes;
+    std::size_t changed() const;
+};
+
+// The p-value and verdict of one change; `lower_is_better` picks faster/slower, else larger/smaller.
+Change compare_estimates(const Estimate& a, const Estimate& b, double shown_a, double shown_b, bool lower_is_better,
+                         const CompareOptions& o);
+
+// Two fitted inputs (sweeps, model files, reference CSVs).
+CompareResult compare_models(const ModelFile& a, const ModelFile& b, const CompareOptions& o);
+// Two fputune.bench/1 files (parsed JSON); throws InputError naming the path for a malformed one.
+CompareResult compare_bench(const nlohmann::json& a, const std::string& path_a, const nlohmann::json& b, const std::string& path_b,
+                            const CompareOptions& o);
+// Reads both by content and compares them; both must be of one kind (sweep/model or bench).
+CompareResult compare_files(const std::string& path_a, const std::string& path_b, const CompareOptions& o);
+
+// The rows that regressed by more than `pct` percent (significantly slower, or a significantly smaller
+// limit), as "kernel: what".
+std::vector<std::string> regressions(const CompareResult& r, double pct);
+
+nlohmann::json to_json(const CompareResult& r);
+
+}  // namespace fputune

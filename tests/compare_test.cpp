@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: MIT
+// `fputune compare`: the significance test, sweeps with known changes, bench files, and the CLI.
+#include <cmath>
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "compare.hpp"
+#include "model_file.hpp"
+#include "report_test_util.hpp"
+
+using namespace fputune;
+using namespace fputune::report_test;
+
+namespace {
+
+CompareOptions compare_options() {
+    CompareOptions o;
+    o.recommend.budget_s = 30e-6;
+    o.recommend.min_freq_hz = 1e9;
+    return o;
+}
+
+const CompareRow& row_of(const CompareResult& r, const std::string& kernel) {
+    for (const auto& row : r.rows)
+        if (row.kernel == kernel) return row;
+    FAIL("no row " << kernel);
+    throw std::logic_error("unreachable");
+}
+
+nlohmann::json bench_json(const std::string& brand, double cpb, double rel_ci, const std::string& masked = "") {
+    nlohmann::json j;
+    j["schema"] = "fputune.bench/1";
+    j["context"] = {{"cpu_brand", brand}, {"date", "2025-01-01T00:00:00Z"}, {"tool_version", "test"}, {"tool_commit", "abc"},
+                    {"masked_features", masked}};
+    j["results"] = nlohmann::json::array();
+    for (std::uint64_t bytes : {64, 4096})
+        j["results"].push_back({{"kernel", "fake-avx2"}, {"algorithm", "fake"}, {"bytes", bytes}, {"core_cycles_per_byte", cpb},
+                                {"rel_ci50", rel_ci}});
+    return j;
+}
+
+}  // namespace
+
+TEST_CASE("compare_estimates: p from both intervals, significance needs p < alpha and a change >= min_change", "[compare]") {
+    const CompareOptions o = compare_options();  // alpha 0.05, min change 3 %
+    const Estimate a{1.0, 0.98, 1.02};           // se = 0.02 / 1.96
+    Change c = compare_estimates(a, a, 1, 1, true, o);
+    CHECK(c.p == Approx(1));
+    CHECK_FALSE(c.significant);
+    CHECK(c.verdict == "no significant change");
+    // 10 % slower, intervals of +-2 %: z = 0.1 / (sqrt(2) x 0.0102) ~ 6.9.
+    c = compare_estimates(a, {1.1, 1.078, 1.122}, 1, 1.1, true, o);
+    CHECK(c.rel == Approx(0.1));
+    CHECK(c.p < 1e-6);
+    CHECK(c.significant);
+    CHECK(c.verdict == "slower");
+    CHECK(compare_estimates(a, {0.9, 0.882, 0.918}, 1, 0.9, true, o).verdict == "faster");
+    CHECK(compare_estimates(a, {1.1, 1.078, 1.122}, 1000, 1100, false, o).verdict == "larger");
+    // z = 1.96 exactly at the edge: p = 0.05.
+    const double d = 1.959963984540054 * std::sqrt(2.0) * (0.02 / 1.959963984540054);
+    c = compare_estimates(a, {1.0 + d, 0.98 + d, 1.02 + d}, 1, 1 + d, true, o);
+    CHECK(c.p == Approx(0.05).epsilon(0.01));
+    // Significant in p, but below the smallest change that counts.
+    c = compare_estimates({1.0, 0.999, 1.001}, {1.02, 1.019, 1.021}, 1, 1.02, true, o);
+    CHECK(c.p < 1e-6);
+    CHECK_FALSE(c.significant);
+    CompareOptions strict = o;
+    strict.min_change = 0;
+    CHECK(compare_estimates({1.0, 0.999, 1.001}, {1.02, 1.019, 1.021}, 1, 1.02, true, strict).significant);
+    // Wide intervals: a big change that the files cannot tell from noise.
+    c = compare_estimates({1.0, 0.5, 1.5}, {1.2, 0.6, 1.8}, 1, 1.2, true, o);
+    CHECK(c.p > 0.5);
+    CHECK_FALSE(c.significant);
+    // No interval on either side: said so, never significant.
+    c = compare_estimates({1.0, 1.0, 1.0}, {2.0, 2.0, 2.0}, 1, 2, true, o);
+    CHECK(std::isnan(c.p));
+    CHECK(c.verdict == "no interval");
+    CHECK_FALSE(c.significant);
+}
+
+TEST_CASE("compare sweeps: the same machine twice is no change - a 20 % slower kernel is slower with a smaller limit", "[compare]") {
+    const ModelFile a = fit_sweep(synthetic_sweep("Test CPU", 2000, 0.8, 0.003, 1), "a.json");
+    const ModelFile again = fit_sweep(synthetic_sweep("Test CPU", 2000, 0.8, 0.003, 2), "again.json");
+    CompareResult r = compare_models(a, again, compare_options());
+    REQUIRE(r.rows.size() == 1);
+    CHECK(r.kind == "sweep");
+    const CompareRow& same = r.rows[0];
+    CHECK(same.kernel == "fake-avx2");
+    CHECK(same.cache == Cache::cold);
+    CHECK(same.p50_cpb.compared);
+    CHECK(same.p50_cpb.shown_a == Approx(0.88 * 1.25).epsilon(0.01));  // core cycles per byte: b (cold 1.1x) x core/TSC
+    CHECK_FALSE(same.changed());
+    CHECK(same.verdict == "no significant change");
+    CHECK(same.limit.compared);
+    CHECK(std::abs(same.limit.rel) < 0.01);
+    CHECK(r.changed() == 0);
+
+    const ModelFile slow = fit_sweep(synthetic_sweep("Slow CPU", 2000, 0.96, 0.003, 3), "slow.json");
+    r = compare_models(a, slow, compare_options());
+    const CompareRow& s = row_of(r, "fake-avx2");
+    CHECK(s.p50_cpb.verdict == "slower");
+    CHECK(s.p50_cpb.rel == Approx(0.2).epsilon(0.02));
+    CHECK(s.bound_cpb.verdict == "slower");
+    CHECK(s.limit.verdict == "smaller");
+    CHECK(s.limit.rel < -0.1);
+    CHECK(s.changed());
+    CHECK_THAT(s.verdict, Catch::Contains("p50 slower +") && Catch::Contains("limit smaller -"));
+    CHECK(regressions(r, 10).size() == 3);
+    // Per algorithm: the constant to ship, and the variant that sets it, on each side.
+    REQUIRE(r.algorithms.size() == 1);
+    CHECK(r.algorithms[0].algorithm == "fake");
+    CHECK(r.algorithms[0].limit_a == s.limit.shown_a);
+    CHECK(r.algorithms[0].limit_b == s.limit.shown_b);
+    CHECK(r.algorithms[0].bound_by_b == "fake-avx2");
+    CHECK(r.algorithms[0].rel == Approx(s.limit.rel));
+    REQUIRE(r.algorithms[0].threshold_a);
+    CHECK(r.algorithms[0].threshold_a->bytes == 256);
+    CHECK(regressions(r, 50).empty());
+    // The other way round: faster, larger; no regression.
+    CHECK(row_of(compare_models(slow, a, compare_options()), "fake-avx2").limit.verdict == "larger");
+    CHECK(regressions(compare_models(slow, a, compare_options()), 1).empty());
+    // The JSON says the same.
+    const nlohmann::json j = to_json(r);
+    CHECK(j["schema"] == kCompareSchema);
+    CHECK(j["rows"][0]["p50_cycles_per_byte"]["verdict"] == "slower");
+    CHECK(j["summary"]["changed"] == 1);
+    CHECK(j["algorithms"][0]["bound_by_a"] == "fake-avx2");
+}
+
+TEST_CASE("compare sweeps: variants in one file only are listed, not compared", "[compare]") {
+    const ModelFile a = fit_sweep(synthetic_sweep("Test CPU", 2000, 0.8), "a.json");
+    const ModelFile b = fit_sweep(synthetic_sweep("Test CPU", 2000, 0.8, 0.003, 2, "fake-sse2"), "b.json");
+    const CompareResult r = compare_models(a, b, compare_options());
+    CHECK(r.rows.empty());
+    CHECK(r.only_a == std::vector<std::string>{"fake-avx2"});
+    CHECK(r.only_b == std::vector<std::string>{"fake-sse2"});
+    CHECK_THAT(r.notes.at(0), Catch::Contains("nothing to compare"));
+}
+
+TEST_CASE("compare bench files: per kernel and size, p50 only", "[compare]") {
+    const CompareOptions o = compare_options();
+    CompareResult r = compare_bench(bench_json("A", 1.0, 0.01), "a.json", bench_json("A", 1.005, 0.01), "b.json", o);
+    REQUIRE(r.rows.size() == 2);
+    CHECK(r.kind == "bench");
+    CHECK(r.rows[0].bytes == 64);
+    CHECK_FALSE(r.rows[0].changed());
+    CHECK_FALSE(r.rows[0].bound_cpb.compared);
+    CHECK_FALSE(r.rows[0].limit.compared);
+    r = compare_bench(bench_json("A", 1.0, 0.01), "a.json", bench_json("B", 1.5, 0.01, "avx512f"), "b.json", o);
+    CHECK(r.rows[1].p50_cpb.verdict == "slower");
+    CHECK(r.b.masked_features == "avx512f");
+    CHECK(regressions(r, 20).size() == 2);
+    CHECK_THROWS_WITH(compare_bench(bench_json("A", 1, 0.01), "a.json", nlohmann::json{{"schema", "fputune.sweep/1"}}, "s.json", o),
+                      Catch::Contains("s.json") && Catch::Contains("not a bench file"));
+    nlohmann::json broken = bench_json("A", 1, 0.01);
+    broken["results"][0]["core_cycles_per_byte"] = -1;
+    CHECK_THROWS_WITH(compare_bench(broken, "broken.json", broken, "broken.json", o), Catch::Contains("must be > 0"));
+}
+
+TEST_CASE("CLI: compare the committed machines, the same file, bench files - exit 0 unless --fail-on-regression", "[compare][cli]") {
+    const std::string zen5 = source_file("data/machines/zen5-turin-vm-2026-11-30.json");
+    const std::string er = source_file("data/machines/emerald-rapids-vm-2026-11-30.json");
+    Run r = run_fputune("compare " + zen5 + " " + zen5);
+    INFO(r.err);
+    REQUIRE(r.rc == 0);
+    CHECK_THAT(r.out, Catch::Contains("44 compared: 44 with no significant change, 0 changed"));
+    r = run_fputune("compare " + zen5 + " " + zen5 + " --fail-on-regression 0");
+    CHECK(r.rc == 0);
+    CHECK_THAT(r.out, Catch::Contains("no regression over 0 %"));
+    // Two different CPUs: changes both ways, told per variant.
+    r = run_fputune("compare " + zen5 + " " + er);
+    REQUIRE(r.rc == 0);
+    CHECK_THAT(r.out, Catch::Contains("Oxide Virtual Turin-like Processor") && Catch::Contains("Intel(R) Xeon(R) Processor") &&
+                          Catch::Contains("slower") && Catch::Contains("faster"));
+    r = run_fputune("compare " + zen5 + " " + er + " --json --fail-on-regression 5");
+    CHECK(r.rc == 1);
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    CHECK(j["schema"] == kCompareSchema);
+    CHECK(j["rows"].size() == 44);
+    CHECK_FALSE(j["regressions"].empty());
+    // Bench files.
+    const std::string ba = write_temp("cli_bench_a.json", bench_json("A", 1.0, 0.01).dump());
+    const std::string bb = write_temp("cli_bench_b.json", bench_json("A", 1.3, 0.01).dump());
+    r = run_fputune("compare " + ba + " " + bb + " --fail-on-regression 10");
+    CHECK(r.rc == 1);
+    CHECK_THAT(r.out, Catch::Contains("REGRESSION fake-avx2 64 B: p50 c/B +30.0 %"));
+    // Bad input: one line, exit 2.
+    const std::vector<std::pair<std::string, std::string>> bad = {
+        {"compare " + ba, "which two files"},
+        {"compare " + ba + " " + zen5, "is a bench file and"},
+        {"compare " + zen5 + " " + write_temp("cli_other.json", R"({"schema": "other/1"})"), "other/1"},
+        {"compare " + zen5 + " " + zen5 + " --fail-on-regression x", "--fail-on-regression x"},
+        {"compare " + zen5 + " " + zen5 + " --min-change -1", "--min-change -1"},
+        {"compare " + zen5 + " " + zen5 + " --budget 30xs", "30xs"},
+        {"compare " + zen5 + " " + zen5 + " --cache warm", "--cache warm"},
+        {"compare " + zen5 + " " + (temp_dir() / "absent.json").string(), "absent.json"},
+    };
+    for (const auto& [args, says] : bad) {
+        const Run x = run_fputune(args);
+        INFO(args << "\n" << x.err);
+        CHECK(x.rc == 2);
+        CHECK_THAT(x.err, Catch::Contains(says));
+        CHECK(count(x.err, "\n") == 1);
+    }
+}

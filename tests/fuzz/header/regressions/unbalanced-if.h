@@ -1,0 +1,2 @@
+#if 0
+#define FPUTUNE_SHA256_FPU_BYTES 4096

@@ -1,0 +1,2 @@
+/* never closed
+#define FPUTUNE_SHA256_FPU_BYTES 4096

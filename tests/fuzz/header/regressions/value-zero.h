@@ -1,0 +1,1 @@
+#define FPUTUNE_SHA256_FPU_BYTES 0

@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: MIT
+// Measurement truth: the disturbance rules, the sampling pool (never an impossible sample, rounds), and
+// the doctor's verdicts on synthetic /sys and /proc trees.
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include <catch2/catch.hpp>
+
+#include "clock.hpp"
+#include "disturbance.hpp"
+#include "doctor.hpp"
+#include "sampler.hpp"
+
+using namespace fputune;
+
+namespace {
+
+Calibration calm_cal(std::uint64_t tsc = 0) { return {tsc, 48, 20, 1.30, 0}; }
+
+}  // namespace
+
+TEST_CASE("disturbances: a slow timer, a collapsed clock, a storm and a moved ratio are each told apart", "[disturbance]") {
+    DisturbanceMonitor m(2e9);
+    m.seed(calm_cal());
+    const IntervalCounts quiet{500000, 100, 0};  // 0.25 ms of samples, none hit
+    // Calm calibrations wobble a little: no disturbance, and the levels are learned.
+    for (int i = 0; i < 40; ++i) {
+        Calibration c{0, 48.0 + i % 5, 20.0 + 2 * (i % 2), 1.30 + 0.002 * (i % 3), 0};
+        CHECK(m.observe(calm_cal(), c, quiet).kind == DisturbanceKind::none);
+    }
+    CHECK(m.overhead_level() == Approx(49).margin(2));
+    CHECK(m.probe_floor() == Approx(0.8 * 1.30).epsilon(0.01));
+    // The timer trapped (overhead 832, step 378 were seen): slow, in either field.
+    CHECK(m.observe(calm_cal(), {0, 832, 22, 1.3, 0}, quiet).kind == DisturbanceKind::timer_slow);
+    CHECK(m.observe(calm_cal(), {0, 50, 378, 1.3, 0}, quiet).kind == DisturbanceKind::timer_slow);
+    CHECK(m.observe(calm_cal(), {0, 112, 40, 1.3, 0}, quiet).kind == DisturbanceKind::none);  // calm range on this host
+    // Every probe read low: the clock collapsed (or the probes keep being interrupted).
+    const auto collapse = m.observe(calm_cal(), {0, 48, 20, 0, 3}, quiet);
+    CHECK(collapse.kind == DisturbanceKind::clock_collapse);
+    CHECK_THAT(collapse.detail, Catch::Contains("3 probes"));
+    // The ratio moved 15 % within one interval: not a disturbance, but its samples cannot be converted.
+    const auto moved = m.observe({0, 48, 20, 1.30, 0}, {0, 48, 20, 1.50, 0}, quiet);
+    CHECK(moved.kind == DisturbanceKind::none);
+    CHECK(moved.ambiguous);
+    CHECK_FALSE(m.observe({0, 48, 20, 1.30, 0}, {0, 48, 20, 1.33, 0}, quiet).ambiguous);
+    // The sweep's own rate: ~0.5 stalls per ms. A window of 8 ms at 20 per ms is a storm; one at 2 per ms is not.
+    for (int i = 0; i < 64; ++i) CHECK(m.observe(calm_cal(), calm_cal(), {500000, 100, i % 8 == 0 ? 1u : 0u}).kind == DisturbanceKind::none);
+    bool storm = false;
+    for (int i = 0; i < 40 && !storm; ++i) storm = m.observe(calm_cal(), calm_cal(), {500000, 100, 5}).kind == DisturbanceKind::interrupt_storm;
+    CHECK(storm);
+    DisturbanceMonitor m2(2e9);
+    m2.seed(calm_cal());
+    for (int i = 0; i < 64; ++i) m2.observe(calm_cal(), calm_cal(), {500000, 100, i % 8 == 0 ? 1u : 0u});
+    for (int i = 0; i < 64; ++i) CHECK(m2.observe(calm_cal(), calm_cal(), {500000, 100, i % 2 ? 1u : 0u}).kind == DisturbanceKind::none);
+    // A state that outlasts its wait becomes the new normal.
+    m.adopt({0, 800, 350, 1.3, 0});
+    CHECK(m.judge_calibration({0, 820, 360, 1.3, 0}) == DisturbanceKind::none);
+}
+
+TEST_CASE("disturbances: neighbouring events of one kind merge; others stay apart", "[disturbance]") {
+    std::vector<DisturbanceEvent> ev;
+    record_event(ev, {DisturbanceKind::preempted, 1.00, 0.005, 1, false, ""});
+    record_event(ev, {DisturbanceKind::preempted, 1.02, 0.004, 1, false, ""});
+    record_event(ev, {DisturbanceKind::timer_slow, 1.03, 0.2, 1, false, ""});
+    record_event(ev, {DisturbanceKind::preempted, 3.0, 0.004, 1, false, ""});
+    REQUIRE(ev.size() == 3);
+    CHECK(ev[0].count == 2);
+    CHECK(ev[0].length_s == Approx(0.024));
+    CHECK(ev[1].kind == DisturbanceKind::timer_slow);
+    CHECK(ev[2].start_s == 3.0);
+}
+
+TEST_CASE("sampling pool: impossible samples are counted and measured again, never kept; rounds cover every point", "[sampler]") {
+    SamplingRules rules;
+    rules.rounds = 3;
+    rules.min_samples = 6;
+    rules.min_samples90 = 9;
+    rules.min_samples99 = 12;
+    rules.point_cap_s = 0.003;
+    std::vector<PointSpec> specs(4, PointSpec{true});
+    specs[3].need90 = false;
+    std::uint64_t calls = 0;
+    // Point 0 returns an impossible sample every other time: less than the timer's own overhead.
+    auto sample = [&](std::size_t i) -> RawSample {
+        ++calls;
+        if (i == 0 && calls % 2 == 0) return {1, 1, 1, -1};
+        const std::uint64_t t0 = tsc_begin();
+        spin_core_cycles(2000 * (i + 1));
+        const std::uint64_t t1 = tsc_end();
+        return {static_cast<double>(t1 - t0), 1, 1, -1};
+    };
+    std::atomic<bool> stop{false};
+    PoolHooks hooks;
+    hooks.stop = &stop;
+    const PoolResult r = sample_pool(specs, sample, rules, 1.0, calm_level(4), hooks);
+    CHECK(r.complete);
+    REQUIRE(r.points.size() == 4);
+    CHECK(r.points[0].rejected > 0);
+    CHECK(r.rejected >= r.points[0].rejected);
+    for (const PointSamples& p : r.points) {
+        CHECK(p.settled);
+        REQUIRE(p.round_begin.size() == 3);
+        for (std::size_t k = 0; k < 3; ++k) CHECK(p.round_cycles(k).size() >= 2);
+        for (double t : p.ticks) CHECK((t > 0 && std::isfinite(t)));
+        for (double c : p.cycles) CHECK((c > 0 && std::isfinite(c)));
+    }
+    CHECK(!r.clock.core_per_tsc.empty());
+    for (double x : r.clock.core_per_tsc) CHECK(x > 0);
+}
+
+TEST_CASE("sampling pool: a point that never gives a possible sample ends at twice the budget, with none", "[sampler]") {
+    SamplingRules rules;
+    rules.rounds = 2;
+    std::vector<PointSpec> specs(2);
+    auto sample = [&](std::size_t i) -> RawSample {
+        if (i == 1) return {0, 1, 1, -1};  // zero: never possible
+        const std::uint64_t t0 = tsc_begin();
+        spin_core_cycles(3000);
+        return {static_cast<double>(tsc_end() - t0), 1, 1, -1};
+    };
+    PoolHooks hooks;
+    const PoolResult r = sample_pool(specs, sample, rules, 0.05, calm_level(4), hooks);
+    CHECK(r.points[1].cycles.empty());
+    CHECK(r.points[1].rejected > 0);
+    CHECK(!r.points[0].cycles.empty());
+    CHECK(r.elapsed_s < 5);  // it ended (the bound itself is 2 x 0.05 s plus a calibration)
+}
+
+TEST_CASE("sampling pool: a stop ends it at once, incomplete", "[sampler]") {
+    SamplingRules rules;
+    std::vector<PointSpec> specs(3);
+    std::atomic<bool> stop{true};
+    PoolHooks hooks;
+    hooks.stop = &stop;
+    const PoolResult r = sample_pool(specs, [](std::size_t) { return RawSample{1000, 1, 1, -1}; }, rules, 1.0, calm_level(2), hooks);
+    CHECK_FALSE(r.complete);
+    for (const PointSamples& p : r.points) CHECK_FALSE(p.settled);
+}
+
+namespace {
+
+// A synthetic machine under a temporary root: /proc and /sys as the doctor reads them.
+struct Tree {
+    std::filesystem::path root;
+    explicit Tree(const std::string& name) {
+        root = std::filesystem::temp_directory_path() / ("fputune-doctor-" + name + "-" + std::to_string(getpid()));
+        std::filesystem::remove_all(root);
+    }
+    ~Tree() { std::filesystem::remove_all(root); }
+    Tree& file(const std::string& rel, const std::string& text) {
+        const auto p = root / rel;
+        std::filesystem::create_directories(p.parent_path());
+        std::ofstream(p) << text;
+        return *this;
+    }
+    // Two CPUs (0 and 1, SMT siblings when `smt`), the TSC flags, and /proc/stat with the given busy jiffies.
+    Tree& machine(bool hypervisor, bool invariant_tsc, bool smt) {
+        std::string flags = "fpu sse2 avx2";
+        if (invariant_tsc) flags += " constant_tsc nonstop_tsc";
+        if (hypervisor) flags += " hypervisor";
+        file("proc/cpuinfo", "processor\t: 0\nflags\t\t: " + flags + "\n\nprocessor\t: 1\nflags\t\t: " + flags + "\n");
+        file("sys/devices/system/cpu/online", "0-1\n");
+        file("sys/devices/system/cpu/cpu0/topology/thread_siblings_list", smt ? "0-1\n" : "0\n");
+        file("sys/devices/system/cpu/cpu1/topology/thread_siblings_list", smt ? "0-1\n" : "1\n");
+        file("sys/devices/system/clocksource/clocksource0/current_clocksource", "tsc\n");
+        file("sys/devices/system/clocksource/clocksource0/available_clocksource", "tsc hpet acpi_pm\n");
+        file("proc/interrupts", "           CPU0       CPU1\n  0:         10          0   IO-APIC   2-edge      timer\n"
+                                "LOC:       1000       1000   Local timer interrupts\n");
+        return stat(0, 0);
+    }
+    // /proc/stat with cumulative jiffies: `busy` of each CPU's `total`.
+    Tree& stat(std::uint64_t busy0, std::uint64_t busy1, std::uint64_t total = 1000) {
+        auto line = [&](int c, std::uint64_t busy) {
+            // user nice system idle iowait irq softirq steal guest guest_nice
+            return "cpu" + std::to_string(c) + " " + std::to_string(busy) + " 0 0 " + std::to_string(total - busy) + " 0 0 0 0 0 0\n";
+        };
+        return file("proc/stat", "cpu  1 1 1 1 1 1 1 1 0 0\n" + line(0, busy0) + line(1, busy1) + "intr 0\n");
+    }
+    // Facts between two snapshots one second apart, in which the CPUs were busy busy0 and busy1 of 1000 jiffies.
+    SystemFacts facts(int cpu, std::uint64_t busy0, std::uint64_t busy1) {
+        stat(0, 0);
+        const SystemSnapshot a = read_snapshot(root.string());
+        stat(busy0, busy1, 2000);
+        SystemSnapshot b = read_snapshot(root.string());
+        b.at_s = a.at_s + 1;
+        return read_system_facts(root.string(), cpu, a, b);
+    }
+};
+
+TimerHealth calm_health() {
+    TimerHealth h;
+    h.seconds = 5;
+    h.overhead_p50 = 48;
+    h.overhead_p99 = 56;
+    h.overhead_max = 60;
+    h.step_p50 = 20;
+    h.step_max = 24;
+    h.ratio_p50 = 1.3;
+    h.ratio_spread = 0.004;
+    h.stalls_per_ms = 0.01;
+    h.stall_p50_us = 3;
+    h.stall_max_us = 8;
+    h.lost_share = 0.0001;
+    return h;
+}
+
+bool has_finding(const DoctorReport& r, const std::string& check, Verdict v) {
+    for (const Finding& f : r.findings)
+        if (f.check == check && f.severity == v) return true;
+    return false;
+}
+
+}  // namespace
+
+TEST_CASE("doctor: a bare-metal machine set apart for measuring is calm", "[doctor]") {
+    Tree t("calm");
+    t.machine(false, true, false)
+        .file("sys/devices/system/cpu/cpu1/cpufreq/scaling_governor", "performance\n")
+        .file("sys/devices/system/cpu/intel_pstate/no_turbo", "1\n")
+        .file("sys/devices/system/cpu/isolated", "1\n")
+        .file("sys/devices/system/cpu/nohz_full", "1\n")
+        .file("proc/cmdline", "BOOT_IMAGE=/vmlinuz isolcpus=1 nohz_full=1 rcu_nocbs=1 quiet\n");
+    const SystemFacts f = t.facts(1, 30, 990);
+    CHECK(f.isolated == std::vector<int>{1});
+    CHECK(f.rcu_nocbs == std::vector<int>{1});
+    CHECK(f.boost == 0);
+    CHECK(f.busy.at(0) == Approx(0.03));
+    const DoctorReport r = diagnose(f, calm_health());
+    CHECK(r.verdict == Verdict::calm);
+    CHECK(r.to_json()["verdict"] == "calm");
+}
+
+TEST_CASE("doctor: a VM with scaling, boost, no isolation and a host that interrupts is noisy, and says what to do", "[doctor]") {
+    Tree t("noisy");
+    t.machine(true, true, false)
+        .file("sys/devices/system/cpu/cpu1/cpufreq/scaling_governor", "powersave\n")
+        .file("sys/devices/system/cpu/cpufreq/boost", "1\n")
+        .file("proc/cmdline", "console=ttyS0 quiet\n");
+    TimerHealth h = calm_health();
+    h.stalls_per_ms = 1.1;  // this VM: ~1 host stall per ms of ~38 us
+    h.stall_p50_us = 38;
+    h.lost_share = 0.04;
+    const DoctorReport r = diagnose(t.facts(1, 700, 1000), h);
+    CHECK(r.verdict == Verdict::noisy);
+    CHECK(has_finding(r, "hypervisor", Verdict::noisy));
+    CHECK(has_finding(r, "governor", Verdict::noisy));
+    CHECK(has_finding(r, "boost", Verdict::noisy));
+    CHECK(has_finding(r, "interruptions", Verdict::noisy));
+    CHECK(has_finding(r, "load", Verdict::noisy));  // CPU 0 busy 70 %
+    for (const Finding& f : r.findings) {
+        if (f.check == "governor") CHECK_THAT(f.advice, Catch::Contains("echo performance > /sys/devices/system/cpu/cpu1/cpufreq/scaling_governor"));
+        if (f.check == "isolation") CHECK_THAT(f.advice, Catch::Contains("isolcpus=1 nohz_full=1 rcu_nocbs=1"));
+    }
+    CHECK(r.findings.front().severity == Verdict::noisy);  // the worst first
+}
+
+TEST_CASE("doctor: no invariant TSC, or a busy SMT sibling, or a host that takes most of the CPU is unfit", "[doctor]") {
+    {
+        Tree t("unfit-tsc");
+        t.machine(false, false, false);
+        const DoctorReport r = diagnose(t.facts(1, 0, 1000), calm_health());
+        CHECK(r.verdict == Verdict::unfit);
+        CHECK(has_finding(r, "tsc", Verdict::unfit));
+    }
+    {
+        Tree t("unfit-smt");
+        t.machine(false, true, true);
+        const SystemFacts f = t.facts(1, 900, 1000);
+        CHECK(f.siblings == std::vector<int>{0});
+        const DoctorReport r = diagnose(f, calm_health());
+        CHECK(r.verdict == Verdict::unfit);
+        CHECK(has_finding(r, "smt", Verdict::unfit));
+        for (const Finding& x : r.findings)
+            if (x.check == "smt") CHECK_THAT(x.advice, Catch::Contains("cpu0/online"));
+    }
+    {
+        Tree t("unfit-host");
+        t.machine(true, true, false).file("sys/devices/system/clocksource/clocksource0/current_clocksource", "hpet\n")
+            .file("sys/devices/system/clocksource/clocksource0/available_clocksource", "hpet acpi_pm\n");
+        TimerHealth h = calm_health();
+        h.lost_share = 0.3;
+        h.stalls_per_ms = 3;
+        const DoctorReport r = diagnose(t.facts(1, 0, 1000), h);
+        CHECK(r.verdict == Verdict::unfit);
+        CHECK(has_finding(r, "interruptions", Verdict::unfit));
+        CHECK(has_finding(r, "clocksource", Verdict::unfit));
+    }
+}
+
+TEST_CASE("doctor: the timer measured here gives figures a verdict can use", "[doctor]") {
+    const TimerHealth h = measure_timer_health(0.05);
+    CHECK(h.seconds >= 0.05);
+    CHECK(h.overhead_p50 > 0);
+    CHECK(h.ratio_p50 > 0);
+    CHECK(h.calm.core_per_tsc > 0);
+    CHECK(h.calm.overhead_ticks > 0);
+}

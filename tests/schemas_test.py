@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+# Real outputs of every file format validate against share/fputune/schemas/ (python3-jsonschema):
+# the committed sweeps, fresh sweep/fit/recommend/bench/simulate outputs, and the fuzz seeds.
+# Usage: schemas_test.py path/to/fputune SOURCE_DIR
+import glob
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+import jsonschema
+
+fputune, source = os.path.realpath(sys.argv[1]), sys.argv[2]
+schemas_dir = os.path.join(source, "share", "fputune", "schemas")
+validators = {}
+for path in glob.glob(os.path.join(schemas_dir, "*.schema.json")):
+    schema = json.load(open(path))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    kinds = schema["properties"]["schema"]
+    for kind in kinds.get("enum", [kinds.get("const")]):
+        validators[kind] = jsonschema.Draft202012Validator(schema)
+
+checked, failed = {}, 0
+
+
+def validate(doc, what):
+    global failed
+    kind = doc.get("schema")
+    if kind not in validators:
+        print(f"FAIL {what}: no schema for {kind!r} in {schemas_dir}")
+        failed += 1
+        return
+    errors = list(validators[kind].iter_errors(doc))
+    for e in errors[:5]:
+        print(f"FAIL {what}: {'/'.join(map(str, e.absolute_path))}: {e.message[:200]}")
+    failed += bool(errors)
+    checked[kind] = checked.get(kind, 0) + 1
+
+
+def run(*args):
+    return subprocess.run([fputune, *args], check=True, capture_output=True, text=True).stdout
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    os.environ["FPUTUNE_LOCK_DIR"] = tmp
+    zen5 = os.path.join(source, "data/machines/zen5-turin-vm-2026-11-30.json")
+    elliott = os.path.join(source, "data/reference/elliott-2022-4k-cycles.csv")
+    files = glob.glob(os.path.join(source, "data/machines/*.json")) + glob.glob(os.path.join(source, "tests/fuzz/sweep/seeds/*.json")) \
+        + glob.glob(os.path.join(source, "tests/fuzz/model/seeds/*.json"))
+    for f in files:
+        validate(json.load(open(f)), os.path.relpath(f, source))
+    sweep = os.path.join(tmp, "sweep.json")
+    run("sweep", "-k", "crc32c-pclmul", "-k", "crc32c-generic", "--sizes", "64,256,1KiB", "--time-budget", "2", "-o", sweep)
+    validate(json.load(open(sweep)), "a fresh sweep")
+    model = os.path.join(tmp, "model.json")
+    run("fit", zen5, "-o", model)
+    validate(json.load(open(model)), "fit of the Zen 5 sweep")
+    validate(json.loads(run("recommend", "--from", zen5, "--budget", "30us", "--json")), "recommend --json (Zen 5)")
+    validate(json.loads(run("recommend", "--from", elliott, model, "--budget", "20us", "--min-freq", "800MHz", "--round", "pow2",
+                            "--quantile", "p90", "--json")), "recommend --json (merged)")
+    validate(json.loads(run("recommend", "--from", elliott, "--budget", "100ns", "--json")), "recommend --json (nothing fits)")
+    validate(json.loads(run("bench", "-k", "crc32c-*", "--sizes", "64,4KiB", "--time", "0.02", "--json")), "bench --json")
+    validate(json.loads(run("simulate", "--workload", "bigbuf", "--from", zen5, "--budget", "30us", "--json")), "simulate --json")
+
+print(f"{sum(checked.values())} documents validated: " + ", ".join(f"{k} x{v}" for k, v in sorted(checked.items())))
+missing = {k for k in validators if k.rsplit("/", 1)[0] not in {c.rsplit("/", 1)[0] for c in checked}}  # one version of each
+if missing:
+    print(f"FAIL no real output checked for {sorted(missing)}")
+sys.exit(1 if failed or missing else 0)
