@@ -5,6 +5,7 @@
 
 #include <cstring>
 #include <string>
+#include <string_view>
 
 #include <catch2/catch.hpp>
 
@@ -72,8 +73,8 @@ std::uint64_t model_crc(std::string_view alg, const std::uint8_t* p, std::size_t
 
 TEST_CASE("crc: the family registers its variants in order", "[crc]") {
     std::vector<std::string> names;
-    for (const Kernel* k : all_kernels())
-        if (is_crc(*k)) names.emplace_back(k->name);
+    for (const Kernel* k : all_kernels())  // the kernel's own code (*-linux, built with a tree) is not the family's
+        if (is_crc(*k) && std::string_view(k->provider).substr(0, 6) != "linux ") names.emplace_back(k->name);
     CHECK(names == std::vector<std::string>{
                        "crc32c-vpclmul-avx512", "crc32c-vpclmul-avx2", "crc32c-pclmul", "crc32c-sse42",
                        "crc32c-generic", "crc32c-isal",
