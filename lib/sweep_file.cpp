@@ -254,14 +254,14 @@ SweepFile sweep_from_json(const json& j, const std::string& source) {
     if (schema.size() > 64) throw fail("\"schema\" is " + jsonc::quote(j["schema"]) + ", not a schema name (expected " + kSweepSchema + ")");
     const std::string family = "fputune.sweep/";
     if (schema.rfind(family, 0) != 0)
-        throw fail("schema '" + schema + "' is not a sweep (expected " + kSweepSchema + ")");
+        throw fail("schema '" + printable(schema) + "' is not a sweep (expected " + kSweepSchema + ")");
     const std::string digits = schema.substr(family.size());
     if (digits.empty() || digits.size() > 4 || digits.find_first_not_of("0123456789") != std::string::npos)
-        throw fail("schema '" + schema + "' has no version number (expected " + kSweepSchema + ")");
+        throw fail("schema '" + printable(schema) + "' has no version number (expected " + kSweepSchema + ")");
     const int version = std::stoi(digits);
     if (version > 1)
-        throw fail("schema '" + schema + "' is newer than this fputune understands (" + kSweepSchema + "); update fputune");
-    if (version < 1) throw fail("schema '" + schema + "' is not a version this fputune reads (" + kSweepSchema + ")");
+        throw fail("schema '" + printable(schema) + "' is newer than this fputune understands (" + kSweepSchema + "); update fputune");
+    if (version < 1) throw fail("schema '" + printable(schema) + "' is not a version this fputune reads (" + kSweepSchema + ")");
     SweepFile f;
     f.schema = schema;
     try {

@@ -125,15 +125,15 @@ ModelFile model_from_json(const json& j, const std::string& source) {
     const std::string schema = j["schema"].get<std::string>();
     if (schema.size() > 64) throw fail("\"schema\" is " + jsonc::quote(j["schema"]) + ", not a schema name (expected " + kModelSchema + ")");
     const std::string family = "fputune.model/";
-    if (schema.rfind(family, 0) != 0) throw fail("schema '" + schema + "' is not a model file (expected " + kModelSchema + ")");
+    if (schema.rfind(family, 0) != 0) throw fail("schema '" + printable(schema) + "' is not a model file (expected " + kModelSchema + ")");
     const std::string digits = schema.substr(family.size());
     if (digits.empty() || digits.size() > 4 || digits.find_first_not_of("0123456789") != std::string::npos)
-        throw fail("schema '" + schema + "' has no version number (expected " + kModelSchema + ")");
+        throw fail("schema '" + printable(schema) + "' has no version number (expected " + kModelSchema + ")");
     const int version = std::stoi(digits);
     if (version > 2)
-        throw fail("schema '" + schema + "' is newer than this fputune understands (" + kModelSchema +
+        throw fail("schema '" + printable(schema) + "' is newer than this fputune understands (" + kModelSchema +
                    "); update fputune");
-    if (version < 1) throw fail("schema '" + schema + "' is not a version this fputune reads (" + kModelSchema + ")");
+    if (version < 1) throw fail("schema '" + printable(schema) + "' is not a version this fputune reads (" + kModelSchema + ")");
     ModelFile m;
     try {
         using namespace jsonc;
