@@ -73,8 +73,8 @@ fuzz:
 	    grep -E 'DONE|stat::(number_of_executed_units|average_exec_per_sec|new_units_added|peak_rss_mb)' $$log; \
 	done
 
-# The linux provider from Debian's linux-source-6.12 (installed if missing): its tests and the
-# conformance suite, which covers the *-linux variants like all others. It reuses $(BUILD) (after
+# The linux provider from Debian's linux-source-6.12 (installed if missing): its tests, and every test of
+# a *-linux variant (the conformance suite and the family tests, named '<kernel>: ...'). It reuses $(BUILD) (after
 # `make test` only the provider, the registry and the links are new) and builds only what these tests
 # run: fputune, the test binary with the conformance suite, the provider's tests. The next `make build`
 # or `make test` without LINUX_SRC takes the provider out again.
@@ -83,7 +83,7 @@ test-linux:
 	@.ci/install-deps linux
 	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DFPUTUNE_LINUX_SRC=$(abspath $(LINUX_TEST_SRC)) >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS) --target fputune fputune_tests fputune_linux_tests
-	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -R '^(linux|registry|masking):|: conformance'
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -R '^(linux|registry|masking):|-linux: '
 
 # The report of data/machines/ rendered in headless Chromium: charts, series, no console errors, no
 # request, prints; screenshots and a PDF in $(BUILD)/check-report/ (SCREENSHOT=docs/report.png refreshes
