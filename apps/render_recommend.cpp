@@ -60,7 +60,7 @@ std::string render_table(const Recommendation& r) {
     std::size_t kw = 22, aw = 11;
     for (const auto& row : r.variants) kw = std::max(kw, row.bound.kernel.size());
     for (const auto& a : r.algorithms) aw = std::max(aw, a.algorithm.size());
-    out += fmt::format("{:<{}} {:<5} {:>20} {:>10} {:>11} {:>6} {:>9} {:>17} {:>14}{}\n", "kernel", kw, "cache", "limit", "unrounded",
+    out += fmt::format("{:<{}} {:<5} {:>20} {:>19} {:>11} {:>6} {:>9} {:>17} {:>14}{}\n", "kernel", kw, "cache", "limit", "interval",
                        tcol, "cost", "upstream", "upstream time", "simd min", many ? "  bound by" : "");
     for (const auto& row : r.variants) {
         const VariantResult& v = row.bound;
@@ -70,9 +70,9 @@ std::string render_table(const Recommendation& r) {
             for (const auto& n : v.notes) out += fmt::format("{:<{}}   note: {}\n", "", kw, n);
             continue;
         }
-        out += fmt::format("{:<{}} {:<5} {:>20} {:>10} {:>11} {:>5.1f}% {:>9} {:>17} {:>14}{}\n", v.kernel, kw,
+        out += fmt::format("{:<{}} {:<5} {:>20} {:>19} {:>11} {:>5.1f}% {:>9} {:>17} {:>14}{}\n", v.kernel, kw,
                            name(v.cache), fmt::format("{} B ({})", v.bytes, format_size(v.bytes)),
-                           fmt::format("{:.0f} B", v.unrounded_bytes),
+                           fmt::format("{:.0f}..{:.0f} B{}", v.interval_lo_bytes, v.interval_hi_bytes, v.rounds ? "" : "*"),
                            format_duration(v.time_s), 100 * v.throughput_cost, upstream_text(v.upstream_bytes, v.upstream_known, v.upstream_judged_at),
                            upstream_time_text(v.upstream_time_s, v.upstream_known, v.upstream_pass), threshold_text(v.threshold), by);
         for (const auto& n : v.notes) out += fmt::format("{:<{}}   note: {}\n", "", kw, n);
@@ -134,7 +134,10 @@ std::string render_table(const Recommendation& r) {
                                                 : "blocks, a power of two";
     out += fmt::format("\nlimit: largest section in whole {} whose predicted time (upper 95 % bound of the {} fit, "
                        "core cycles = ticks x core/TSC) at the minimum frequency ", whole, name(o.quantile)) +
-           "fits budget / margin; unrounded: the exact size where it equals it; cost: throughput lost against no limit "
+           fmt::format("fits budget / margin, at most the {} end of its interval; interval: the sizes at which the bound "
+                       "line meets the budget, its 95 % band widened by the spread between the sweep's rounds (* = the band "
+                       "alone: the input has no rounds); cost: throughput lost against no limit ",
+                       o.emit == Emit::central ? "central estimate, not the low" : "low (conservative)") +
            "(A / (A + B n), p50 fit); simd min: shortest input from which the SIMD path beats the no-FPU one\n";
     for (const auto& n : r.notes) out += "note: " + n + "\n";
     return out;

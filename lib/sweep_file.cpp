@@ -328,7 +328,7 @@ SweepFile sweep_from_json(const json& j, const std::string& source) {
             const json& k = object(kernels[i], at);
             KernelInfo info{name(member(k, "name", at), at / "name"), name(member(k, "algorithm", at), at / "algorithm"),
                             member_or(k, "isa", at, std::string(), [](const json& v, const Path& p) { return string(v, p, 64); }),
-                            member_or(k, "provider", at, std::string("fputune"), [](const json& v, const Path& p) { return name(v, p); }),
+                            member_or(k, "provider", at, std::string("fputune"), [](const json& v, const Path& p) { return provider(v, p); }),
                             integer<std::uint32_t>(member(k, "block_bytes", at), at / "block_bytes", 1, kMaxBlockBytes),
                             member_or(k, "needs_fpu", at, true, [](const json& v, const Path& p) { return boolean(v, p); })};
             read_series_fields(k, at, info);
