@@ -2,6 +2,8 @@
 // `check`'s table.
 #include <algorithm>
 #include <cmath>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -67,8 +69,15 @@ std::string render_upstream(const Recommendation& r, std::size_t& over) {
                            all ? fmt::format("PASS: every count the kernel takes fits ({} {})", s.cap + s.unit.extra, s.unit.word)
                                : fmt::format("OVER above {} {} (bound by {})", s.count(), s.unit.word, s.kernel));
     }
-    for (const auto& a : r.algorithms)
-        if (!a.upstream_because.empty()) out += fmt::format("  {}: {}\n", a.algorithm, a.upstream_because);
+    // Why each is judged where it is: one line per upstream row (a multi-source kernel's series share theirs).
+    std::vector<std::pair<std::string, std::string>> why;  // (algorithms, because)
+    for (const auto& a : r.algorithms) {
+        if (a.upstream_because.empty()) continue;
+        auto it = std::find_if(why.begin(), why.end(), [&](const auto& w) { return w.second == a.upstream_because; });
+        if (it == why.end()) why.emplace_back(a.algorithm, a.upstream_because);
+        else it->first += ", " + a.algorithm;
+    }
+    for (const auto& [algs, because] : why) out += fmt::format("  {}: {}\n", algs, because);
     out += judged ? fmt::format("{} of {} upstream behaviours OVER the budget\n", over, judged)
                   : "no algorithm of the inputs has an upstream row\n";
     return out;

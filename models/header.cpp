@@ -55,6 +55,10 @@ std::string comment_safe(std::string s) {
     return s;
 }
 
+// A series' macros (an AAD part, N disks of a multi-source kernel) are named by its stems (series_stem).
+std::string variant_macro_of(const VariantResult& v) { return v.stem.empty() ? variant_macro(v.kernel) : "FPUTUNE_" + v.stem + "_FPU_BYTES"; }
+std::string algorithm_macro_of(const AlgorithmRow& a) { return a.stem.empty() ? algorithm_macro(a.algorithm) : "FPUTUNE_" + a.stem + "_FPU_BYTES"; }
+
 // Two names that differ only in what a macro cannot spell ("sha256-avx2", "sha256.avx2") would define
 // one macro twice, and C would keep the later, perhaps looser, value: refused, naming both.
 void refuse_macro_collisions(const Recommendation& r) {
@@ -71,9 +75,9 @@ void refuse_macro_collisions(const Recommendation& r) {
             if (row.bound.kernel == kernel) return " (from " + row.bound.source + ")";
         return std::string();
     };
-    for (const auto& row : r.variants) claim(variant_macro(row.bound.kernel), "kernel '" + row.bound.kernel + "'" + from(row.bound.kernel));
+    for (const auto& row : r.variants) claim(variant_macro_of(row.bound), "kernel '" + row.bound.kernel + "'" + from(row.bound.kernel));
     for (const auto& a : r.algorithms) {
-        const std::string macro = algorithm_macro(a.algorithm);
+        const std::string macro = algorithm_macro_of(a);
         // A kernel named like its algorithm (crc32c) shares the macro with it on purpose.
         const auto it = owner.find(macro);
         if (it == owner.end() || it->second != "kernel '" + a.algorithm + "'" + from(a.algorithm))
@@ -121,8 +125,7 @@ std::string render_header(const Recommendation& r, const std::string& path) {
                      o.emit == Emit::central ? "central estimate" : "low (conservative) end");
     h += "#ifndef " + guard + "\n#define " + guard + "\n\n";
     h += "/* Per variant: the most bytes one section may process. */\n";
-    // A series' macro (an AAD part, N disks of a multi-source kernel) is named by its stem.
-    auto macro_of = [](const VariantResult& v) { return v.stem.empty() ? variant_macro(v.kernel) : "FPUTUNE_" + v.stem + "_FPU_BYTES"; };
+    auto macro_of = [](const VariantResult& v) { return variant_macro_of(v); };
     for (const auto& row : r.variants) {
         const VariantResult& v = row.bound;
         std::string by = r.machines.size() > 1 ? ", " + v.machine : "";
@@ -138,7 +141,7 @@ std::string render_header(const Recommendation& r, const std::string& path) {
     h += "\n/* Per algorithm: the smallest across its variants" + std::string(r.machines.size() > 1 ? " and CPUs" : "") + ". */\n";
     for (const auto& a : r.algorithms) {
         const std::string by = a.kernel + (r.machines.size() > 1 ? " on " + a.machine : "");
-        const std::string macro = a.stem.empty() ? algorithm_macro(a.algorithm) : "FPUTUNE_" + a.stem + "_FPU_BYTES";
+        const std::string macro = algorithm_macro_of(a);
         // A kernel named like its algorithm (crc32c) already has this macro from the variant list.
         bool same_as_variant = false;
         for (const auto& row : r.variants) same_as_variant |= macro_of(row.bound) == macro;
