@@ -103,7 +103,13 @@ std::string render_header(const Recommendation& r, const std::string& path) {
         h += fmt::format("#define {} {}U /* {} at {}, {:.1f}% throughput cost{} */\n", variant_macro(v.kernel), v.bytes,
                          format_duration(v.time_s), freq, 100 * v.throughput_cost, comment_safe(by));
     }
-    h += "\n/* Per algorithm: the smallest across its variants" + std::string(r.machines.size() > 1 ? " and CPUs" : "") + ". */\n";
+    if (o.per_algorithm == PerAlgorithm::selected)
+        h += "\n/* Per algorithm (--per-algorithm selected): the variant the kernel selects on " +
+             std::string(r.machines.size() > 1 ? "each CPU, the smallest across CPUs" : "this CPU") +
+             "; where that is unknown, the smallest across its variants. */\n";
+    else
+        h += "\n/* Per algorithm (--per-algorithm slowest): the smallest across its variants" +
+             std::string(r.machines.size() > 1 ? " and CPUs" : "") + ", the slowest standing in for older CPUs. */\n";
     for (const auto& a : r.algorithms) {
         const std::string by = a.kernel + (r.machines.size() > 1 ? " on " + a.machine : "");
         // A kernel named like its algorithm (crc32c) already has this macro from the variant list.
@@ -118,17 +124,24 @@ std::string render_header(const Recommendation& r, const std::string& path) {
                                                   by, format_duration(a.one_block_s), freq)) + " */\n";
             continue;
         }
-        h += fmt::format("#define {} {}U /* {} at {}, bound by {} */\n", algorithm_macro(a.algorithm), a.bytes,
-                         format_duration(a.time_s), freq, comment_safe(by));
+        h += fmt::format("#define {} {}U /* {} at {}, bound by {}{} */\n", algorithm_macro(a.algorithm), a.bytes,
+                         format_duration(a.time_s), freq, comment_safe(by),
+                         o.per_algorithm != PerAlgorithm::selected ? ""
+                         : a.policy == PerAlgorithm::selected      ? " (selected)"
+                                                                   : " (slowest: the kernel's choice is unknown)");
     }
     bool any_threshold = false;
     for (const auto& a : r.algorithms) any_threshold |= a.threshold.has_value();
     if (any_threshold) {
         h += "\n/* SIMD thresholds: shortest input from which the SIMD path (state save included) beats the no-FPU path. */\n";
+        h += "/* " + comment_safe("The state save is " + r.save_label() + ".") + " */\n";
         for (const auto& a : r.algorithms) {
             if (!a.threshold) continue;
             const SimdThreshold& t = *a.threshold;
-            const std::string what = fmt::format("{} vs {}, {} dirty{}", t.kernel, t.scalar_kernels, name(t.dirty),
+            const std::string what = fmt::format("{} vs {}, {} dirty{}{}", t.kernel, t.scalar_kernels, name(t.dirty),
+                                                 t.save_every == 1 || t.dirty == Dirty::none ? ""
+                                                 : t.save_every == kSaveNever                 ? ", no save"
+                                                                                              : fmt::format(", save 1 in {}", t.save_every),
                                                  r.machines.size() > 1 ? ", " + a.threshold_machine : "");
             if (t.kind == ThresholdKind::never)
                 h += "/* " + comment_safe(fmt::format("{}: the SIMD path never won up to {} B ({})", threshold_macro(a.algorithm),

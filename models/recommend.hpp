@@ -11,6 +11,7 @@
 #include "budget.hpp"
 #include "model_file.hpp"
 #include "recommend_options.hpp"
+#include "thresholds.hpp"
 #include "upstream.hpp"
 
 namespace fputune {
@@ -33,6 +34,16 @@ struct AlgorithmRow {
     bool upstream_pass = false;
     std::optional<SimdThreshold> threshold; // fastest SIMD variant's, the largest across machines
     std::string threshold_machine;
+    // The same variant and machine's threshold with the save paid by every one-shot and by none, and
+    // what it is made of (see thresholds.hpp), to set against upstream's.
+    std::optional<SimdThreshold> threshold_every, threshold_none;
+    std::optional<ThresholdParts> threshold_parts;
+    std::string upstream_simd_min;          // as upstream's table writes it ("288", "none"); "" when unknown
+    // --per-algorithm: the policy that bound `bytes` (selected falls back to slowest where the kernel's
+    // choice is unknown) and, for selected, per machine the variant the kernel runs there.
+    PerAlgorithm policy = PerAlgorithm::slowest;
+    std::vector<std::string> selected;      // "sha256-shani on <machine>"
+    std::string selection_note;             // why selected fell back, or what the table does not mirror
 };
 
 struct MachineInfo {
@@ -48,6 +59,7 @@ struct Recommendation {
     std::vector<AlgorithmRow> algorithms;
     std::vector<std::string> notes;
     std::string dirty_label() const;        // what the thresholds use
+    std::string save_label() const;         // how the thresholds pay the state save ("by one one-shot in 193")
 };
 
 Recommendation recommend(const std::vector<ModelFile>& sources, const RecommendOptions& options);
