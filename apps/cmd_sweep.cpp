@@ -176,7 +176,9 @@ int run_sweep(const Args& args) {
     PoolHooks hooks;
     hooks.stop = &signals.stop();
     hooks.progress = [&](const PoolProgress& p) {
-        progress.update((static_cast<std::size_t>(p.round) - 1) * p.points + p.settled, static_cast<std::size_t>(p.rounds) * p.points,
+        const std::size_t total = static_cast<std::size_t>(p.rounds) * p.points;  // steps: a point settled in a round
+        const std::size_t done = (static_cast<std::size_t>(p.round) - 1) * p.points + p.settled;
+        progress.update(std::min(done, total ? total - 1 : 0), total,
                         fmt::format("round {}/{}: {}/{} points settled", p.round, p.rounds, p.settled, p.points));
     };
     hooks.on_event = [&](const DisturbanceEvent& e) { events(e); };

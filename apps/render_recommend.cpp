@@ -84,7 +84,7 @@ std::string render_table(const Recommendation& r) {
     };
     out += "\n";
     const std::string tcol = "time@" + format_frequency(o.min_freq_hz);
-    out += fmt::format("{:<22} {:<5} {:>20} {:>10} {:>11} {:>6} {:>9} {:>17} {:>14}{}\n", "kernel", "cache", "limit", "unrounded",
+    out += fmt::format("{:<22} {:<5} {:>20} {:>19} {:>11} {:>6} {:>9} {:>17} {:>14}{}\n", "kernel", "cache", "limit", "interval",
                        tcol, "cost", "upstream", "upstream time", "simd min", many ? "  bound by" : "");
     for (const auto& row : r.variants) {
         const VariantResult& v = row.bound;
@@ -94,9 +94,9 @@ std::string render_table(const Recommendation& r) {
             for (const auto& n : v.notes) out += fmt::format("{:<22}   note: {}\n", "", n);
             continue;
         }
-        out += fmt::format("{:<22} {:<5} {:>20} {:>10} {:>11} {:>5.1f}% {:>9} {:>17} {:>14}{}\n", v.kernel,
+        out += fmt::format("{:<22} {:<5} {:>20} {:>19} {:>11} {:>5.1f}% {:>9} {:>17} {:>14}{}\n", v.kernel,
                            name(v.cache), fmt::format("{} B ({})", v.bytes, format_size(v.bytes)),
-                           fmt::format("{:.0f} B", v.unrounded_bytes),
+                           fmt::format("{:.0f}..{:.0f} B{}", v.interval_lo_bytes, v.interval_hi_bytes, v.rounds ? "" : "*"),
                            format_duration(v.time_s), 100 * v.throughput_cost, upstream_text(v.upstream_bytes, v.upstream_known),
                            upstream_time_text(v.upstream_time_s, v.upstream_known, v.upstream_pass), threshold_text(v.threshold), by);
         for (const auto& n : v.notes) out += fmt::format("{:<22}   note: {}\n", "", n);
@@ -128,7 +128,10 @@ std::string render_table(const Recommendation& r) {
                                                 : "blocks, a power of two";
     out += fmt::format("\nlimit: largest section in whole {} whose predicted time (upper 95 % bound of the {} fit, "
                        "core cycles = ticks x core/TSC) at the minimum frequency ", whole, name(o.quantile)) +
-           "fits budget / margin; unrounded: the exact size where it equals it; cost: throughput lost against no limit "
+           fmt::format("fits budget / margin, at most the {} end of its interval; interval: the sizes at which the bound "
+                       "line meets the budget, its 95 % band widened by the spread between the sweep's rounds (* = the band "
+                       "alone: the input has no rounds); cost: throughput lost against no limit ",
+                       o.emit == Emit::central ? "central estimate, not the low" : "low (conservative)") +
            "(A / (A + B n), p50 fit); simd min: shortest input from which the SIMD path beats the no-FPU one\n";
     out += render_thresholds_upstream(r);
     for (const auto& n : r.notes) out += "note: " + n + "\n";

@@ -254,14 +254,14 @@ SweepFile sweep_from_json(const json& j, const std::string& source) {
     if (schema.size() > 64) throw fail("\"schema\" is " + jsonc::quote(j["schema"]) + ", not a schema name (expected " + kSweepSchema + ")");
     const std::string family = "fputune.sweep/";
     if (schema.rfind(family, 0) != 0)
-        throw fail("schema '" + schema + "' is not a sweep (expected " + kSweepSchema + ")");
+        throw fail("schema '" + printable(schema) + "' is not a sweep (expected " + kSweepSchema + ")");
     const std::string digits = schema.substr(family.size());
     if (digits.empty() || digits.size() > 4 || digits.find_first_not_of("0123456789") != std::string::npos)
-        throw fail("schema '" + schema + "' has no version number (expected " + kSweepSchema + ")");
+        throw fail("schema '" + printable(schema) + "' has no version number (expected " + kSweepSchema + ")");
     const int version = std::stoi(digits);
     if (version > 1)
-        throw fail("schema '" + schema + "' is newer than this fputune understands (" + kSweepSchema + "); update fputune");
-    if (version < 1) throw fail("schema '" + schema + "' is not a version this fputune reads (" + kSweepSchema + ")");
+        throw fail("schema '" + printable(schema) + "' is newer than this fputune understands (" + kSweepSchema + "); update fputune");
+    if (version < 1) throw fail("schema '" + printable(schema) + "' is not a version this fputune reads (" + kSweepSchema + ")");
     SweepFile f;
     f.schema = schema;
     try {
@@ -299,7 +299,7 @@ SweepFile sweep_from_json(const json& j, const std::string& source) {
             const json& k = object(kernels[i], at);
             KernelInfo info{name(member(k, "name", at), at / "name"), name(member(k, "algorithm", at), at / "algorithm"),
                             member_or(k, "isa", at, std::string(), [](const json& v, const Path& p) { return string(v, p, 64); }),
-                            member_or(k, "provider", at, std::string("fputune"), [](const json& v, const Path& p) { return name(v, p); }),
+                            member_or(k, "provider", at, std::string("fputune"), [](const json& v, const Path& p) { return provider(v, p); }),
                             integer<std::uint32_t>(member(k, "block_bytes", at), at / "block_bytes", 1, kMaxBlockBytes),
                             member_or(k, "needs_fpu", at, true, [](const json& v, const Path& p) { return boolean(v, p); })};
             if (auto [it, fresh] = kernel_index.emplace(info.name, i); !fresh)

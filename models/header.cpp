@@ -89,8 +89,11 @@ std::string render_header(const Recommendation& r, const std::string& path) {
     h += comment_safe(fmt::format(" * Rounding:      {}\n", name(o.round)));
     h += comment_safe(fmt::format(" * Date:          {}\n", r.date));
     h += comment_safe(fmt::format(" * Command:       {}\n", o.command_line.empty() ? "(library call)" : o.command_line));
-    h += fmt::format(" *\n * Time per section: upper 95 % bound of the {} cost line, FPU state save included.\n */\n",
+    h += fmt::format(" *\n * Time per section: upper 95 % bound of the {} cost line, FPU state save included.\n",
                      o.quantile == Quantile::p99 ? "p99 (uninterrupted samples)" : "p90");
+    h += fmt::format(" * Each limit is the {} of its interval (in the comment, bytes): where the bound line\n"
+                     " * meets the budget, widened by the fit's 95 % band and the spread between the sweep's rounds.\n */\n",
+                     o.emit == Emit::central ? "central estimate" : "low (conservative) end");
     h += "#ifndef " + guard + "\n#define " + guard + "\n\n";
     h += "/* Per variant: the most bytes one section may process. */\n";
     for (const auto& row : r.variants) {
@@ -100,8 +103,9 @@ std::string render_header(const Recommendation& r, const std::string& path) {
             h += "/* " + comment_safe(fmt::format("{}: {}{}", variant_macro(v.kernel), no_fit_message(v, o.min_freq_hz), by)) + " */\n";
             continue;
         }
-        h += fmt::format("#define {} {}U /* {} at {}, {:.1f}% throughput cost{} */\n", variant_macro(v.kernel), v.bytes,
-                         format_duration(v.time_s), freq, 100 * v.throughput_cost, comment_safe(by));
+        h += fmt::format("#define {} {}U /* {} at {}, interval {:.0f}..{:.0f}, {:.1f}% throughput cost{} */\n", variant_macro(v.kernel),
+                         v.bytes, format_duration(v.time_s), freq, v.interval_lo_bytes, v.interval_hi_bytes, 100 * v.throughput_cost,
+                         comment_safe(by));
     }
     if (o.per_algorithm == PerAlgorithm::selected)
         h += "\n/* Per algorithm (--per-algorithm selected): the variant the kernel selects on " +

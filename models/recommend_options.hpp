@@ -19,6 +19,7 @@ struct RecommendOptions {
     Cache cache = Cache::cold;    // falls back to the other, with a note, when missing
     std::optional<Dirty> dirty;   // the user state for the thresholds; none given = each sweep's own
     Quantile quantile = Quantile::p99;  // which cost line bounds a section (p99 = of uninterrupted samples)
+    Emit emit = Emit::conservative;     // which end of each limit's interval is the limit
     // The thresholds' state save is paid by one one-shot in this many (1: by every one, as the threshold
     // points were measured; `recommend` defaults to kTraceSaveEvery, see thresholds.hpp); --dirty none: by none.
     std::uint64_t save_every = 1;
