@@ -64,6 +64,10 @@ RecommendOptions budget_options(const po::variables_map& vm, const std::string& 
                                "expected xmm, ymm, zmm or none (thresholds with the user state already saved)");
     o.quantile = quantile_option(vm["quantile"].as<std::string>());
     if (vm.count("emit")) o.emit = parse_option("emit", vm["emit"].as<std::string>(), parse_emit, "expected conservative or central");
+    if (vm.count("per-algorithm"))
+        o.per_algorithm = parse_option("per-algorithm", vm["per-algorithm"].as<std::string>(), parse_per_algorithm,
+                                       "expected selected (the variant the kernel runs on each swept CPU) or slowest (the smallest "
+                                       "limit over every variant)");
     o.command_line = command_line(command, args);
     validate(o);
     return o;
@@ -84,6 +88,9 @@ void add_budget_options(po::options_description& desc) {
         "emit", po::value<std::string>()->default_value("conservative"),
         "conservative | central: which end of each limit's interval is the limit (the interval combines the fit's "
         "95 % band and the spread between the sweep's rounds)")(
+        "per-algorithm", po::value<std::string>()->default_value("slowest"),
+        "slowest | selected: what an algorithm's constant stands for: its slowest variant (a stand-in for older CPUs) "
+        "or the variant the kernel selects on each swept CPU")(
         "kernel,k", po::value<std::vector<std::string>>()->composing(), "only kernels matching GLOB (repeatable)")(
         "force", "accept a --budget outside 100ns..1s or a --min-freq outside 1MHz..10GHz");
 }

@@ -33,6 +33,38 @@ std::string upstream_time_text(double s, bool known, bool pass) {
     return fmt::format("{} {}", format_duration(s), pass ? "PASS" : "OVER");
 }
 
+// Our thresholds against upstream's, each with what it is made of (see thresholds.hpp).
+std::string render_thresholds_upstream(const Recommendation& r) {
+    bool any = false;
+    for (const auto& a : r.algorithms) any |= a.threshold.has_value();
+    if (!any) return "";
+    const bool many = r.machines.size() > 1;
+    std::string out = fmt::format("\nSIMD thresholds against upstream's (p50 one-shot cost, core cycles; the state save {}):\n",
+                                  r.save_label());
+    out += fmt::format("{:<11} {:>9} {:>14} {:>14} {:>14} {:>7} {:>7} {:>7}  {:>10}  {}\n", "algorithm", "upstream", "ours",
+                       "every pays", "none pays", "save", "setup", "gap c/B", "lines' b-e", "variant");
+    for (const auto& a : r.algorithms) {
+        if (!a.threshold) continue;
+        std::string save = "-", setup = "-", gap = "-", be = "-";
+        if (a.threshold_parts) {
+            const ThresholdParts& p = *a.threshold_parts;
+            save = fmt::format("{:.0f}", p.save_cycles);
+            setup = fmt::format("{:.0f}", p.setup_cycles);
+            gap = fmt::format("{:.2f}", p.gap_cycles_per_byte);
+            be = std::isfinite(p.break_even_bytes) ? fmt::format("{:.0f} B", p.break_even_bytes) : "never";
+        }
+        const std::string up = a.upstream_simd_min.empty() ? "-" : a.upstream_simd_min == "none" ? "none" : a.upstream_simd_min + " B";
+        out += fmt::format("{:<11} {:>9} {:>14} {:>14} {:>14} {:>7} {:>7} {:>7}  {:>10}  {} ({} dirty{})\n", a.algorithm, up,
+                           threshold_text(a.threshold), threshold_text(a.threshold_every), threshold_text(a.threshold_none), save,
+                           setup, gap, be, a.threshold->kernel, name(a.threshold->dirty), many ? ", " + a.threshold_machine : "");
+    }
+    out += "save: the dirty state's save + restore one one-shot pays (threshold points minus the unsaved ones, else the XSAVE "
+           "probe); setup: the SIMD one-shot's fixed cost over the no-FPU one's, save left out (key powers, tails, the "
+           "reduction); gap: cycles per byte the SIMD path saves; lines' b-e: (setup + save / N) / gap from straight lines "
+           "through the curves from 64 B, which explains the threshold read from the curve (ours)\n";
+    return out;
+}
+
 }  // namespace
 
 std::string render_table(const Recommendation& r) {
@@ -77,7 +109,11 @@ std::string render_table(const Recommendation& r) {
                            upstream_time_text(v.upstream_time_s, v.upstream_known, v.upstream_pass), threshold_text(v.threshold), by);
         for (const auto& n : v.notes) out += fmt::format("{:<{}}   note: {}\n", "", kw, n);
     }
-    out += "\nper algorithm (the smallest limit across its variants" + std::string(many ? " and machines" : "") + "):\n";
+    if (o.per_algorithm == PerAlgorithm::selected)
+        out += "\nper algorithm (--per-algorithm selected: the variant the kernel selects on " +
+               std::string(many ? "each machine, the smallest across machines" : "this machine") + "):\n";
+    else
+        out += "\nper algorithm (the smallest limit across its variants" + std::string(many ? " and machines" : "") + "):\n";
     out += fmt::format("{:<{}} {:>20} {:>11} {:>9} {:>17} {:>14}  {}\n", "algorithm", aw, "limit", tcol, "upstream", "upstream time",
                        "simd min", "bound by");
     for (const auto& a : r.algorithms) {
@@ -92,6 +128,8 @@ std::string render_table(const Recommendation& r) {
                            fmt::format("{} B ({})", a.bytes, format_size(a.bytes)), format_duration(a.time_s),
                            upstream_text(a.upstream_bytes, a.upstream_known, a.upstream_judged_at),
                            upstream_time_text(a.upstream_time_s, a.upstream_known, a.upstream_pass), thr, by);
+        if (o.per_algorithm == PerAlgorithm::selected && !a.selection_note.empty())
+            out += fmt::format("{:<{}}   note: {}\n", "", aw, a.selection_note);
     }
     if (!r.stripes.empty()) {
         out += fmt::format("\nmulti-source kernels: the most disks (data + P + Q) or sources one section may cover at 4 KiB per disk or "
@@ -139,6 +177,7 @@ std::string render_table(const Recommendation& r) {
                        "alone: the input has no rounds); cost: throughput lost against no limit ",
                        o.emit == Emit::central ? "central estimate, not the low" : "low (conservative)") +
            "(A / (A + B n), p50 fit); simd min: shortest input from which the SIMD path beats the no-FPU one\n";
+    out += render_thresholds_upstream(r);
     for (const auto& n : r.notes) out += "note: " + n + "\n";
     return out;
 }

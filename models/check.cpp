@@ -362,6 +362,16 @@ CheckReport check_header(const std::string& text, const std::string& source, con
                 const bool as_algorithm = !as_kernel && series_algorithm_stem(k) == stem && k.needs_fpu &&
                                           (!is_peer(k) || !own_algorithms.count(k.algorithm));
                 if (!as_kernel && !as_algorithm) continue;
+                if (as_algorithm && o.per_algorithm == PerAlgorithm::selected) {
+                    // Judged on the variant the kernel runs on this machine (all of them when unknown).
+                    std::vector<std::string> have;
+                    for (const auto& other : s.kernels)
+                        if (other.algorithm == k.algorithm && other.needs_fpu && !is_peer(other) &&
+                            (s.model(other.name, Cache::hot) || s.model(other.name, Cache::cold)))
+                            have.push_back(other.name);
+                    const std::optional<std::string> chosen = selected_variant(k.algorithm, s.cpu, have);
+                    if (chosen && *chosen != k.name) continue;
+                }
                 const CacheModel* cm = s.model(k.name, o.cache);
                 Cache cache = o.cache;
                 if (!cm) {

@@ -46,7 +46,8 @@ struct CheckReport {
 
 // Maps FPUTUNE_<KERNEL>_FPU_BYTES and FPUTUNE_<ALGORITHM>_FPU_BYTES (the FPUTUNE_ prefix optional) to the
 // kernels of the sources and predicts each section at the minimum frequency; an algorithm constant is
-// judged on its slowest variant and machine. Throws InputError when no constant maps to a kernel.
+// judged on its slowest variant and machine (--per-algorithm selected: on the variant the kernel selects
+// on each machine, see selection.hpp). Throws InputError when no constant maps to a kernel.
 CheckReport check_header(const std::string& text, const std::string& source, const std::vector<ModelFile>& sources,
                          const RecommendOptions& options);
 

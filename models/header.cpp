@@ -138,7 +138,13 @@ std::string render_header(const Recommendation& r, const std::string& path) {
                          v.bytes, format_duration(v.time_s), freq, v.interval_lo_bytes, v.interval_hi_bytes, 100 * v.throughput_cost,
                          comment_safe(by));
     }
-    h += "\n/* Per algorithm: the smallest across its variants" + std::string(r.machines.size() > 1 ? " and CPUs" : "") + ". */\n";
+    if (o.per_algorithm == PerAlgorithm::selected)
+        h += "\n/* Per algorithm (--per-algorithm selected): the variant the kernel selects on " +
+             std::string(r.machines.size() > 1 ? "each CPU, the smallest across CPUs" : "this CPU") +
+             "; where that is unknown, the smallest across its variants. */\n";
+    else
+        h += "\n/* Per algorithm (--per-algorithm slowest): the smallest across its variants" +
+             std::string(r.machines.size() > 1 ? " and CPUs" : "") + ", the slowest standing in for older CPUs. */\n";
     for (const auto& a : r.algorithms) {
         const std::string by = a.kernel + (r.machines.size() > 1 ? " on " + a.machine : "");
         const std::string macro = algorithm_macro_of(a);
@@ -154,8 +160,11 @@ std::string render_header(const Recommendation& r, const std::string& path) {
                                                   by, format_duration(a.one_block_s), freq)) + " */\n";
             continue;
         }
-        h += fmt::format("#define {} {}U /* {} at {}, bound by {} */\n", macro, a.bytes,
-                         format_duration(a.time_s), freq, comment_safe(by));
+        h += fmt::format("#define {} {}U /* {} at {}, bound by {}{} */\n", macro, a.bytes,
+                         format_duration(a.time_s), freq, comment_safe(by),
+                         o.per_algorithm != PerAlgorithm::selected ? ""
+                         : a.policy == PerAlgorithm::selected      ? " (selected)"
+                                                                   : " (slowest: the kernel's choice is unknown)");
     }
     if (!r.stripes.empty()) {
         h += "\n/* Multi-source kernels: the most disks (or sources) one section may cover at 4096-byte stripes, per variant and per\n"
@@ -180,10 +189,14 @@ std::string render_header(const Recommendation& r, const std::string& path) {
     for (const auto& a : r.algorithms) any_threshold |= a.threshold.has_value();
     if (any_threshold) {
         h += "\n/* SIMD thresholds: shortest input from which the SIMD path (state save included) beats the no-FPU path. */\n";
+        h += "/* " + comment_safe("The state save is " + r.save_label() + ".") + " */\n";
         for (const auto& a : r.algorithms) {
             if (!a.threshold) continue;
             const SimdThreshold& t = *a.threshold;
-            const std::string what = fmt::format("{} vs {}, {} dirty{}", t.kernel, t.scalar_kernels, name(t.dirty),
+            const std::string what = fmt::format("{} vs {}, {} dirty{}{}", t.kernel, t.scalar_kernels, name(t.dirty),
+                                                 t.save_every == 1 || t.dirty == Dirty::none ? ""
+                                                 : t.save_every == kSaveNever                 ? ", no save"
+                                                                                              : fmt::format(", save 1 in {}", t.save_every),
                                                  r.machines.size() > 1 ? ", " + a.threshold_machine : "");
             if (t.kind == ThresholdKind::never)
                 h += "/* " + comment_safe(fmt::format("{}: the SIMD path never won up to {} B ({})", threshold_macro(a.algorithm),

@@ -46,6 +46,15 @@ struct SimdThreshold {
     std::uint64_t bytes = 0;        // rounded up to whole blocks; for "always" the block size; 0 for "never"
     std::uint64_t measured_from = 0, measured_to = 0;  // the lengths compared
     double simd_cycles_at_max = 0;  // p50 at the longest length, to pick the fastest variant
+    // How the state save is paid (see thresholds.hpp): by one one-shot in `save_every` (1: by every one).
+    std::uint64_t save_every = 1;
+    double save_cycles = 0;         // the save + restore of `dirty` one one-shot pays (0 for none)
+    std::string save_from;          // "threshold points" (dirty minus none), "xsave probe", or "" (none)
+    // The curve the threshold was read from (empty in a model file from before it): per length the
+    // SIMD one-shot with its save paid every time, and the best no-FPU one (p50, core cycles).
+    std::vector<std::uint64_t> lengths;
+    std::vector<double> simd_cycles, scalar_cycles;
+    std::uint32_t block_bytes = 0;  // the SIMD kernel's block, to which the threshold is rounded up
 };
 
 struct ModelFile {

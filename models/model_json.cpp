@@ -123,12 +123,17 @@ json to_json(const ModelFile& m) {
         }
     }
     j["thresholds"] = json::array();
-    for (const auto& t : m.thresholds)
+    for (const auto& t : m.thresholds) {
         j["thresholds"].push_back({{"algorithm", t.algorithm}, {"kernel", t.kernel},
                                    {"dirty", std::string(name(t.dirty))}, {"scalar_kernels", t.scalar_kernels},
                                    {"kind", std::string(name(t.kind))}, {"bytes", t.bytes},
                                    {"measured_from", t.measured_from}, {"measured_to", t.measured_to},
                                    {"simd_cycles_at_max", t.simd_cycles_at_max}});
+        // The curve and the save cost: `recommend --save-every` reads the threshold again from them.
+        if (!t.lengths.empty())
+            j["thresholds"].back().update({{"save_cycles", t.save_cycles}, {"save_from", t.save_from}, {"block_bytes", t.block_bytes},
+                                           {"curve", {{"bytes", t.lengths}, {"simd_cycles", t.simd_cycles}, {"scalar_cycles", t.scalar_cycles}}}});
+    }
     return j;
 }
 
@@ -266,6 +271,24 @@ ModelFile model_from_json(const json& j, const std::string& source) {
                 auto cost = [](const json& v, const Path& p) { return real(v, p, 0, 1e13); };
                 st.simd_cycles_at_max = ticks ? member_or(t, "simd_ticks_at_max", at, 0.0, cost) * m.core_per_tsc
                                               : member_or(t, "simd_cycles_at_max", at, 0.0, cost);
+                if (const json* curve = optional_member(t, "curve", at); curve && !ticks) {
+                    const Path cat = at / "curve";
+                    object(*curve, cat);
+                    const json& lens = array(member(*curve, "bytes", cat), cat / "bytes");
+                    const json& simd = array(member(*curve, "simd_cycles", cat), cat / "simd_cycles");
+                    const json& scalar = array(member(*curve, "scalar_cycles", cat), cat / "scalar_cycles");
+                    if (lens.size() > 100000 || simd.size() != lens.size() || scalar.size() != lens.size())
+                        jsonc::fail(cat / "bytes", "bytes, simd_cycles and scalar_cycles must be arrays of one length (at most 100000)");
+                    for (std::size_t c = 0; c < lens.size(); ++c) {
+                        st.lengths.push_back(length(lens[c], (cat / "bytes")[c]));
+                        st.simd_cycles.push_back(cost(simd[c], (cat / "simd_cycles")[c]));
+                        st.scalar_cycles.push_back(cost(scalar[c], (cat / "scalar_cycles")[c]));
+                    }
+                    st.save_cycles = member_or(t, "save_cycles", at, 0.0, cost);
+                    st.save_from = member_or(t, "save_from", at, std::string(), text(64));
+                    st.block_bytes = member_or(t, "block_bytes", at, std::uint32_t{0},
+                                               [](const json& v, const Path& p) { return integer<std::uint32_t>(v, p, 0, 1u << 20); });
+                }
                 m.thresholds.push_back(std::move(st));
             }
         }

@@ -27,6 +27,12 @@ std::string Recommendation::dirty_label() const {
     return s + " (as swept)";
 }
 
+std::string Recommendation::save_label() const {
+    if (options.dirty == Dirty::none) return "paid by none (--dirty none: the state was saved before)";
+    if (options.save_every == 1) return "paid by every one-shot (--save-every 1)";
+    return fmt::format("paid by one one-shot in {} (--save-every {})", options.save_every, options.save_every);
+}
+
 namespace {
 
 // Orders results from most to least conservative: no fit first (longest block first), then smallest limit.
@@ -94,6 +100,11 @@ Recommendation recommend(const std::vector<ModelFile>& sources, const RecommendO
             r.notes.push_back(fmt::format("{}: sections were swept with {} dirty; --dirty {} selects the thresholds only",
                                           s.machine, name(*s.dirty), name(*o.dirty)));
     }
+    // The thresholds as the kernel pays them: the state save by one one-shot in --save-every (parallel to
+    // each source's own).
+    std::vector<std::vector<SimdThreshold>> paid(sources.size());
+    for (std::size_t i = 0; i < sources.size(); ++i)
+        for (const auto& t : sources[i].thresholds) paid[i].push_back(amortised(t, o.save_every));
     // Which kernels: ours that need the FPU; an algorithm's peers only when it has none of ours.
     std::set<std::string> own_algorithms;
     for (const auto& s : sources)
@@ -122,7 +133,7 @@ Recommendation recommend(const std::vector<ModelFile>& sources, const RecommendO
             if (!cm->p50.straight) v.notes.push_back("p50 fit: " + cm->p50.note);
             judge_upstream(v, *cm, o);
             const std::optional<Dirty> dirty = o.dirty ? o.dirty : s.dirty;
-            for (const auto& t : s.thresholds)
+            for (const auto& t : paid[static_cast<std::size_t>(&s - sources.data())])
                 if (t.kernel == k.name && (!dirty || t.dirty == *dirty)) v.threshold = t;
             // The ZMM warm-up state joins its warm series' row: the limit must hold after an idle period too.
             const std::string key = k.idle_s > 0 && k.name.ends_with(".idle") ? k.name.substr(0, k.name.size() - 5) : k.name;
@@ -159,6 +170,7 @@ Recommendation recommend(const std::vector<ModelFile>& sources, const RecommendO
         AlgorithmRow a;
         a.algorithm = alg;
         const VariantResult* worst = nullptr;
+        std::map<std::string, std::string> selected_on;  // --per-algorithm selected: per source, the kernel's variant
         for (const auto& row : r.variants) {
             if (row.bound.algorithm != alg) continue;
             if (!worst || more_conservative(row.bound, *worst)) worst = &row.bound;
@@ -172,6 +184,43 @@ Recommendation recommend(const std::vector<ModelFile>& sources, const RecommendO
                 }
             }
         }
+        if (o.per_algorithm == PerAlgorithm::selected) {
+            // Per machine the variant the kernel runs there, then the most conservative of those; when
+            // one machine's choice is unknown, the slowest variant stands in for the whole algorithm.
+            const VariantResult* chosen = nullptr;
+            std::map<std::string, std::string> choice;  // per source
+            std::size_t machines = 0;
+            std::string note;
+            for (const auto& s : sources) {
+                std::vector<std::string> have;
+                std::vector<const VariantResult*> results;
+                for (const auto& row : r.variants)
+                    for (const auto& pm : row.per_machine)
+                        if (pm.algorithm == alg && pm.source == s.source) {
+                            have.push_back(pm.kernel);
+                            results.push_back(&pm);
+                        }
+                if (have.empty()) continue;
+                ++machines;
+                std::string why;
+                const std::optional<std::string> v = selected_variant(alg, s.cpu, have, &why);
+                if (!why.empty()) note += (note.empty() ? "" : "; ") + (sources.size() > 1 ? s.machine + ": " : "") + why;
+                if (!v) continue;
+                const VariantResult* pm = results[static_cast<std::size_t>(std::find(have.begin(), have.end(), *v) - have.begin())];
+                a.selected.push_back(*v + (sources.size() > 1 ? " on " + s.machine : ""));
+                choice[s.source] = *v;
+                if (!chosen || more_conservative(*pm, *chosen)) chosen = pm;
+            }
+            if (chosen && a.selected.size() == machines) {
+                worst = chosen;
+                a.policy = PerAlgorithm::selected;
+                selected_on = std::move(choice);
+            } else {
+                a.selected.clear();
+                note = "the slowest variant stands in (" + (note.empty() ? "no machine's choice is known" : note) + ")";
+            }
+            a.selection_note = note;
+        }
         a.fits = worst->fits;
         a.bytes = worst->bytes;
         a.time_s = worst->time_s;
@@ -184,13 +233,20 @@ Recommendation recommend(const std::vector<ModelFile>& sources, const RecommendO
             a.upstream_source = u->source;
         }
         // Threshold: per machine the fastest SIMD variant of ours (the one a dispatcher picks: lowest
-        // one-shot cost at the longest length measured), then the largest across machines.
+        // one-shot cost at the longest length measured; with --per-algorithm selected, the kernel's
+        // variant there when it has threshold points), then the largest across machines.
         for (const auto& s : sources) {
             const std::optional<Dirty> dirty = o.dirty ? o.dirty : s.dirty;
+            const std::vector<SimdThreshold>& thresholds = paid[static_cast<std::size_t>(&s - sources.data())];
+            const auto sel = selected_on.find(s.source);
+            const bool only_selected = sel != selected_on.end() && std::any_of(thresholds.begin(), thresholds.end(), [&](const SimdThreshold& t) {
+                return t.kernel == sel->second && (!dirty || t.dirty == *dirty);
+            });
             const SimdThreshold* best = nullptr;
-            for (const auto& t : s.thresholds) {
+            for (const auto& t : thresholds) {
                 const KernelInfo* k = s.kernel(t.kernel);
                 if (t.algorithm != alg || (k && is_peer(*k)) || (dirty && t.dirty != *dirty)) continue;
+                if (only_selected && t.kernel != sel->second) continue;
                 if (!best || t.simd_cycles_at_max < best->simd_cycles_at_max) best = &t;
             }
             if (!best) continue;
@@ -200,8 +256,13 @@ Recommendation recommend(const std::vector<ModelFile>& sources, const RecommendO
             if (!a.threshold || rank(*best) > rank(*a.threshold)) {
                 a.threshold = *best;
                 a.threshold_machine = s.machine;
+                const SimdThreshold& raw = s.thresholds[static_cast<std::size_t>(best - thresholds.data())];
+                a.threshold_every = amortised(raw, 1);
+                a.threshold_none = amortised(raw, kSaveNever);
+                a.threshold_parts = threshold_parts(*best);
             }
         }
+        if (const UpstreamLimit* u = find_upstream_limit(alg)) a.upstream_simd_min = u->simd_min_len;
         r.algorithms.push_back(a);
     }
     recommend_stripes(r, sources, o);

@@ -12,6 +12,7 @@
 #include "model_file.hpp"
 #include "recommend_options.hpp"
 #include "stripes.hpp"
+#include "thresholds.hpp"
 #include "upstream.hpp"
 
 namespace fputune {
@@ -37,6 +38,16 @@ struct AlgorithmRow {
     std::string stem;                       // of its macro (header.hpp series_algorithm_stem)
     std::optional<std::uint64_t> upstream_judged_at;  // no cap upstream, judged at this section
     std::string upstream_because, upstream_source;    // linux-x86-sections.csv: why there, and where upstream does it
+    // The same variant and machine's threshold with the save paid by every one-shot and by none, and
+    // what it is made of (see thresholds.hpp), to set against upstream's.
+    std::optional<SimdThreshold> threshold_every, threshold_none;
+    std::optional<ThresholdParts> threshold_parts;
+    std::string upstream_simd_min;          // as upstream's table writes it ("288", "none"); "" when unknown
+    // --per-algorithm: the policy that bound `bytes` (selected falls back to slowest where the kernel's
+    // choice is unknown) and, for selected, per machine the variant the kernel runs there.
+    PerAlgorithm policy = PerAlgorithm::slowest;
+    std::vector<std::string> selected;      // "sha256-shani on <machine>"
+    std::string selection_note;             // why selected fell back, or what the table does not mirror
 };
 
 // A multi-source kernel: the most sources (disks) at a stripe size, on the most conservative machine.
@@ -60,6 +71,7 @@ struct Recommendation {
     std::vector<StripeResult> stripe_algorithms;    // per algorithm, the fewest over its variants
     std::vector<std::string> notes;
     std::string dirty_label() const;        // what the thresholds use
+    std::string save_label() const;         // how the thresholds pay the state save ("by one one-shot in 193")
 };
 
 Recommendation recommend(const std::vector<ModelFile>& sources, const RecommendOptions& options);

@@ -2,10 +2,12 @@
 // What `recommend` and `check` are asked: the budget, the minimum frequency, and how to read the models.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
 #include "enums.hpp"
+#include "selection.hpp"
 
 namespace fputune {
 
@@ -18,6 +20,11 @@ struct RecommendOptions {
     std::optional<Dirty> dirty;   // the user state for the thresholds; none given = each sweep's own
     Quantile quantile = Quantile::p99;  // which cost line bounds a section (p99 = of uninterrupted samples)
     Emit emit = Emit::conservative;     // which end of each limit's interval is the limit
+    // The thresholds' state save is paid by one one-shot in this many (1: by every one, as the threshold
+    // points were measured; `recommend` defaults to kTraceSaveEvery, see thresholds.hpp); --dirty none: by none.
+    std::uint64_t save_every = 1;
+    // Which variant the per-algorithm limit stands for (selection.hpp).
+    PerAlgorithm per_algorithm = PerAlgorithm::slowest;
     std::string command_line;     // for the provenance
 };
 // What the solver computes with at all (--force reaches beyond the plausible range of units.hpp,

@@ -14,7 +14,15 @@ json threshold_json(const std::optional<SimdThreshold>& t) {
     if (!t) return nullptr;
     return {{"kernel", t->kernel}, {"dirty", std::string(name(t->dirty))}, {"kind", std::string(name(t->kind))},
             {"bytes", t->bytes},
-            {"scalar_kernels", t->scalar_kernels}, {"measured_from", t->measured_from}, {"measured_to", t->measured_to}};
+            {"scalar_kernels", t->scalar_kernels}, {"measured_from", t->measured_from}, {"measured_to", t->measured_to},
+            {"save_every", t->save_every}, {"save_cycles", t->save_cycles}, {"save_from", t->save_from}};
+}
+
+json parts_json(const std::optional<ThresholdParts>& p) {
+    if (!p) return nullptr;
+    return {{"save_cycles", p->save_cycles}, {"setup_cycles", p->setup_cycles}, {"gap_cycles_per_byte", p->gap_cycles_per_byte},
+            {"save_every", p->save_every},
+            {"break_even_bytes", std::isfinite(p->break_even_bytes) ? json(p->break_even_bytes) : json(nullptr)}};
 }
 
 json variant_json(const VariantResult& v) {
@@ -47,7 +55,8 @@ json to_json(const Recommendation& r) {
                    {"effective_budget_s", effective_budget_s(o)}, {"cache", std::string(name(o.cache))},
                    {"dirty", r.dirty_label()},
                    {"quantile", std::string(name(o.quantile))}, {"emit", std::string(name(o.emit))},
-                   {"round", std::string(name(o.round))}, {"command", o.command_line}};
+                   {"round", std::string(name(o.round))}, {"save_every", o.save_every},
+                   {"per_algorithm", std::string(name(o.per_algorithm))}, {"command", o.command_line}};
     j["machines"] = json::array();
     for (const auto& m : r.machines)
         j["machines"].push_back({{"machine", m.machine}, {"source", m.source}, {"kind", m.kind}, {"date", m.date},
@@ -61,7 +70,7 @@ json to_json(const Recommendation& r) {
         j["variants"].push_back(v);
     }
     j["algorithms"] = json::array();
-    for (const auto& a : r.algorithms)
+    for (const auto& a : r.algorithms) {
         j["algorithms"].push_back(
             {{"algorithm", a.algorithm}, {"fits", a.fits}, {"bytes", a.fits ? json(a.bytes) : json(nullptr)},
              {"time_s", a.fits ? json(a.time_s) : json(nullptr)}, {"bound_by", {{"kernel", a.kernel}, {"machine", a.machine}}},
@@ -71,6 +80,14 @@ json to_json(const Recommendation& r) {
                                                   {"verdict", a.upstream_pass ? "PASS" : "OVER"}}
                                             : json(nullptr)},
              {"simd_threshold", threshold_json(a.threshold)}, {"simd_threshold_machine", a.threshold_machine}});
+        // The threshold against upstream's: with the save paid by every one-shot, by none, and its parts.
+        j["algorithms"].back().update({{"simd_threshold_every_pays", threshold_json(a.threshold_every)},
+                                       {"simd_threshold_none_pays", threshold_json(a.threshold_none)},
+                                       {"simd_threshold_parts", parts_json(a.threshold_parts)},
+                                       {"upstream_simd_min", a.upstream_simd_min.empty() ? json(nullptr) : json(a.upstream_simd_min)},
+                                       {"policy", std::string(name(a.policy))}, {"selected", a.selected},
+                                       {"selection_note", a.selection_note}});
+    }
     j["notes"] = r.notes;
     return j;
 }

@@ -105,6 +105,7 @@ struct Entry {
 };
 const Entry kEntries[] = {
     {"crc32c-sse42", crc::crc32c_update_sse42, crc::crc32c_update_generic},
+    {"crc32c-3way", crc::crc32c_update_3way, crc::crc32c_update_generic},
     {"crc32c-pclmul", crc::crc32c_update_pclmul, crc::crc32c_update_generic},
     {"crc32c-vpclmul-avx2", crc::crc32c_update_vpclmul_avx2, crc::crc32c_update_generic},
     {"crc32c-vpclmul-avx512", crc::crc32c_update_vpclmul_avx512, crc::crc32c_update_generic},
@@ -174,7 +175,7 @@ TEST_CASE("crc: the family registers these variants and ISA-L's, generic the ref
         if (is_crc(*k) && (std::string_view(k->provider) == "fputune" || std::string_view(k->provider) == "isal"))
             names.emplace(k->name);
     CHECK(names == std::set<std::string>{
-                       "crc32c-vpclmul-avx512", "crc32c-vpclmul-avx2", "crc32c-pclmul", "crc32c-sse42",
+                       "crc32c-vpclmul-avx512", "crc32c-vpclmul-avx2", "crc32c-3way", "crc32c-pclmul", "crc32c-sse42",
                        "crc32c-generic", "crc32c-isal",
                        "crc32-vpclmul-avx512", "crc32-vpclmul-avx2", "crc32-pclmul", "crc32-generic", "crc32-isal",
                        "crct10dif-vpclmul-avx512", "crct10dif-vpclmul-avx2", "crct10dif-pclmul",

@@ -20,6 +20,7 @@ using UpdateFn = std::uint64_t (*)(std::uint64_t crc, const std::uint8_t* data, 
 FPUTUNE_CRC_ENTRY(crc32c_update_generic);
 FPUTUNE_CRC_ENTRY(crc32c_update_sse42);
 FPUTUNE_CRC_ENTRY(crc32c_update_pclmul);
+FPUTUNE_CRC_ENTRY(crc32c_update_3way);  // three crc32q chains joined with PCLMULQDQ (Linux crc32c_x86_3way)
 FPUTUNE_CRC_ENTRY(crc32c_update_vpclmul_avx2);
 FPUTUNE_CRC_ENTRY(crc32c_update_vpclmul_avx512);
 

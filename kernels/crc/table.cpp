@@ -21,6 +21,7 @@ constexpr FeatureSet kSse42 = features(F::sse42);
 constexpr Kernel kKernels[] = {
     kernel<Crc32c<crc32c_update_vpclmul_avx512, 64>>({.name = "crc32c-vpclmul-avx512", .required = kVpclmulAvx512 | kSse42}),
     kernel<Crc32c<crc32c_update_vpclmul_avx2, 32>>({.name = "crc32c-vpclmul-avx2", .required = kVpclmulAvx2 | kSse42}),
+    kernel<Crc32c<crc32c_update_3way, 8>>({.name = "crc32c-3way", .required = features(F::sse42, F::pclmul)}),
     kernel<Crc32c<crc32c_update_pclmul, 16>>({.name = "crc32c-pclmul", .required = kPclmul | kSse42}),
     kernel<Crc32c<crc32c_update_sse42, 8>>({.name = "crc32c-sse42", .required = kSse42, .needs_fpu = false}),
     kernel<Crc32c<crc32c_update_generic, 8>>({.name = "crc32c-generic", .needs_fpu = false}),

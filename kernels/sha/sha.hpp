@@ -27,6 +27,7 @@ using BlockFn = void (*)(Word* state, const std::uint8_t* data, std::size_t nblo
 // SHA-1: 5-word state, 64-byte blocks.
 void sha1_blocks_generic(std::uint32_t state[5], const std::uint8_t* data, std::size_t nblocks) noexcept;
 void sha1_blocks_ssse3(std::uint32_t state[5], const std::uint8_t* data, std::size_t nblocks) noexcept;
+void sha1_blocks_avx(std::uint32_t state[5], const std::uint8_t* data, std::size_t nblocks) noexcept;
 void sha1_blocks_avx2(std::uint32_t state[5], const std::uint8_t* data, std::size_t nblocks) noexcept;
 void sha1_blocks_shani(std::uint32_t state[5], const std::uint8_t* data, std::size_t nblocks) noexcept;
 

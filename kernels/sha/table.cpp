@@ -20,6 +20,7 @@ constexpr FeatureSet kSsse3 = features(F::ssse3);
 constexpr Kernel kKernels[] = {
     kernel<Sha1<sha1_blocks_shani>>({.name = "sha1-shani", .required = kShani}),
     kernel<Sha1<sha1_blocks_avx2>>({.name = "sha1-avx2", .required = kAvx2}),
+    kernel<Sha1<sha1_blocks_avx>>({.name = "sha1-avx", .required = features(F::avx)}),
     kernel<Sha1<sha1_blocks_ssse3>>({.name = "sha1-ssse3", .required = kSsse3}),
     kernel<Sha1<sha1_blocks_generic>>({.name = "sha1-generic", .needs_fpu = false}),
     kernel<peers::Sha1OpenSsl>({.name = "sha1-openssl", .provider = "openssl"}),
