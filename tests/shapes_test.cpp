@@ -2,12 +2,20 @@
 // Section shapes in the engine (issue 14): which series of sections each kernel gets, their sizes and names,
 // kernel kinds for -k, the series in the sweep file, and a tiny measured sweep of a cipher's two shapes.
 // Nothing here asserts a time.
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <set>
+#include <sstream>
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include "cpu.hpp"
 #include "registry.hpp"
@@ -238,4 +246,29 @@ TEST_CASE("shapes: a multi-source kernel is swept as N sources x bytes per sourc
     for (const SectionPoint& p : f.sections) CHECK(p.sources == series_sources_of(p.kernel));
     CHECK(impossible_points(f).empty());
     CHECK(std::none_of(f.warnings.begin(), f.warnings.end(), [](const std::string& w) { return w.find("not swept") != std::string::npos; }));
+}
+
+TEST_CASE("shapes: verify measures a MAX_DISKS_4K count as that many disks of 4 KiB", "[verify][shapes][cli]") {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / ("fputune-shapes-" + std::to_string(getpid()));
+    fs::create_directories(dir);
+    std::ofstream(dir / "disks.h") << "#define FPUTUNE_RAID6_SSE2_MAX_DISKS_4K 6U\n#define FPUTUNE_RAID6_MAX_DISKS_4K 300U\n";
+    const std::string bin = (fs::read_symlink("/proc/self/exe").parent_path() / ".." / "apps" / "fputune").lexically_normal().string();
+    const std::string cmd = "FPUTUNE_LOCK_DIR=" + dir.string() + " " + bin + " verify " + (dir / "disks.h").string() +
+                            " --budget 1ms --min-freq 1GHz --time-budget 1 --json >" + (dir / "out").string() + " 2>/dev/null";
+    const int status = std::system(cmd.c_str());
+    std::stringstream out;
+    out << std::ifstream(dir / "out").rdbuf();
+    fs::remove_all(dir);
+    INFO(out.str());
+    REQUIRE(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 0);
+    const nlohmann::json j = nlohmann::json::parse(out.str());
+    REQUIRE(j["results"].size() == 1);  // 6 disks = 4 data disks + P + Q, one section of 4 x 4096 B
+    CHECK(j["results"][0]["kernel"] == "raid6-sse2.x4");
+    CHECK(j["results"][0]["bytes"] == 4096);
+    CHECK(j["results"][0]["value"] == 6);
+    bool refused = false;  // 300 disks: more than the 255 data disks RAID6 takes, one line that says so
+    for (const auto& n : j["notes"]) refused |= n.get<std::string>().find("298 sources") != std::string::npos;
+    CHECK(refused);
 }
