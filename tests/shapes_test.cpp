@@ -34,6 +34,18 @@ const Kernel& kernel(const char* name) {
 
 bool has(const std::vector<std::uint64_t>& v, std::uint64_t x) { return std::find(v.begin(), v.end(), x) != v.end(); }
 
+// A sweep of a few points that takes well under a second: one round, few samples, 5 ms per point.
+SweepOptions tiny_sweep() {
+    SweepOptions opt;
+    opt.sampling.rounds = 1;
+    opt.sampling.min_samples = 5;
+    opt.sampling.min_samples90 = 10;
+    opt.sampling.min_samples99 = 20;
+    opt.sampling.point_cap_s = 0.005;
+    opt.budget_s = 2;
+    return opt;
+}
+
 // "xor-sse.x8" -> 8.
 std::uint32_t series_sources_of(const std::string& name) { return static_cast<std::uint32_t>(std::stoul(name.substr(name.rfind(".x") + 2))); }
 
@@ -174,15 +186,9 @@ TEST_CASE("shapes: a tiny sweep of GCM measures its data and AAD sections as two
         WARN("no AES-GCM SIMD kernel on this CPU: skipped");
         return;
     }
-    SweepOptions opt;
+    SweepOptions opt = tiny_sweep();
     opt.kernels = {gcm};
     opt.sizes = {64, 1024};
-    opt.sampling.rounds = 1;
-    opt.sampling.min_samples = 5;
-    opt.sampling.min_samples90 = 10;
-    opt.sampling.min_samples99 = 20;
-    opt.sampling.point_cap_s = 0.005;
-    opt.budget_s = 2;
     const SweepPlan plan = plan_sweep(opt, nullptr);
     CHECK(plan.sections.size() == 8);  // 2 series x 2 caches x 2 sizes
     SweepInputs in;
@@ -224,16 +230,10 @@ TEST_CASE("shapes: a multi-source kernel is swept as N sources x bytes per sourc
     CHECK(section_series(kernel("xor-generic"), opt).empty());  // the reference has no sections
 
     // A tiny measured sweep (hot, two sizes, one N): every point records its sources.
-    SweepOptions tiny;
+    SweepOptions tiny = tiny_sweep();
     tiny.kernels = {&kernel("xor-sse")};
     tiny.sizes = {512, 4096};
     tiny.cold = false;
-    tiny.sampling.rounds = 1;
-    tiny.sampling.min_samples = 5;
-    tiny.sampling.min_samples90 = 10;
-    tiny.sampling.min_samples99 = 20;
-    tiny.sampling.point_cap_s = 0.003;
-    tiny.budget_s = 2;
     const SweepPlan plan = plan_sweep(tiny, nullptr);
     CHECK(plan.sections.size() == 2 * std::size(kStripeSources));
     SweepInputs in;
