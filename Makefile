@@ -10,10 +10,11 @@ all: build
 deps:
 	@.ci/install-deps
 
-# LINUX_SRC=<kernel tree or its .tar.xz> also builds the kernel's own x86 crypto asm as *-linux variants.
+# LINUX_SRC=<kernel tree or its .tar.xz> also builds the kernel's own x86 crypto asm as *-linux variants;
+# without it the build has none (also after `make test-linux`, which adds them to the same build).
 LINUX_SRC ?=
 build: deps
-	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release $(if $(LINUX_SRC),-DFPUTUNE_LINUX_SRC=$(abspath $(LINUX_SRC))) >/dev/null
+	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DFPUTUNE_LINUX_SRC=$(if $(LINUX_SRC),$(abspath $(LINUX_SRC))) >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
 
 # The main job: what machine, a sweep of every available kernel (~3 min), then the limits for a
@@ -75,14 +76,17 @@ fuzz:
 	    grep -E 'DONE|stat::(number_of_executed_units|average_exec_per_sec|new_units_added|peak_rss_mb)' $$log; \
 	done
 
-# The linux provider from Debian's linux-source-6.12 (installed if missing), in a build of its own:
-# its tests and the conformance suite, which covers the *-linux variants like all others.
+# The linux provider from Debian's linux-source-6.12 (installed if missing): its tests, and every test of
+# a *-linux variant (the conformance suite and the family tests, named '<kernel>: ...'). It reuses $(BUILD) (after
+# `make test` only the provider, the registry and the links are new) and builds only what these tests
+# run: fputune, the test binary with the conformance suite, the provider's tests. The next `make build`
+# or `make test` without LINUX_SRC takes the provider out again.
 LINUX_TEST_SRC ?= /usr/src/linux-source-6.12.tar.xz
 test-linux:
 	@.ci/install-deps linux
-	@cmake -S . -B $(BUILD)-linux -G Ninja -DCMAKE_BUILD_TYPE=Release -DFPUTUNE_LINUX_SRC=$(abspath $(LINUX_TEST_SRC)) >/dev/null
-	@cmake --build $(BUILD)-linux -j $(JOBS)
-	cd $(BUILD)-linux && ctest --output-on-failure -j $(JOBS) -R '^(linux|conformance|registry|masking):'
+	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DFPUTUNE_LINUX_SRC=$(abspath $(LINUX_TEST_SRC)) >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS) --target fputune fputune_tests fputune_linux_tests
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -R '^(linux|registry|masking):|-linux: '
 
 # The report of data/machines/ rendered in headless Chromium: charts, series, no console errors, no
 # request, prints; screenshots and a PDF in $(BUILD)/check-report/ (SCREENSHOT=docs/report.png refreshes
@@ -93,4 +97,4 @@ check-report: build
 	python3 tests/report_browser_check.py --fputune $(FPUTUNE) --out $(BUILD)/check-report --algorithm poly1305 $(if $(SCREENSHOT),--screenshot $(SCREENSHOT)) data/machines/*.json
 
 clean:
-	rm -rf $(BUILD) $(BUILD)-linux $(SAN_BUILD) $(FUZZ_BUILD)
+	rm -rf $(BUILD) $(SAN_BUILD) $(FUZZ_BUILD)
