@@ -10,9 +10,10 @@ all: build
 deps:
 	@.ci/install-deps
 
-# ccache (.ci/install-deps installs it) for every build folder made here: with the paths made relative
-# to this clone (CCACHE_BASEDIR), build-linux/ reuses build/'s objects (all but the few files that differ),
-# as do other clones and worktrees, and a second `make test` recompiles only what changed. It is looked
+# ccache (.ci/install-deps installs it) for every build folder made here, with paths made relative to
+# this clone (CCACHE_BASEDIR) so that other clones and worktrees share its objects: switching build/
+# between `make test` and `make test-linux` (FPUTUNE_LINUX_SRC) or between branches recompiles from the
+# cache. A fresh machine starts with an empty cache: CI gains nothing from it in its one run. It is looked
 # up when a recipe runs, after `deps`. `make test CCACHE=` builds without it. (CMake takes the launcher
 # from these variables only when it first configures a build folder.)
 CCACHE ?= ccache
@@ -20,10 +21,11 @@ export CMAKE_C_COMPILER_LAUNCHER = $(if $(CCACHE),$(shell command -v $(CCACHE) 2
 export CMAKE_CXX_COMPILER_LAUNCHER = $(CMAKE_C_COMPILER_LAUNCHER)
 export CCACHE_BASEDIR ?= $(CURDIR)
 
-# LINUX_SRC=<kernel tree or its .tar.xz> also builds the kernel's own x86 crypto asm as *-linux variants.
+# LINUX_SRC=<kernel tree or its .tar.xz> also builds the kernel's own x86 crypto asm as *-linux variants;
+# without it the build has none (also after `make test-linux`, which adds them to the same build).
 LINUX_SRC ?=
 build: deps
-	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release $(if $(LINUX_SRC),-DFPUTUNE_LINUX_SRC=$(abspath $(LINUX_SRC))) >/dev/null
+	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DFPUTUNE_LINUX_SRC=$(if $(LINUX_SRC),$(abspath $(LINUX_SRC))) >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
 
 # The main job: what machine, a sweep of every available kernel (~3 min), then the limits for a
@@ -36,7 +38,10 @@ run: build
 	$(FPUTUNE) sweep -o fputune-sweep.json --csv fputune-sweep.csv
 	$(FPUTUNE) recommend --from fputune-sweep.json --budget $(BUDGET) --min-freq $(MIN_FREQ) --header limits.h
 	$(FPUTUNE) report --from fputune-sweep.json --budget $(BUDGET) --min-freq $(MIN_FREQ) -o report.html
-	$(FPUTUNE) verify limits.h --budget $(BUDGET) --min-freq $(MIN_FREQ)
+	@# verify exits 1 when a section measured now is over the budget: said loudly, but not a failed build
+	@# (a shared machine's p99 moves by a few % from minute to minute; errors, exit >= 2, still fail)
+	$(FPUTUNE) verify limits.h --budget $(BUDGET) --min-freq $(MIN_FREQ) || { rc=$$?; [ $$rc -eq 1 ] && \
+	  echo "make run: verify measured a section OVER the budget just now (above); for a constant to ship, sweep at other times and merge: fputune recommend --from a.json --from b.json, or add --margin" >&2; [ $$rc -eq 1 ]; }
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
@@ -83,14 +88,17 @@ fuzz:
 	    grep -E 'DONE|stat::(number_of_executed_units|average_exec_per_sec|new_units_added|peak_rss_mb)' $$log; \
 	done
 
-# The linux provider from Debian's linux-source-6.12 (installed if missing), in a build of its own:
-# its tests and the conformance suite, which covers the *-linux variants like all others.
+# The linux provider from Debian's linux-source-6.12 (installed if missing): its tests, and every test of
+# a *-linux variant (the conformance suite and the family tests, named '<kernel>: ...'). It reuses $(BUILD) (after
+# `make test` only the provider, the registry and the links are new) and builds only what these tests
+# run: fputune, the test binary with the conformance suite, the provider's tests. The next `make build`
+# or `make test` without LINUX_SRC takes the provider out again.
 LINUX_TEST_SRC ?= /usr/src/linux-source-6.12.tar.xz
 test-linux:
 	@.ci/install-deps linux
-	@cmake -S . -B $(BUILD)-linux -G Ninja -DCMAKE_BUILD_TYPE=Release -DFPUTUNE_LINUX_SRC=$(abspath $(LINUX_TEST_SRC)) >/dev/null
-	@cmake --build $(BUILD)-linux -j $(JOBS)
-	cd $(BUILD)-linux && ctest --output-on-failure -j $(JOBS) -R '^(linux|conformance|registry|masking):'
+	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DFPUTUNE_LINUX_SRC=$(abspath $(LINUX_TEST_SRC)) >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS) --target fputune fputune_tests fputune_linux_tests
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -R '^(linux|registry|masking):|-linux: '
 
 # The report of data/machines/ rendered in headless Chromium: charts, series, no console errors, no
 # request, prints; screenshots and a PDF in $(BUILD)/check-report/ (SCREENSHOT=docs/report.png refreshes
@@ -101,4 +109,4 @@ check-report: build
 	python3 tests/report_browser_check.py --fputune $(FPUTUNE) --out $(BUILD)/check-report --algorithm poly1305 $(if $(SCREENSHOT),--screenshot $(SCREENSHOT)) data/machines/*.json
 
 clean:
-	rm -rf $(BUILD) $(BUILD)-linux $(SAN_BUILD) $(FUZZ_BUILD)
+	rm -rf $(BUILD) $(SAN_BUILD) $(FUZZ_BUILD)

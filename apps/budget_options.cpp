@@ -63,6 +63,7 @@ RecommendOptions budget_options(const po::variables_map& vm, const std::string& 
         o.dirty = parse_option("dirty", vm["dirty"].as<std::string>(), parse_dirty_state,
                                "expected xmm, ymm, zmm or none (thresholds with the user state already saved)");
     o.quantile = quantile_option(vm["quantile"].as<std::string>());
+    if (vm.count("emit")) o.emit = parse_option("emit", vm["emit"].as<std::string>(), parse_emit, "expected conservative or central");
     o.command_line = command_line(command, args);
     validate(o);
     return o;
@@ -80,6 +81,9 @@ void add_budget_options(po::options_description& desc) {
         "quantile", po::value<std::string>()->default_value("p99"),
         "p99 | p90: the cost line that bounds a section (p99 of samples not hit by an interruption; p90 is looser: "
         "about 1 section in 10 of that length runs over the predicted time by a few %)")(
+        "emit", po::value<std::string>()->default_value("conservative"),
+        "conservative | central: which end of each limit's interval is the limit (the interval combines the fit's "
+        "95 % band and the spread between the sweep's rounds)")(
         "kernel,k", po::value<std::vector<std::string>>()->composing(), "only kernels matching GLOB (repeatable)")(
         "force", "accept a --budget outside 100ns..1s or a --min-freq outside 1MHz..10GHz");
 }

@@ -67,6 +67,21 @@ constexpr auto glue_crypt() noexcept {
     static void blocks(void* ctx, const std::uint8_t* data, std::size_t nblocks) noexcept;               \
     static void final(void* ctx, const std::uint8_t* data, std::size_t len, std::uint8_t* out) noexcept
 
+// The glue of an algorithm whose init/blocks/final are written once, out of line with baseline flags,
+// and take the variant's entry point as their last argument (mac.hpp: poly1305, ghash, nh, blake2s, ...).
+template <const Algorithm& A, std::size_t CtxBytes, auto Entry, auto Init, auto Blocks, auto Final>
+struct Streamed {
+    static constexpr Algorithm algorithm = A;
+    static constexpr std::size_t ctx_bytes = CtxBytes;
+    static void init(void* ctx, const std::uint8_t* key) noexcept { Init(ctx, key); }
+    static void blocks(void* ctx, const std::uint8_t* data, std::size_t nblocks) noexcept {
+        Blocks(ctx, data, nblocks, Entry);
+    }
+    static void final(void* ctx, const std::uint8_t* data, std::size_t len, std::uint8_t* out) noexcept {
+        Final(ctx, data, len, out, Entry);
+    }
+};
+
 // The Kernel of one row. consteval: a row that breaks the naming rule does not compile.
 template <KernelGlue G>
 consteval Kernel kernel(Variant v) {

@@ -42,7 +42,8 @@ struct DisturbanceRules {
     double ratio_moved = 0.10;           // probes around an interval 10 % apart: its samples are ambiguous
     double storm_window_s = 8e-3;        // sampling time over which the interruption rate is judged
     double storm_factor = 5;             // a storm: stalls at more than 5 x the sweep's own rate...
-    double storm_min_rate_per_ms = 5;    // ...and more than 5 per ms (this host: 0.3-1 per ms)
+    double storm_min_rate_per_ms = 10;   // ...and more than 10 per ms (this host: 0.4-1 per ms; windows of
+                                         // short AVX-512 points reach 5 per ms without any host event)
     double preempted_s = 1e-3;           // a single stall this long: the thread lost the CPU
 };
 

@@ -160,6 +160,20 @@ inline std::string name(const json& v, const Path& at) {
     return v.get<std::string>();
 }
 
+// A provider: a name, or a name and a version after one space ("linux 6.12.117": the kernel's own code
+// built from a tree, kernels/linux).
+inline std::string provider(const json& v, const Path& at) {
+    const std::string s = string(v, at, 64);
+    constexpr std::string_view kNameChars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-";
+    const std::size_t space = s.find(' ');
+    const bool ok = !s.empty() && space != 0 && space + 1 != s.size() &&
+                    s.find_first_not_of(kNameChars, space == std::string::npos ? 0 : space + 1) == std::string::npos &&
+                    s.substr(0, space).find_first_not_of(kNameChars) == std::string::npos;
+    if (!ok) fail(at, fmt::format("{} is not a provider (a name of letters, digits, '.', '_', '+' or '-', "
+                                  "and maybe a version after one space)", quote(v)));
+    return s;
+}
+
 // One of `allowed`.
 inline std::string one_of(const json& v, const Path& at, std::initializer_list<std::string_view> allowed) {
     const std::string s = string(v, at, 64);

@@ -233,7 +233,9 @@ private:
         const DisturbanceMonitor::Verdict v = monitor_.observe(before_, after, counts);
         if (v.kind != DisturbanceKind::none && !lenient) {
             drop(converted_);
-            retract_recent();
+            // A storm was judged over the last storm_window_s: every sample in it goes. A slow timer or a
+            // collapsed clock was calm at the calibration before: only this interval is in doubt.
+            if (v.kind == DisturbanceKind::interrupt_storm) retract_recent();
             before_ = wait_out(v.kind, v.detail, before_.tsc, after);
             return;
         }

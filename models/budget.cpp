@@ -17,6 +17,63 @@ namespace fputune {
 
 const LineFit& bound_fit(const CacheModel& m, Quantile quantile) { return quantile == Quantile::p99 ? m.p99 : m.p90; }
 
+LimitInterval limit_interval(const LineFit& bound, const BoundPoints& points, double budget_cycles, double prior_rel_sd) {
+    LimitInterval iv;
+    auto n_at = [](double cycles, double a, double b) { return b > 0 ? std::max(0.0, (cycles - a) / b) : 0.0; };
+    const double n0 = n_at(budget_cycles, bound.a, bound.b);
+    // The bound points near the limit, when the sweep had rounds: within a factor of 2, else the 3 nearest.
+    std::vector<std::size_t> near;
+    const std::size_t np = points.bytes.size();
+    const bool local = points.rounds.size() >= 2 && points.pooled.size() == np && np >= 3 && n0 > 0;
+    if (local) {
+        std::vector<std::pair<double, std::size_t>> by_distance;
+        for (std::size_t i = 0; i < np; ++i)
+            by_distance.emplace_back(std::abs(std::log(static_cast<double>(points.bytes[i]) / n0)), i);
+        std::sort(by_distance.begin(), by_distance.end());
+        for (const auto& [d, i] : by_distance)
+            if (d <= std::log(2.0) || near.size() < 3) near.push_back(i);
+    }
+    double scale = 1;  // the line, scaled to the points near the limit
+    if (!near.empty()) {
+        double sum = 0;
+        for (std::size_t i : near) sum += points.pooled[i] / bound.at(static_cast<double>(points.bytes[i]));
+        scale = sum / static_cast<double>(near.size());
+        iv.local_bias = scale - 1;
+    }
+    const double budget = budget_cycles / scale;
+    const double upper = n_at(budget, bound.a_hi, bound.b_hi);  // the upper confidence line
+    iv.central = std::max(upper, n_at(budget, bound.a, bound.b));
+    // The lower line (optimistic); a line whose low slope is not positive bounds nothing: twice the centre.
+    iv.hi = bound.b_lo > 0 ? std::max(iv.central, n_at(budget, bound.a_lo, bound.b_lo)) : 2 * iv.central;
+    std::vector<double> per_round;
+    for (const std::vector<double>& r : near.empty() ? std::vector<std::vector<double>>{} : points.rounds) {
+        if (r.size() != np) continue;
+        double ratio = 0;
+        for (std::size_t i : near) ratio += r[i] / points.pooled[i] / static_cast<double>(near.size());
+        if (ratio > 0) per_round.push_back(n_at(budget / ratio, bound.a, bound.b));
+    }
+    double half = 0;
+    if (per_round.size() >= 2) {
+        const double k = static_cast<double>(per_round.size());
+        double mean = 0, ss = 0;
+        for (double n : per_round) mean += n / k;
+        for (double n : per_round) ss += (n - mean) * (n - mean);
+        iv.rounds = per_round.size();
+        iv.round_sd = std::sqrt(ss / (k - 1));
+        double df = k - 1;
+        if (prior_rel_sd >= 0 && mean > 0) {
+            const double own = iv.round_sd / mean;
+            iv.round_sd = mean * std::sqrt((df * own * own + kPriorDegrees * prior_rel_sd * prior_rel_sd) / (df + kPriorDegrees));
+            df += kPriorDegrees;
+        }
+        // Another sweep's centre is the mean of its own rounds: the two means differ by sd x sqrt(2 / k).
+        half = student_t95(static_cast<std::size_t>(df)) * iv.round_sd * std::sqrt(2 / k);
+    }
+    iv.lo = std::max(0.0, iv.central - std::hypot(iv.central - upper, half));
+    iv.hi = iv.central + std::hypot(iv.hi - iv.central, half);
+    return iv;
+}
+
 double predict_upper_s(const CacheModel& m, double bytes, double min_freq_hz, Quantile quantile) {
     return bound_fit(m, quantile).upper_at(bytes) / min_freq_hz;
 }
@@ -31,6 +88,25 @@ namespace {
 std::uint64_t round_granule(Round mode, std::uint32_t block) {
     if (mode == Round::kib) return std::lcm<std::uint64_t>(1024, block);
     return block;
+}
+
+BoundPoints bound_points(const CacheModel& cm, Quantile q) {
+    const bool p99 = q == Quantile::p99;
+    return {cm.bound_bytes, p99 ? cm.bound_p99 : cm.bound_p90, p99 ? cm.round_p99 : cm.round_p90};
+}
+
+// The median relative spread of the per-round limits over the machine's kernels in one cache state
+// (-1 when fewer than 3 have rounds).
+double round_spread_prior(const ModelFile& src, Cache cache, const RecommendOptions& o, double budget_cycles) {
+    std::vector<double> spreads;
+    for (const CacheModel& m : src.models) {
+        if (m.cache != cache) continue;
+        const LimitInterval iv = limit_interval(bound_fit(m, o.quantile), bound_points(m, o.quantile), budget_cycles);
+        if (iv.rounds >= 2 && iv.central > 0) spreads.push_back(iv.round_sd / iv.central);
+    }
+    if (spreads.size() < 3) return -1;
+    std::nth_element(spreads.begin(), spreads.begin() + static_cast<std::ptrdiff_t>(spreads.size() / 2), spreads.end());
+    return spreads[spreads.size() / 2];
 }
 
 }  // namespace
@@ -53,18 +129,30 @@ VariantResult solve_budget(const ModelFile& src, const KernelInfo& k, const Cach
         return v;
     }
     const double budget_cycles = budget * o.min_freq_hz;
-    const double exact = std::max(0.0, (budget_cycles - bound.a_hi) / b_cycles);
+    const LimitInterval iv = limit_interval(bound, bound_points(cm, o.quantile), budget_cycles, round_spread_prior(src, cm.cache, o, budget_cycles));
+    v.interval_lo_bytes = iv.lo;
+    v.central_bytes = iv.central;
+    v.interval_hi_bytes = iv.hi;
+    v.rounds = iv.rounds;
+    v.round_spread = iv.central > 0 ? iv.round_sd / iv.central : 0;
+    v.local_bias = iv.local_bias;
+    const bool central = o.emit == Emit::central;
+    const double exact = central ? iv.central : iv.lo;
     v.unrounded_bytes = std::min(exact, static_cast<double>(kMaxLimitBytes));
     if (exact > static_cast<double>(kMaxLimitBytes))
         v.notes.push_back(fmt::format("capped at {}: the line allows more ({}), beyond any section a sweep measures",
                                       format_size(kMaxLimitBytes), std::isfinite(exact) ? fmt::format("{:.3g} B", exact) : "any size"));
-    // The largest multiple of g up to kMaxLimitBytes whose predicted time fits: t() grows with n (b > 0),
-    // so the multiples that fit are a prefix; a binary search finds its end in ~30 steps.
+    // The conservative end also keeps the upper line within the budget (it does by construction; this
+    // guards the rounding at the edge); the central estimate is only the size.
+    const double edge = v.unrounded_bytes * (1 + 1e-12) + 1e-9;
+    auto fits = [&](double n) { return n <= edge && (central || t(n) <= budget); };
+    // The largest multiple of g up to kMaxLimitBytes that fits: both conditions hold on a prefix of the
+    // multiples (t() grows with n, b > 0), so a binary search finds its end in ~30 steps.
     auto largest_multiple = [&](std::uint64_t g) {
         std::uint64_t lo = 0, hi = kMaxLimitBytes / g;  // in granules
         while (lo < hi) {
             const std::uint64_t mid = lo + (hi - lo + 1) / 2;
-            if (t(static_cast<double>(mid * g)) <= budget) lo = mid;
+            if (fits(static_cast<double>(mid * g))) lo = mid;
             else hi = mid - 1;
         }
         return lo * g;
@@ -89,6 +177,8 @@ VariantResult solve_budget(const ModelFile& src, const KernelInfo& k, const Cach
         }
     }
     if (n == 0) return v;
+    if (central && t(static_cast<double>(n)) > budget)
+        v.notes.push_back(fmt::format("central estimate: the upper bound line predicts {} at this size", format_duration(t(static_cast<double>(n)))));
     if (!cm.bound_bytes.empty() && n > cm.bound_bytes.back())
         v.notes.push_back(fmt::format("extrapolated: the bound was fitted on sections up to {} B", cm.bound_bytes.back()));
     v.fits = true;
@@ -105,8 +195,9 @@ void judge_upstream(VariantResult& v, const CacheModel& cm, const RecommendOptio
     if (!u) return;
     v.upstream_known = true;
     v.upstream_bytes = u->fpu_chunk_bytes;
-    if (u->fpu_chunk_bytes) {
-        v.upstream_time_s = predict_upper_s(cm, static_cast<double>(*u->fpu_chunk_bytes), o.min_freq_hz, o.quantile);
+    if (!u->fpu_chunk_bytes) v.upstream_judged_at = u->judged_at_bytes;
+    if (const std::optional<std::uint64_t> judged = u->judged_bytes()) {
+        v.upstream_time_s = predict_upper_s(cm, static_cast<double>(*judged), o.min_freq_hz, o.quantile);
         v.upstream_pass = v.upstream_time_s <= effective_budget_s(o);
     } else {
         v.upstream_time_s = std::numeric_limits<double>::infinity();

@@ -20,18 +20,22 @@ enum class ThresholdKind { bytes, always, never };
 // none (already saved earlier in the syscall, or no FPU needed), xmm, ymm or zmm. The same states as
 // lib/fpu's DirtyState, which belongs to the measurement library that models do not link.
 enum class Dirty { none, xmm, ymm, zmm };
+// Which end of a limit's interval recommend emits: the conservative (low) end, or the central estimate.
+enum class Emit { conservative, central };
 
 std::string_view name(Round v) noexcept;
 std::string_view name(Cache v) noexcept;
 std::string_view name(Quantile v) noexcept;
 std::string_view name(ThresholdKind v) noexcept;
 std::string_view name(Dirty v) noexcept;
+std::string_view name(Emit v) noexcept;
 
 std::optional<Round> parse_round(std::string_view text) noexcept;
 std::optional<Cache> parse_cache(std::string_view text) noexcept;
 std::optional<Quantile> parse_quantile(std::string_view text) noexcept;
 std::optional<ThresholdKind> parse_threshold_kind(std::string_view text) noexcept;
 std::optional<Dirty> parse_dirty_state(std::string_view text) noexcept;
+std::optional<Emit> parse_emit(std::string_view text) noexcept;
 
 // The other cache state: the fallback when a kernel has no points in the one asked for.
 Cache other(Cache v) noexcept;

@@ -16,6 +16,24 @@
 
 namespace fputune {
 
+namespace {
+
+// Each round's bound statistics at the bound sizes: only when every one of them has the round.
+void keep_rounds(CacheModel& cm, const std::vector<const std::vector<RoundStats>*>& rounds) {
+    std::size_t n = rounds.empty() ? 0 : rounds.front()->size();
+    for (const auto* r : rounds) n = std::min(n, r->size());
+    if (n < 2) return;
+    cm.round_p90.assign(n, {});
+    cm.round_p99.assign(n, {});
+    for (std::size_t k = 0; k < n; ++k)
+        for (const auto* r : rounds) {
+            cm.round_p90[k].push_back((*r)[k].p90);
+            cm.round_p99[k].push_back(std::max((*r)[k].p99_clean, (*r)[k].p90));
+        }
+}
+
+}  // namespace
+
 ModelFile fit_sweep(const SweepFile& sweep, const std::string& source, const std::vector<std::string>& kernel_globs) {
     ModelFile m = new_model(source, "sweep");
     m.machine = machine_name(sweep.cpu);
@@ -50,7 +68,12 @@ ModelFile fit_sweep(const SweepFile& sweep, const std::string& source, const std
     };
     // Group the section points by (kernel, cache), in the order of the kernel list, with the
     // statistics the fits use.
-    std::map<std::pair<std::string, Cache>, std::vector<std::pair<std::uint64_t, PointStats>>> groups;
+    struct Point {
+        std::uint64_t bytes;
+        PointStats st;                  // in cycles
+        std::vector<RoundStats> rounds; // in cycles
+    };
+    std::map<std::pair<std::string, Cache>, std::vector<Point>> groups;
     for (const auto& p : sweep.sections) {
         if (!m.kernel(p.kernel))
             throw InputError(fmt::format("{}: malformed sweep file: section points for kernel '{}', which is not in "
@@ -63,7 +86,7 @@ ModelFile fit_sweep(const SweepFile& sweep, const std::string& source, const std
         if (p.bytes == 0 || !(st.p50 > 0) || !(st.p90 > 0))
             throw InputError(fmt::format("{}: malformed sweep file: point {} B of '{}' ({}) has no positive p50/p90",
                                                  source, p.bytes, p.kernel, p.cache));
-        groups[{p.kernel, *cache}].emplace_back(p.bytes, st);
+        groups[{p.kernel, *cache}].push_back({p.bytes, st, p.cycles.samples ? p.rounds : std::vector<RoundStats>{}});
     }
     if (groups.empty())
         throw InputError(fmt::format("{}: the sweep has no section points{}; run `fputune sweep` (or --resume it)", source,
@@ -77,10 +100,11 @@ ModelFile fit_sweep(const SweepFile& sweep, const std::string& source, const std
             cm.cache = cache;
             // The bounds: sizes whose typical section is at most kBoundFitMaxSeconds, at least the
             // kBoundFitMinPoints shortest.
-            std::vector<std::pair<std::uint64_t, PointStats>>& points = it->second;
-            std::sort(points.begin(), points.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+            std::vector<Point>& points = it->second;
+            std::sort(points.begin(), points.end(), [](const Point& a, const Point& b) { return a.bytes < b.bytes; });
             std::vector<double> xs, y50, bx, b90, b99;
-            for (const auto& [bytes, st] : points) {
+            std::vector<const std::vector<RoundStats>*> bound_rounds;
+            for (const auto& [bytes, st, rounds] : points) {
                 xs.push_back(static_cast<double>(bytes));
                 y50.push_back(st.p50);
                 cm.bytes.push_back(bytes);
@@ -90,12 +114,16 @@ ModelFile fit_sweep(const SweepFile& sweep, const std::string& source, const std
                 b90.push_back(st.p90);
                 b99.push_back(std::max(st.p99_clean, st.p90));
                 cm.bound_bytes.push_back(bytes);
+                bound_rounds.push_back(&rounds);
             }
             if (cm.bytes.size() < 2 || cm.bytes.front() == cm.bytes.back())
                 too_few(k.name, fmt::format("only {} B is left in {} cache", cm.bytes.front(), name(cache)));
             cm.p50 = fit_line(xs, y50);
             cm.p90 = fit_line(bx, b90);
             cm.p99 = fit_line(bx, b99);
+            cm.bound_p90 = b90;
+            cm.bound_p99 = b99;
+            keep_rounds(cm, bound_rounds);
             for (const auto& [q, f] : {std::pair{"p50", &cm.p50}, std::pair{"p90", &cm.p90}, std::pair{"p99", &cm.p99}})
                 for (double v : {f->a, f->b, f->a_lo, f->a_hi, f->b_lo, f->b_hi, f->r2, f->max_rel_residual})
                     if (!std::isfinite(v))

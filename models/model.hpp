@@ -29,6 +29,12 @@ struct CacheModel {
     LineFit p99;                // p99 of uninterrupted samples: the stricter bound (--quantile p99)
     std::vector<std::uint64_t> bytes;  // the sizes the p50 fit used (all)
     std::vector<std::uint64_t> bound_bytes;  // the sizes the p90 and p99 fits used (see kBoundFitMaxSeconds)
+    // The statistics the bound lines were fitted on, at each of bound_bytes (empty: a table), and the
+    // same per round of the sweep (empty: a sweep without rounds; [round][point]). The sweep spreads every
+    // point's samples over rounds across its whole run, so how the rounds differ near a limit is what the
+    // host's phases did to it: recommend's interval.
+    std::vector<double> bound_p90, bound_p99;
+    std::vector<std::vector<double>> round_p90, round_p99;
 };
 
 // Where a SIMD kernel's one-shot cost (state save included) starts to beat the best no-FPU path.

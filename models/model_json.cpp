@@ -81,6 +81,8 @@ json to_json(const ModelFile& m) {
                 {"bound_fit", fmt::format("p90 and p99 lines on the sizes whose p50 section is at most {:.0f} us (at least the {} "
                                           "shortest): longer ones are hit by a host's interruptions too often to bound the kernel",
                                           kBoundFitMaxSeconds * 1e6, kBoundFitMinPoints)},
+                {"rounds", "bound_p90/bound_p99: the statistics the bound lines were fitted on, at bound_bytes; \"rounds\": "
+                           "the same for each round of the sweep alone (how the host's phases moved them: recommend's interval)"},
                 {"confidence", 0.95},
                 {"max_rel_residual_for_line", kMaxRelResidualForLine}};
     j["source"] = {{"path", m.source},
@@ -96,11 +98,13 @@ json to_json(const ModelFile& m) {
                    {"warnings", m.warnings}};
     j["notes"] = m.notes;
     j["kernels"] = json::array();
-    for (const auto& k : m.kernels)
+    for (const auto& k : m.kernels) {
         j["kernels"].push_back({{"name", k.name}, {"algorithm", k.algorithm}, {"isa", k.isa}, {"provider", k.provider},
                                 {"block_bytes", k.block_bytes}, {"needs_fpu", k.needs_fpu}});
+        write_series_fields(j["kernels"].back(), k);
+    }
     j["models"] = json::array();
-    for (const auto& cm : m.models)
+    for (const auto& cm : m.models) {
         j["models"].push_back({{"kernel", cm.kernel},
                                {"cache", std::string(name(cm.cache))},
                                {"bytes", cm.bytes},
@@ -108,6 +112,16 @@ json to_json(const ModelFile& m) {
                                {"p50", line_json(cm.p50)},
                                {"p90", line_json(cm.p90)},
                                {"p99", line_json(cm.p99)}});
+        if (!cm.bound_p99.empty()) {
+            j["models"].back()["bound_p90"] = cm.bound_p90;
+            j["models"].back()["bound_p99"] = cm.bound_p99;
+        }
+        if (!cm.round_p99.empty()) {
+            json rounds = json::array();
+            for (std::size_t r = 0; r < cm.round_p99.size(); ++r) rounds.push_back(json{{"p90", cm.round_p90[r]}, {"p99", cm.round_p99[r]}});
+            j["models"].back()["rounds"] = rounds;
+        }
+    }
     j["thresholds"] = json::array();
     for (const auto& t : m.thresholds)
         j["thresholds"].push_back({{"algorithm", t.algorithm}, {"kernel", t.kernel},
@@ -183,9 +197,10 @@ ModelFile model_from_json(const json& j, const std::string& source) {
             const json& k = object(kernels[i], at);
             KernelInfo info{name(member(k, "name", at), at / "name"), name(member(k, "algorithm", at), at / "algorithm"),
                             member_or(k, "isa", at, std::string(), text(64)),
-                            member_or(k, "provider", at, std::string(kOwnProvider), [](const json& v, const Path& p) { return name(v, p); }),
+                            member_or(k, "provider", at, std::string(kOwnProvider), [](const json& v, const Path& p) { return provider(v, p); }),
                             integer<std::uint32_t>(member(k, "block_bytes", at), at / "block_bytes", 1, 1u << 20),
                             member_or(k, "needs_fpu", at, true, [](const json& v, const Path& p) { return boolean(v, p); })};
+            read_series_fields(k, at, info);  // a series of sections (lib/sweep_file.hpp): absent in files from before them
             if (auto [it, fresh] = kernel_index.emplace(info.name, i); !fresh)
                 jsonc::fail(at / "name", fmt::format("'{}' is listed twice (also kernels[{}])", info.name, it->second));
             m.kernels.push_back(std::move(info));
@@ -206,6 +221,32 @@ ModelFile model_from_json(const json& j, const std::string& source) {
             cm.p50 = line_from(member(c, "p50", at), at / "p50", ticks, m.core_per_tsc);
             cm.p90 = line_from(member(c, "p90", at), at / "p90", ticks, m.core_per_tsc);
             cm.p99 = optional_member(c, "p99", at) ? line_from(c["p99"], at / "p99", ticks, m.core_per_tsc) : cm.p90;
+            // In cycles like the lines (a /1 file has none of these): the bound statistics at bound_bytes,
+            // and each round's alone (0 where a round took no sample of a point).
+            auto cycles = [](const json& v, const Path& p) {
+                std::vector<double> out;
+                for (std::size_t i = 0; i < array(v, p).size(); ++i) out.push_back(real(v[i], p[i], 0, 1e13));
+                return out;
+            };
+            const std::size_t nb = cm.bound_bytes.size();
+            for (auto [key, into] : {std::pair{"bound_p90", &cm.bound_p90}, std::pair{"bound_p99", &cm.bound_p99}}) {
+                *into = member_or(c, key, at, std::vector<double>{}, cycles);
+                if (!into->empty() && into->size() != nb) jsonc::fail(at / key, fmt::format("{} values for {} bound_bytes", into->size(), nb));
+                for (std::size_t b = 0; b < into->size(); ++b)
+                    if (!((*into)[b] > 0)) jsonc::fail((at / key)[b], "a bound statistic of 0 cycles");
+            }
+            if (const json* rounds = optional_member(c, "rounds", at)) {
+                if (cm.bound_p99.empty() && !array(*rounds, at / "rounds").empty())
+                    jsonc::fail(at / "rounds", "rounds without bound_p99");
+                for (std::size_t r = 0; r < array(*rounds, at / "rounds").size(); ++r) {
+                    const Path rat = (at / "rounds")[r];
+                    const json& round = object((*rounds)[r], rat);
+                    cm.round_p90.push_back(cycles(member(round, "p90", rat), rat / "p90"));
+                    cm.round_p99.push_back(cycles(member(round, "p99", rat), rat / "p99"));
+                    if (cm.round_p90.back().size() != nb || cm.round_p99.back().size() != nb)
+                        jsonc::fail(rat, fmt::format("not {} values in p90 and p99, one per bound_bytes", nb));
+                }
+            }
             m.models.push_back(std::move(cm));
         }
         if (const json* thresholds = optional_member(j, "thresholds", top)) {

@@ -11,6 +11,7 @@
 #include "budget.hpp"
 #include "model_file.hpp"
 #include "recommend_options.hpp"
+#include "stripes.hpp"
 #include "upstream.hpp"
 
 namespace fputune {
@@ -33,6 +34,15 @@ struct AlgorithmRow {
     bool upstream_pass = false;
     std::optional<SimdThreshold> threshold; // fastest SIMD variant's, the largest across machines
     std::string threshold_machine;
+    std::string stem;                       // of its macro (header.hpp series_algorithm_stem)
+    std::optional<std::uint64_t> upstream_judged_at;  // no cap upstream, judged at this section
+    std::string upstream_because, upstream_source;    // linux-x86-sections.csv: why there, and where upstream does it
+};
+
+// A multi-source kernel: the most sources (disks) at a stripe size, on the most conservative machine.
+struct StripeRow {
+    StripeResult bound;
+    std::vector<StripeResult> per_machine;
 };
 
 struct MachineInfo {
@@ -46,6 +56,8 @@ struct Recommendation {
     std::vector<MachineInfo> machines;
     std::vector<VariantRow> variants;
     std::vector<AlgorithmRow> algorithms;
+    std::vector<StripeRow> stripes;                 // multi-source kernels: the most sources at 4 KiB stripes
+    std::vector<StripeResult> stripe_algorithms;    // per algorithm, the fewest over its variants
     std::vector<std::string> notes;
     std::string dirty_label() const;        // what the thresholds use
 };

@@ -17,6 +17,7 @@ struct RecommendOptions {
     Cache cache = Cache::cold;    // falls back to the other, with a note, when missing
     std::optional<Dirty> dirty;   // the user state for the thresholds; none given = each sweep's own
     Quantile quantile = Quantile::p99;  // which cost line bounds a section (p99 = of uninterrupted samples)
+    Emit emit = Emit::conservative;     // which end of each limit's interval is the limit
     std::string command_line;     // for the provenance
 };
 // What the solver computes with at all (--force reaches beyond the plausible range of units.hpp,

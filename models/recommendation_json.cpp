@@ -25,6 +25,8 @@ json variant_json(const VariantResult& v) {
     j["time_s"] = v.fits ? json(v.time_s) : json(nullptr);
     j["next_granule_time_s"] = v.fits ? json(v.next_time_s) : json(nullptr);
     j["throughput_cost"] = v.fits ? json(v.throughput_cost) : json(nullptr);
+    j["interval"] = {{"lo_bytes", v.interval_lo_bytes}, {"central_bytes", v.central_bytes}, {"hi_bytes", v.interval_hi_bytes},
+                     {"rounds", v.rounds}, {"round_spread", v.round_spread}, {"local_bias", v.local_bias}};
     j["upstream"] = v.upstream_known ? json{{"fpu_chunk_bytes", v.upstream_bytes ? json(*v.upstream_bytes) : json("none")},
                                             {"time_s", std::isinf(v.upstream_time_s) ? json(nullptr) : json(v.upstream_time_s)},
                                             {"verdict", v.upstream_pass ? "PASS" : "OVER"}}
@@ -44,7 +46,7 @@ json to_json(const Recommendation& r) {
     j["inputs"] = {{"budget_s", o.budget_s}, {"min_freq_hz", o.min_freq_hz}, {"margin", o.margin},
                    {"effective_budget_s", effective_budget_s(o)}, {"cache", std::string(name(o.cache))},
                    {"dirty", r.dirty_label()},
-                   {"quantile", std::string(name(o.quantile))},
+                   {"quantile", std::string(name(o.quantile))}, {"emit", std::string(name(o.emit))},
                    {"round", std::string(name(o.round))}, {"command", o.command_line}};
     j["machines"] = json::array();
     for (const auto& m : r.machines)

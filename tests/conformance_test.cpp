@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
-// One conformance suite over the whole registry: every variant against its algorithm's portable
-// reference at block edges, misaligned, split into sections every way the glue loop may, with guards.
-// Published vectors for the references live in the family tests (sha_test.cpp, crc_test.cpp, ...).
+// One conformance suite over the whole registry, one test case per kernel (test_util.hpp: `ctest -R
+// '^<kernel>:'`): every variant against its algorithm's portable reference at block edges, misaligned,
+// split into sections every way the glue loop may, with guards. Published vectors for the references
+// live in the family tests (sha_test.cpp, crc_test.cpp, mac_test.cpp).
 #include <algorithm>
 #include <functional>
 #include <cstring>
 #include <set>
+#include <string_view>
 
 #include <catch2/catch.hpp>
 
@@ -17,30 +19,6 @@ using namespace fputune;
 using namespace fputune::test;
 
 namespace {
-
-// Runs init, then one section each of the given sizes (in blocks), then final() on the rest. A cipher's
-// output is every section's destination, then final's. A cipher that steals from the last whole block
-// (final_min_bytes) gets that block back from the sections when the message has a partial one.
-std::string sectioned_hex(const Kernel& k, const std::vector<std::uint8_t>& key, const std::uint8_t* data,
-                          std::size_t len, std::vector<std::size_t> sections_blocks) {
-    alignas(kCtxAlign) std::uint8_t ctx[kMaxCtxBytes];
-    const std::size_t b = k.block_bytes;
-    if (len % b && k.final_min_bytes) {
-        std::size_t covered = 0;
-        for (std::size_t nb : sections_blocks) covered += nb * b;
-        for (auto it = sections_blocks.rbegin(); it != sections_blocks.rend() && len - covered < k.final_min_bytes; ++it)
-            for (; *it && len - covered < k.final_min_bytes; --*it) covered -= b;
-    }
-    k.init(ctx, key.empty() ? nullptr : key.data());
-    std::vector<std::uint8_t> out(k.out_bytes + (is_cipher(k) ? len : 0));
-    std::size_t off = 0;
-    for (std::size_t nb : sections_blocks) {
-        run_section(k, ctx, data + off, out.data() + off, nb);
-        off += nb * b;
-    }
-    k.final(ctx, data + off, len - off, is_cipher(k) ? out.data() + off : out.data());
-    return to_hex(out);
-}
 
 // A cipher with ciphertext stealing has no messages shorter than a block (other than empty ones).
 bool valid_length(const Kernel& k, std::size_t len) { return len == 0 || len >= k.final_min_bytes; }
@@ -63,16 +41,95 @@ std::vector<std::size_t> split_of(std::size_t nblocks, unsigned mask) {
     return sections;
 }
 
-bool available_or_warn(const Kernel& k) {
-    FeatureSet missing = missing_features(k, usable_features());
-    if (missing) {
-        WARN("SKIPPED " << k.name << ": this CPU lacks " << feature_list_string(missing));
-        return false;
+std::vector<std::uint8_t> key_for(const Kernel& k, std::uint64_t seed) { return random_bytes(k.key_bytes, seed); }
+
+// The single-stream kernels (init/blocks/final, or a cipher's crypt()); multi-source ones are further down.
+bool single_stream(const Kernel& k) { return !is_multisource(k); }
+bool single_stream_not_reference(const Kernel& k) { return single_stream(k) && &k != reference_kernel(k.algorithm); }
+
+void equals_reference(const Kernel& k) {
+    const Kernel* ref = reference_kernel(k.algorithm);
+    INFO(k.name << " vs " << ref->name);
+    const std::size_t b = k.block_bytes;
+    const std::vector<std::size_t> lengths = {0, 1, 3, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129,
+                                              b - 1, b, b + 1, 2 * b + 3, 8 * b - 1, 8 * b, 8 * b + 1,
+                                              255, 256, 257, 511, 512, 513, 1000, 1023, 1024, 1025, 4096 + 7, 65536 + 13};
+    auto data = random_bytes(65536 + 64, 11);
+    auto key = key_for(k, 12);
+    for (std::size_t len : lengths) {
+        if (!valid_length(k, len)) continue;
+        INFO("length " << len);
+        CHECK(digest_hex(k, key, data.data(), len) == digest_hex(*ref, key, data.data(), len));
     }
-    return true;
 }
 
-std::vector<std::uint8_t> key_for(const Kernel& k, std::uint64_t seed) { return random_bytes(k.key_bytes, seed); }
+void misaligned_with_guards(const Kernel& k) {
+    auto key = key_for(k, 21);
+    auto src = random_bytes(3000, 22);
+    const std::string expect = digest_hex(k, key, src.data(), src.size());
+    for (std::size_t offset = 1; offset < 16; ++offset) {
+        INFO("offset " << offset);
+        std::vector<std::uint8_t> buf(src.size() + 64, 0);
+        std::memcpy(buf.data() + offset, src.data(), src.size());
+        const std::size_t n = output_bytes(k, src.size());
+        std::vector<std::uint8_t> out(n + 2 * 16 + offset, 0xa5);
+        kernel_digest(k, key.empty() ? nullptr : key.data(), buf.data() + offset, src.size(), out.data() + 16 + offset);
+        CHECK(to_hex(out.data() + 16 + offset, n) == expect);
+        CHECK(std::all_of(out.begin(), out.begin() + 16 + offset, [](std::uint8_t x) { return x == 0xa5; }));
+        CHECK(std::all_of(out.begin() + 16 + offset + n, out.end(), [](std::uint8_t x) { return x == 0xa5; }));
+        CHECK(std::memcmp(buf.data() + offset, src.data(), src.size()) == 0);
+    }
+}
+
+void every_split(const Kernel& k) {
+    auto key = key_for(k, 31);
+    const std::size_t b = k.block_bytes;
+    // Every split of up to 6 blocks plus a tail into sections (all compositions of the block count).
+    for (std::size_t nblocks = 0; nblocks <= 6; ++nblocks)
+        for (std::size_t tail : {std::size_t{0}, std::size_t{1}, b - 1}) {
+            const std::size_t len = nblocks * b + tail;
+            if (!valid_length(k, len)) continue;
+            auto data = random_bytes(len + 1, 32 + len);
+            const std::string expect = digest_hex(k, key, data.data(), len);
+            for (unsigned mask = 0; mask < (1u << (nblocks ? nblocks - 1 : 0)); ++mask) {
+                INFO("blocks " << nblocks << " tail " << tail << " split mask " << mask);
+                CHECK(sectioned_hex(k, key, data.data(), len, split_of(nblocks, mask)) == expect);
+            }
+        }
+    // Random long splits, with empty sections mixed in, as the glue loop with any FPU limit makes.
+    auto data = random_bytes(64 * 1024 + 77, 33);
+    const std::string expect = digest_hex(k, key, data.data(), data.size());
+    std::mt19937_64 rng(34);
+    for (int trial = 0; trial < 20; ++trial) {
+        INFO("trial " << trial);
+        CHECK(sectioned_hex(k, key, data.data(), data.size(), random_sections(data.size() / b, rng, 39)) == expect);
+    }
+}
+
+void nothing_past_ctx(const Kernel& k) {
+    REQUIRE(k.ctx_bytes <= kMaxCtxBytes);
+    alignas(kCtxAlign) std::uint8_t ctx[kMaxCtxBytes];
+    std::memset(ctx, 0x5a, sizeof ctx);
+    auto key = key_for(k, 41);
+    auto data = random_bytes(8 * k.block_bytes + 5, 42);
+    k.init(ctx, key.empty() ? nullptr : key.data());
+    // (a cipher that steals from the last whole block gets it with the tail)
+    const std::size_t sections = k.final_min_bytes ? 7 : 8, rest = data.size() - sections * k.block_bytes;
+    std::vector<std::uint8_t> out(output_bytes(k, data.size()));
+    run_section(k, ctx, data.data(), out.data(), sections);
+    k.final(ctx, data.data() + sections * k.block_bytes, rest,
+            is_cipher(k) ? out.data() + sections * k.block_bytes : out.data());
+    CHECK(std::all_of(ctx + k.ctx_bytes, ctx + kMaxCtxBytes, [](std::uint8_t x) { return x == 0x5a; }));
+}
+
+const PerKernel kEqualsReference("conformance: equals the reference at block edges and beyond", "[conformance]",
+                                 single_stream_not_reference, equals_reference);
+const PerKernel kMisaligned("conformance: misaligned input and output, guard bytes intact, input untouched",
+                            "[conformance]", single_stream, misaligned_with_guards);
+const PerKernel kEverySplit("conformance: every split into sections gives the same output", "[conformance][sections]",
+                            single_stream, every_split);
+const PerKernel kNothingPastCtx("conformance: writes nothing past ctx_bytes", "[conformance]", single_stream,
+                                nothing_past_ctx);
 
 }  // namespace
 
@@ -81,6 +138,19 @@ TEST_CASE("registry: names are unique, fields are sane, every algorithm has a po
     for (const Kernel* k : all_kernels()) {
         INFO(k->name);
         CHECK(names.insert(k->name).second);
+        // isa means one thing in every family (kernel.hpp, glue.hpp): the name's suffix for ours; "auto" for
+        // a provider that picks its own code (then the name ends in the provider); someone else's code for
+        // one ISA is <algorithm>-<isa>-<suffix>.
+        const std::string alg = k->algorithm, isa = k->isa, name = k->name;
+        if (std::string_view(k->provider) == "fputune")
+            CHECK(alg + "-" + isa == name);
+        else if (isa == "auto")
+            CHECK(alg + "-" + k->provider == name);
+        else
+            CHECK(name.rfind(alg + "-" + isa + "-", 0) == 0);
+        const Kernel* ref = reference_kernel(k->algorithm);
+        REQUIRE(ref != nullptr);
+        CHECK(std::string_view(ref->isa) != "auto");
         if (is_multisource(*k)) {  // stateless: one stripe() per section and nothing else
             CHECK(k->init == nullptr);
             CHECK(k->blocks == nullptr);
@@ -90,7 +160,6 @@ TEST_CASE("registry: names are unique, fields are sane, every algorithm has a po
             CHECK(k->block_bytes > 0);
             CHECK(k->dest_count > 0);
             CHECK((k->min_sources >= 1 && k->min_sources <= k->max_sources));
-            CHECK(reference_kernel(k->algorithm) != nullptr);
             continue;
         }
         CHECK(k->block_bytes > 0);
@@ -99,103 +168,6 @@ TEST_CASE("registry: names are unique, fields are sane, every algorithm has a po
         CHECK(k->init != nullptr);
         CHECK((k->blocks != nullptr || is_cipher(*k)));  // a cipher's blocks() is its associated data, if any
         CHECK(k->final != nullptr);
-        CHECK(std::string(k->name).rfind(k->algorithm, 0) == 0);
-        CHECK(reference_kernel(k->algorithm) != nullptr);
-    }
-}
-
-TEST_CASE("conformance: every variant equals the reference at block edges and beyond", "[conformance]") {
-    for (const Kernel* k : all_kernels()) {
-        const Kernel* ref = reference_kernel(k->algorithm);
-        if (k == ref || is_multisource(*k) || !available_or_warn(*k)) continue;  // multi-source: below
-        INFO(k->name << " vs " << ref->name);
-        const std::size_t b = k->block_bytes;
-        std::vector<std::size_t> lengths = {0, 1, 3, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129,
-                                            b - 1, b, b + 1, 2 * b + 3, 8 * b - 1, 8 * b, 8 * b + 1,
-                                            255, 256, 257, 511, 512, 513, 1000, 1023, 1024, 1025, 4096 + 7, 65536 + 13};
-        auto data = random_bytes(65536 + 64, 11);
-        auto key = key_for(*k, 12);
-        for (std::size_t len : lengths) {
-            if (!valid_length(*k, len)) continue;
-            INFO("length " << len);
-            CHECK(digest_hex(*k, key, data.data(), len) == digest_hex(*ref, key, data.data(), len));
-        }
-    }
-}
-
-TEST_CASE("conformance: misaligned input and output, guard bytes intact, input untouched", "[conformance]") {
-    for (const Kernel* k : all_kernels()) {
-        if (is_multisource(*k) || !available_or_warn(*k)) continue;
-        INFO(k->name);
-        auto key = key_for(*k, 21);
-        auto src = random_bytes(3000, 22);
-        const std::string expect = digest_hex(*k, key, src.data(), src.size());
-        for (std::size_t offset = 1; offset < 16; ++offset) {
-            INFO("offset " << offset);
-            std::vector<std::uint8_t> buf(src.size() + 64, 0);
-            std::memcpy(buf.data() + offset, src.data(), src.size());
-            const std::size_t n = output_bytes(*k, src.size());
-            std::vector<std::uint8_t> out(n + 2 * 16 + offset, 0xa5);
-            kernel_digest(*k, key.empty() ? nullptr : key.data(), buf.data() + offset, src.size(), out.data() + 16 + offset);
-            CHECK(to_hex(out.data() + 16 + offset, n) == expect);
-            CHECK(std::all_of(out.begin(), out.begin() + 16 + offset, [](std::uint8_t x) { return x == 0xa5; }));
-            CHECK(std::all_of(out.begin() + 16 + offset + n, out.end(), [](std::uint8_t x) { return x == 0xa5; }));
-            CHECK(std::memcmp(buf.data() + offset, src.data(), src.size()) == 0);
-        }
-    }
-}
-
-TEST_CASE("conformance: every split into sections gives the same output", "[conformance][sections]") {
-    for (const Kernel* k : all_kernels()) {
-        if (is_multisource(*k) || !available_or_warn(*k)) continue;
-        INFO(k->name);
-        auto key = key_for(*k, 31);
-        const std::size_t b = k->block_bytes;
-        // Every split of up to 6 blocks plus a tail into sections (all compositions of the block count).
-        for (std::size_t nblocks = 0; nblocks <= 6; ++nblocks)
-            for (std::size_t tail : {std::size_t{0}, std::size_t{1}, b - 1}) {
-                const std::size_t len = nblocks * b + tail;
-                if (!valid_length(*k, len)) continue;
-                auto data = random_bytes(len + 1, 32 + len);
-                const std::string expect = digest_hex(*k, key, data.data(), len);
-                for (unsigned mask = 0; mask < (1u << (nblocks ? nblocks - 1 : 0)); ++mask) {
-                    INFO("blocks " << nblocks << " tail " << tail << " split mask " << mask);
-                    CHECK(sectioned_hex(*k, key, data.data(), len, split_of(nblocks, mask)) == expect);
-                }
-            }
-        // Random long splits, with empty sections mixed in, as the glue loop with any FPU limit makes.
-        auto data = random_bytes(64 * 1024 + 77, 33);
-        const std::string expect = digest_hex(*k, key, data.data(), data.size());
-        std::mt19937_64 rng(34);
-        for (int trial = 0; trial < 20; ++trial) {
-            std::vector<std::size_t> sections;
-            std::size_t left = data.size() / b;
-            while (left) {
-                std::size_t n = std::min<std::size_t>(left, rng() % 40);
-                sections.push_back(n);
-                left -= n;
-            }
-            CHECK(sectioned_hex(*k, key, data.data(), data.size(), sections) == expect);
-        }
-    }
-}
-
-TEST_CASE("conformance: kernels write nothing past ctx_bytes", "[conformance]") {
-    for (const Kernel* k : all_kernels()) {
-        if (is_multisource(*k) || !available_or_warn(*k) || k->ctx_bytes == kMaxCtxBytes) continue;
-        INFO(k->name);
-        alignas(kCtxAlign) std::uint8_t ctx[kMaxCtxBytes];
-        std::memset(ctx, 0x5a, sizeof ctx);
-        auto key = key_for(*k, 41);
-        auto data = random_bytes(8 * k->block_bytes + 5, 42);
-        k->init(ctx, key.empty() ? nullptr : key.data());
-        // (a cipher that steals from the last whole block gets it with the tail)
-        const std::size_t sections = k->final_min_bytes ? 7 : 8, rest = data.size() - sections * k->block_bytes;
-        std::vector<std::uint8_t> out(output_bytes(*k, data.size()));
-        run_section(*k, ctx, data.data(), out.data(), sections);
-        k->final(ctx, data.data() + sections * k->block_bytes, rest,
-                 is_cipher(*k) ? out.data() + sections * k->block_bytes : out.data());
-        CHECK(std::all_of(ctx + k->ctx_bytes, ctx + kMaxCtxBytes, [](std::uint8_t x) { return x == 0x5a; }));
     }
 }
 
@@ -295,58 +267,53 @@ std::vector<std::size_t> source_counts(const Kernel& k) {
     return out;
 }
 
-}  // namespace
+bool multisource(const Kernel& k) { return is_multisource(k); }
+bool multisource_not_reference(const Kernel& k) { return is_multisource(k) && &k != reference_kernel(k.algorithm); }
 
-TEST_CASE("conformance (multi-source): every variant equals the reference for every source count and size", "[conformance][multisource]") {
-    for (const Kernel* k : all_kernels()) {
-        if (!is_multisource(*k)) continue;
-        const Kernel* ref = reference_kernel(k->algorithm);
-        if (k == ref || !available_or_warn(*k)) continue;
-        const std::size_t b = k->block_bytes;
-        for (std::size_t n : source_counts(*k))
-            for (std::size_t blocks : {1, 2, 3, 5, 8, 16, 64, 256}) {
-                if (n * blocks * b > (4u << 20)) continue;  // a few MiB per call are enough
-                INFO(k->name << " vs " << ref->name << ": " << n << " sources of " << blocks * b << " bytes");
-                StripeBuffers mine(*k, n, blocks * b, n * 7 + blocks), theirs(*ref, n, blocks * b, n * 7 + blocks);
-                const auto sources = mine.sources();
-                mine.run(*k);
-                theirs.run(*ref);
-                CHECK(first_difference(mine.dests(), theirs.dests(), mine.bytes) == "");
-                CHECK(mine.guards_intact());
-                CHECK(first_difference(mine.sources(), sources, mine.bytes) == "");
-            }
-    }
+void stripe_equals_reference(const Kernel& k) {
+    const Kernel* ref = reference_kernel(k.algorithm);
+    const std::size_t b = k.block_bytes;
+    for (std::size_t n : source_counts(k))
+        for (std::size_t blocks : {1, 2, 3, 5, 8, 16, 64, 256}) {
+            if (n * blocks * b > (4u << 20)) continue;  // a few MiB per call are enough
+            INFO(k.name << " vs " << ref->name << ": " << n << " sources of " << blocks * b << " bytes");
+            StripeBuffers mine(k, n, blocks * b, n * 7 + blocks), theirs(*ref, n, blocks * b, n * 7 + blocks);
+            const auto sources = mine.sources();
+            mine.run(k);
+            theirs.run(*ref);
+            CHECK(first_difference(mine.dests(), theirs.dests(), mine.bytes) == "");
+            CHECK(mine.guards_intact());
+            CHECK(first_difference(mine.sources(), sources, mine.bytes) == "");
+        }
 }
 
-TEST_CASE("conformance (multi-source): misaligned sources and destinations, guards intact, sources untouched", "[conformance][multisource]") {
-    for (const Kernel* k : all_kernels()) {
-        if (!is_multisource(*k) || !available_or_warn(*k)) continue;
-        // ISA-L's functions need aligned buffers: they get every multiple of their alignment below 64 instead.
-        const std::size_t step = k->align_bytes ? k->align_bytes : 1;
-        for (std::size_t n : {std::size_t{1}, std::size_t{3}, std::size_t{6}}) {
-            if (n < k->min_sources || n > k->max_sources) continue;
-            const std::size_t bytes = 3 * k->block_bytes;
-            StripeBuffers aligned(*k, n, bytes, 51 + n);
-            aligned.run(*k);
-            for (std::size_t shift = step; shift < 64; shift += step) {
-                INFO(k->name << ": " << n << " sources, buffer i at offset (" << shift << " * (i + 1)) % 64");
-                StripeBuffers moved(*k, n, bytes, 51 + n, [&](std::size_t i) { return shift * (i + 1) % 64; });
-                const auto sources = moved.sources();
-                moved.run(*k);
-                CHECK(first_difference(moved.dests(), aligned.dests(), bytes) == "");
-                CHECK(moved.guards_intact());
-                CHECK(first_difference(moved.sources(), sources, bytes) == "");
-            }
+void stripe_misaligned(const Kernel& k) {
+    // ISA-L's functions need aligned buffers: they get every multiple of their alignment below 64 instead.
+    const std::size_t step = k.align_bytes ? k.align_bytes : 1;
+    for (std::size_t n : {std::size_t{1}, std::size_t{3}, std::size_t{6}}) {
+        if (n < k.min_sources || n > k.max_sources) continue;
+        const std::size_t bytes = 3 * k.block_bytes;
+        StripeBuffers aligned(k, n, bytes, 51 + n);
+        aligned.run(k);
+        for (std::size_t shift = step; shift < 64; shift += step) {
+            INFO(k.name << ": " << n << " sources, buffer i at offset (" << shift << " * (i + 1)) % 64");
+            StripeBuffers moved(k, n, bytes, 51 + n, [&](std::size_t i) { return shift * (i + 1) % 64; });
+            const auto sources = moved.sources();
+            moved.run(k);
+            CHECK(first_difference(moved.dests(), aligned.dests(), bytes) == "");
+            CHECK(moved.guards_intact());
+            CHECK(first_difference(moved.sources(), sources, bytes) == "");
         }
     }
 }
 
-TEST_CASE("conformance (multi-source): every split of a stripe into sections gives the same output", "[conformance][multisource][sections]") {
-    // A section is one stripe() over a column range [a, b) of every buffer: Linux never splits a stripe, but
-    // the output is bytewise, so any split must agree (what a limit in stripe bytes would do).
-    const auto sectioned = [](const Kernel& k, StripeBuffers& s, const std::vector<std::size_t>& sections_blocks) {
+// A section is one stripe() over a column range [a, b) of every buffer: Linux never splits a stripe, but the
+// output is bytewise, so any split must agree (what a limit in stripe bytes would do).
+void stripe_every_split(const Kernel& k) {
+    const auto sectioned = [&k](StripeBuffers& s, const std::vector<std::size_t>& sections_blocks) {
         std::size_t off = 0;
         for (std::size_t nb : sections_blocks) {
+            if (nb == 0) continue;  // the glue loop makes no empty stripe
             std::vector<const std::uint8_t*> src;
             std::vector<std::uint8_t*> dst;
             for (const std::uint8_t* p : s.src) src.push_back(p + off);
@@ -355,33 +322,35 @@ TEST_CASE("conformance (multi-source): every split of a stripe into sections giv
             off += nb * k.block_bytes;
         }
     };
-    for (const Kernel* k : all_kernels()) {
-        if (!is_multisource(*k) || !available_or_warn(*k)) continue;
-        INFO(k->name);
-        const std::size_t n = std::max<std::size_t>(k->min_sources, 5);
-        for (std::size_t nblocks = 1; nblocks <= 6; ++nblocks) {
-            StripeBuffers whole(*k, n, nblocks * k->block_bytes, 60 + nblocks);
-            whole.run(*k);
-            for (unsigned mask = 0; mask < (1u << (nblocks - 1)); ++mask) {
-                INFO("blocks " << nblocks << " split mask " << mask);
-                StripeBuffers split(*k, n, nblocks * k->block_bytes, 60 + nblocks);
-                sectioned(*k, split, split_of(nblocks, mask));
-                CHECK(first_difference(split.dests(), whole.dests(), split.bytes) == "");
-            }
-        }
-        std::mt19937_64 rng(61);
-        StripeBuffers whole(*k, n, 64 * k->block_bytes, 62);
-        whole.run(*k);
-        for (int trial = 0; trial < 10; ++trial) {
-            std::vector<std::size_t> sections;
-            for (std::size_t left = 64; left;) {
-                const std::size_t nb = std::min<std::size_t>(left, 1 + rng() % 12);
-                sections.push_back(nb);
-                left -= nb;
-            }
-            StripeBuffers split(*k, n, 64 * k->block_bytes, 62);
-            sectioned(*k, split, sections);
+    const std::size_t n = std::max<std::size_t>(k.min_sources, 5);
+    for (std::size_t nblocks = 1; nblocks <= 6; ++nblocks) {
+        StripeBuffers whole(k, n, nblocks * k.block_bytes, 60 + nblocks);
+        whole.run(k);
+        for (unsigned mask = 0; mask < (1u << (nblocks - 1)); ++mask) {
+            INFO("blocks " << nblocks << " split mask " << mask);
+            StripeBuffers split(k, n, nblocks * k.block_bytes, 60 + nblocks);
+            sectioned(split, split_of(nblocks, mask));
             CHECK(first_difference(split.dests(), whole.dests(), split.bytes) == "");
         }
     }
+    std::mt19937_64 rng(61);
+    StripeBuffers whole(k, n, 64 * k.block_bytes, 62);
+    whole.run(k);
+    for (int trial = 0; trial < 10; ++trial) {
+        INFO("trial " << trial);
+        StripeBuffers split(k, n, 64 * k.block_bytes, 62);
+        sectioned(split, random_sections(64, rng, 12));
+        CHECK(first_difference(split.dests(), whole.dests(), split.bytes) == "");
+    }
 }
+
+const PerKernel kStripeEqualsReference(
+    "conformance (multi-source): equals the reference for every source count and size",
+    "[conformance][multisource]", multisource_not_reference, stripe_equals_reference);
+const PerKernel kStripeMisaligned(
+    "conformance (multi-source): misaligned sources and destinations, guards intact, sources untouched",
+    "[conformance][multisource]", multisource, stripe_misaligned);
+const PerKernel kStripeEverySplit("conformance (multi-source): every split of a stripe into sections gives the same output",
+                                  "[conformance][multisource][sections]", multisource, stripe_every_split);
+
+}  // namespace

@@ -209,7 +209,7 @@ TEST_CASE("clock and FPU emulation: sane TSC, ratio and save costs", "[clock]") 
     for (const auto& c : costs) CHECK(c.pair_ticks > 0);
 }
 
-TEST_CASE("sweep engine: plan, measure and summarise a tiny sweep; a stop gives a partial file", "[sweep]") {
+TEST_CASE("sweep engine: plan, measure and summarise a tiny sweep, a stop gives a partial file", "[sweep]") {
     const Kernel* k = best_kernel("sha256", usable_features());
     REQUIRE(k != nullptr);
     SweepOptions opt;

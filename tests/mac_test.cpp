@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The mac family against published vectors (RFC 8439 poly1305, GCM spec GHASH, RFC 8452 POLYVAL,
-// RFC 7693 BLAKE2s), NH/NHPoly1305 variants against generic, and OpenSSL/libsodium as random oracles.
+// RFC 7693 BLAKE2s), NH/NHPoly1305 variants against generic, and OpenSSL/libsodium against the
+// references on random inputs; one test case per kernel (test_util.hpp).
 #include <cstring>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -18,19 +20,7 @@ namespace {
 
 std::vector<std::uint8_t> bytes_of(const std::string& s) { return {s.begin(), s.end()}; }
 
-// Our variants and the peers of an algorithm the CPU can run; the others are skipped visibly.
-std::vector<const Kernel*> runnable(const std::string& algorithm, bool with_peers) {
-    std::vector<const Kernel*> out;
-    for (const Kernel* k : all_kernels()) {
-        if (algorithm != k->algorithm || (!with_peers && is_peer(*k))) continue;
-        if (FeatureSet missing = missing_features(*k, usable_features())) {
-            WARN("SKIPPED " << k->name << ": this CPU lacks " << feature_list_string(missing));
-            continue;
-        }
-        out.push_back(k);
-    }
-    return out;
-}
+bool is(const Kernel& k, const char* algorithm) { return std::string(k.algorithm) == algorithm; }
 
 struct Vector {
     const char* key_hex;
@@ -38,33 +28,24 @@ struct Vector {
     const char* out_hex;
 };
 
-void check_vectors(const std::string& algorithm, const std::vector<Vector>& vectors, bool with_peers) {
-    auto kernels = runnable(algorithm, with_peers);
-    REQUIRE(!kernels.empty());
-    for (const Kernel* k : kernels)
-        for (std::size_t i = 0; i < vectors.size(); ++i) {
-            INFO(k->name << " vector " << i);
-            CHECK(digest_hex(*k, from_hex(vectors[i].key_hex), vectors[i].msg.data(), vectors[i].msg.size()) ==
-                  vectors[i].out_hex);
-        }
+void check_vectors(const Kernel& k, const std::vector<Vector>& vectors) {
+    for (std::size_t i = 0; i < vectors.size(); ++i) {
+        INFO("vector " << i);
+        CHECK(digest_hex(k, from_hex(vectors[i].key_hex), vectors[i].msg.data(), vectors[i].msg.size()) ==
+              vectors[i].out_hex);
+    }
 }
 
-// Every variant (and peer, when asked) equals the algorithm's reference on random keys and lengths.
-void check_random_against_reference(const std::string& algorithm, bool with_peers, int trials, std::size_t max_len,
-                                    std::uint64_t seed) {
-    const Kernel* ref = reference_kernel(algorithm);
-    REQUIRE(ref != nullptr);
-    auto kernels = runnable(algorithm, with_peers);
+// A kernel equals its algorithm's reference on random keys and lengths (the same ones for every kernel).
+void check_random_against_reference(const Kernel& k, int trials, std::size_t max_len, std::uint64_t seed) {
+    const Kernel& ref = *reference_kernel(k.algorithm);
     std::mt19937_64 rng(seed);
     auto data = random_bytes(max_len, seed + 1);
     for (int t = 0; t < trials; ++t) {
-        auto key = random_bytes(ref->key_bytes, rng());
+        auto key = random_bytes(ref.key_bytes, rng());
         const std::size_t len = rng() % (max_len + 1);
-        const std::string expect = digest_hex(*ref, key, data.data(), len);
-        for (const Kernel* k : kernels) {
-            INFO(k->name << " len " << len << " trial " << t);
-            CHECK(digest_hex(*k, key, data.data(), len) == expect);
-        }
+        INFO("len " << len << " trial " << t);
+        CHECK(digest_hex(k, key, data.data(), len) == digest_hex(ref, key, data.data(), len));
     }
 }
 
@@ -75,11 +56,8 @@ const std::string kIetfText =
     "\"IETF Contribution\". Such statements include oral statements in IETF sessions, as well as written and "
     "electronic communications made at any time or place, which are addressed to";
 
-}  // namespace
-
-TEST_CASE("poly1305: RFC 8439 2.5.2 and the Appendix A.3 vectors, every variant and peer", "[mac][poly1305]") {
-    REQUIRE(kIetfText.size() == 375);
-    const std::vector<Vector> vectors = {
+std::vector<Vector> poly1305_vectors() {
+    return {
         // 2.5.2
         {"85d6be7857556d337f4452fe42d506a80103808afb0db2fd4abff6af4149f51b",
          bytes_of("Cryptographic Forum Research Group"), "a8061dc1305136c6c22b8baf0c0127a9"},
@@ -122,29 +100,16 @@ TEST_CASE("poly1305: RFC 8439 2.5.2 and the Appendix A.3 vectors, every variant 
                   "00000000000000000000000000000000"),
          "13000000000000000000000000000000"},
     };
-    check_vectors("poly1305", vectors, true);
 }
 
-TEST_CASE("poly1305: OpenSSL and libsodium agree on random keys and lengths", "[mac][poly1305]") {
-    check_random_against_reference("poly1305", true, 200, 5000, 0x1305);
-    // Keys whose limbs are all ones after clamping, and all-ones data: the carries at their largest.
-    auto key = from_hex("ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff");
-    std::vector<std::uint8_t> ones(4096 + 15, 0xff);
-    const std::string expect = digest_hex(*reference_kernel("poly1305"), key, ones.data(), ones.size());
-    for (const Kernel* k : runnable("poly1305", true)) {
-        INFO(k->name);
-        CHECK(digest_hex(*k, key, ones.data(), ones.size()) == expect);
-    }
-}
-
-TEST_CASE("ghash: GCM spec test cases 2, 3 and 4 (McGrew-Viega), with the length block as data", "[mac][ghash]") {
-    // GHASH(H, A, C) of the spec = our ghash over A || pad || C || pad || [len(A)]64 || [len(C)]64.
+// GHASH(H, A, C) of the GCM spec = our ghash over A || pad || C || pad || [len(A)]64 || [len(C)]64.
+std::vector<Vector> ghash_vectors() {
     const std::string c3 =
         "42831ec2217774244b7221b784d0d49ce3aa212f2c02a4e035c17e2329aca12e21d514b25466931c7d8f6a5aac84aa05"
         "1ba30b396a0aac973d58e091473f5985";
     const std::string c4 = c3.substr(0, 120) + "00000000";  // 60 bytes, padded
     const std::string a4 = "feedfacedeadbeeffeedfacedeadbeefabaddad2000000000000000000000000";  // 20 bytes, padded
-    const std::vector<Vector> vectors = {
+    return {
         {"66e94bd4ef8a2c3b884cfa59ca342b2e",
          from_hex("0388dace60b6a392f328c2b971b2fe78" "00000000000000000000000000000080"),
          "f38cbb1ad69223dcc3457ae5b6b0f885"},
@@ -154,19 +119,29 @@ TEST_CASE("ghash: GCM spec test cases 2, 3 and 4 (McGrew-Viega), with the length
          "698e57f70e6ecc7fd9463b7260a9ae5f"},
         {"66e94bd4ef8a2c3b884cfa59ca342b2e", {}, "00000000000000000000000000000000"},
     };
-    check_vectors("ghash", vectors, true);
 }
 
-TEST_CASE("ghash: OpenSSL's GHASH agrees on random keys and lengths", "[mac][ghash]") {
-    check_random_against_reference("ghash", true, 100, 3000, 0x6a5);
+void poly1305_vectors_of(const Kernel& k) {
+    REQUIRE(kIetfText.size() == 375);
+    check_vectors(k, poly1305_vectors());
 }
 
-TEST_CASE("polyval: RFC 8452 Appendix A, and POLYVAL = GHASH byte-reversed with H' = mulX(H)", "[mac][polyval]") {
-    check_vectors("polyval",
-                  {{"25629347589242761d31f826ba4b757b",
-                    from_hex("4f4f95668c83dfb6401762bb2d01a262" "d1a24ddd2721d006bbe45f20d3c9f362"),
-                    "f7a3b47b846119fae5b7866cf5e5b77e"}},
-                  false);
+void poly1305_random(const Kernel& k) {
+    check_random_against_reference(k, 200, 5000, 0x1305);
+    // Keys whose limbs are all ones after clamping, and all-ones data: the carries at their largest.
+    auto key = from_hex("ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff");
+    std::vector<std::uint8_t> ones(4096 + 15, 0xff);
+    CHECK(digest_hex(k, key, ones.data(), ones.size()) ==
+          digest_hex(*reference_kernel("poly1305"), key, ones.data(), ones.size()));
+}
+
+void ghash_vectors_of(const Kernel& k) { check_vectors(k, ghash_vectors()); }
+void ghash_random(const Kernel& k) { check_random_against_reference(k, 100, 3000, 0x6a5); }
+
+void polyval_vectors_and_relation(const Kernel& k) {
+    check_vectors(k, {{"25629347589242761d31f826ba4b757b",
+                       from_hex("4f4f95668c83dfb6401762bb2d01a262" "d1a24ddd2721d006bbe45f20d3c9f362"),
+                       "f7a3b47b846119fae5b7866cf5e5b77e"}});
     // RFC 8452 Appendix A: POLYVAL(H, X_1..X_n) = ByteReverse(GHASH(mulX_GHASH(ByteReverse(H)), ByteReverse(X_i)..)).
     const Kernel* ghash = reference_kernel("ghash");
     REQUIRE(ghash != nullptr);
@@ -183,26 +158,38 @@ TEST_CASE("polyval: RFC 8452 Appendix A, and POLYVAL = GHASH byte-reversed with 
         for (int i = 15; i >= 0; --i) hx[i] = static_cast<std::uint8_t>((hr[i] >> 1) | (i ? hr[i - 1] << 7 : 0));
         if (carry) hx[0] ^= 0xe1;
         auto g = from_hex(digest_hex(*ghash, hx, xr.data(), xr.size()));
-        const std::string expect = to_hex(std::vector<std::uint8_t>(g.rbegin(), g.rend()));
-        for (const Kernel* k : runnable("polyval", false)) {
-            INFO(k->name << " blocks " << nblocks);
-            CHECK(digest_hex(*k, h, x.data(), x.size()) == expect);
-        }
+        INFO("blocks " << nblocks);
+        CHECK(digest_hex(k, h, x.data(), x.size()) == to_hex(std::vector<std::uint8_t>(g.rbegin(), g.rend())));
     }
 }
 
-TEST_CASE("blake2s: RFC 7693 \"abc\", the empty message, and OpenSSL on random lengths", "[mac][blake2s]") {
-    check_vectors("blake2s",
-                  {{"", bytes_of("abc"), "508c5e8c327c14e2e1a72ba34eeb452f37458b209ed63a294d999b4c86675982"},
-                   {"", {}, "69217a3079908094e11121d042354a7c1f55b6482ca1a51e1b250dfd1ed0eef9"}},
-                  true);
-    check_random_against_reference("blake2s", true, 100, 3000, 0xb2);
+void blake2s_vectors_and_random(const Kernel& k) {
+    check_vectors(k, {{"", bytes_of("abc"), "508c5e8c327c14e2e1a72ba34eeb452f37458b209ed63a294d999b4c86675982"},
+                      {"", {}, "69217a3079908094e11121d042354a7c1f55b6482ca1a51e1b250dfd1ed0eef9"}});
+    check_random_against_reference(k, 100, 3000, 0xb2);
 }
 
-TEST_CASE("nh and nhpoly1305: every variant equals generic on random keys and lengths", "[mac][nh]") {
-    check_random_against_reference("nh", false, 60, 5000, 0x4e48);
-    check_random_against_reference("nhpoly1305", false, 60, 5000, 0x4e4850);
-}
+void nh_random(const Kernel& k) { check_random_against_reference(k, 60, 5000, is(k, "nh") ? 0x4e48 : 0x4e4850); }
+
+const PerKernel kPoly1305Vectors("poly1305: RFC 8439 2.5.2 and the Appendix A.3 vectors", "[mac][poly1305][vectors]",
+                                 [](const Kernel& k) { return is(k, "poly1305"); }, poly1305_vectors_of);
+const PerKernel kPoly1305Random("poly1305: equals the reference on random keys and lengths, and on all ones",
+                                "[mac][poly1305]", [](const Kernel& k) { return is(k, "poly1305"); }, poly1305_random);
+const PerKernel kGhashVectors("ghash: GCM spec test cases 2, 3 and 4 (McGrew-Viega), with the length block as data",
+                              "[mac][ghash][vectors]", [](const Kernel& k) { return is(k, "ghash"); }, ghash_vectors_of);
+const PerKernel kGhashRandom("ghash: equals the reference on random keys and lengths", "[mac][ghash]",
+                             [](const Kernel& k) { return is(k, "ghash"); }, ghash_random);
+const PerKernel kPolyval("polyval: RFC 8452 Appendix A, and POLYVAL = GHASH byte-reversed with H' = mulX(H)",
+                         "[mac][polyval][vectors]", [](const Kernel& k) { return is(k, "polyval"); },
+                         polyval_vectors_and_relation);
+const PerKernel kBlake2s("blake2s: RFC 7693 \"abc\", the empty message, and the reference on random lengths",
+                         "[mac][blake2s][vectors]", [](const Kernel& k) { return is(k, "blake2s"); },
+                         blake2s_vectors_and_random);
+const PerKernel kNh("nh: equals generic on random keys and lengths", "[mac][nh]",
+                    [](const Kernel& k) { return (is(k, "nh") || is(k, "nhpoly1305")) && &k != reference_kernel(k.algorithm); },
+                    nh_random);
+
+}  // namespace
 
 TEST_CASE("nhpoly1305: structure as in Linux (NH per 1024-byte message, Poly1305 of the hashes)", "[mac][nh]") {
     // Empty input: Poly1305 of nothing is 0. One unit: poly1305 (r only, no s) of the 32-byte NH hash of

@@ -45,13 +45,15 @@ struct Result {
 Result fputune(const std::string& args) {
     const std::string bin = (fs::read_symlink("/proc/self/exe").parent_path() / ".." / "apps" / "fputune").lexically_normal().string();
     const fs::path out = scratch() / "out", err = scratch() / "err";
-    const int status = std::system((bin + " " + args + " >" + out.string() + " 2>" + err.string()).c_str());
+    // A lock folder of our own: tests running beside this one pin measuring runs to the same CPU.
+    const std::string env = "FPUTUNE_LOCK_DIR=" + scratch().string() + " ";
+    const int status = std::system((env + bin + " " + args + " >" + out.string() + " 2>" + err.string()).c_str());
     return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
 }
 
 }  // namespace
 
-TEST_CASE("CLI doctor: a synthetic unfit tree gives its verdict, advice and exit 1; JSON says the same", "[doctor][cli]") {
+TEST_CASE("CLI doctor: a synthetic unfit tree gives its verdict, advice and exit 1, JSON says the same", "[doctor][cli]") {
     const std::string root = (scratch() / "tree").string();
     put("tree/proc/cpuinfo", "processor\t: 0\nflags\t\t: fpu sse2 hypervisor\n");  // no constant_tsc / nonstop_tsc
     put("tree/proc/stat", "cpu0 10 0 0 990 0 0 0 0 0 0\n");

@@ -60,7 +60,7 @@ TEST_CASE("disturbances: a slow timer, a collapsed clock, a storm and a moved ra
     CHECK(m.judge_calibration({0, 820, 360, 1.3, 0}) == DisturbanceKind::none);
 }
 
-TEST_CASE("disturbances: neighbouring events of one kind merge; others stay apart", "[disturbance]") {
+TEST_CASE("disturbances: neighbouring events of one kind merge, others stay apart", "[disturbance]") {
     std::vector<DisturbanceEvent> ev;
     record_event(ev, {DisturbanceKind::preempted, 1.00, 0.005, 1, false, ""});
     record_event(ev, {DisturbanceKind::preempted, 1.02, 0.004, 1, false, ""});
@@ -73,7 +73,7 @@ TEST_CASE("disturbances: neighbouring events of one kind merge; others stay apar
     CHECK(ev[2].start_s == 3.0);
 }
 
-TEST_CASE("sampling pool: impossible samples are counted and measured again, never kept; rounds cover every point", "[sampler]") {
+TEST_CASE("sampling pool: impossible samples are counted and measured again, never kept, rounds cover every point", "[sampler]") {
     SamplingRules rules;
     rules.rounds = 3;
     rules.min_samples = 6;

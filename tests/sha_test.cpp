@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The sha family against published vectors (FIPS 180 examples as given by NIST's CSRC example files;
-// GB/T 32905-2016 Appendix A for SM3) for every variant, and against OpenSSL's one-shot digests on
-// random inputs cut into random sections.
+// GB/T 32905-2016 Appendix A for SM3) and against OpenSSL's one-shot digests on random inputs cut into
+// random sections, one test case per kernel (test_util.hpp).
 #include <algorithm>
 #include <cstring>
 #include <map>
@@ -24,18 +24,8 @@ namespace {
 
 const char* const kAlgorithms[] = {"sha1", "sha224", "sha256", "sha384", "sha512", "sm3"};
 
-// Our variants and the peer of one algorithm, available ones only; a missing feature is reported.
-std::vector<const Kernel*> available_variants(const std::string& alg) {
-    std::vector<const Kernel*> out;
-    for (const Kernel* k : all_kernels()) {
-        if (alg != k->algorithm) continue;
-        if (FeatureSet missing = missing_features(*k, usable_features())) {
-            WARN("SKIPPED " << k->name << ": this CPU lacks " << feature_list_string(missing));
-            continue;
-        }
-        out.push_back(k);
-    }
-    return out;
+bool is_sha(const Kernel& k) {
+    return std::find(std::begin(kAlgorithms), std::end(kAlgorithms), std::string(k.algorithm)) != std::end(kAlgorithms);
 }
 
 std::string hash_hex(const Kernel& k, const std::string& msg) {
@@ -102,82 +92,60 @@ std::string openssl_hex(const std::string& alg, const std::uint8_t* p, std::size
     return to_hex(out, len);
 }
 
+void nist_vectors_of(const Kernel& k) {
+    const std::string million_a(1000000, 'a');
+    const Vectors& v = nist_vectors().at(k.algorithm);
+    CHECK(hash_hex(k, "") == v.empty);
+    CHECK(hash_hex(k, "abc") == v.abc);
+    CHECK(hash_hex(k, kM448) == v.m448);
+    CHECK(hash_hex(k, kM896) == v.m896);
+    CHECK(hash_hex(k, million_a) == v.million_a);
+}
+
+void sm3_vectors_of(const Kernel& k) {
+    std::string abcd16;
+    for (int i = 0; i < 16; ++i) abcd16 += "abcd";
+    // GB/T 32905-2016 Appendix A, examples 1 and 2.
+    CHECK(hash_hex(k, "abc") == "66c7f0f462eeedd9d1f2d46bdc10e4e24167c4875cf2f7a2297da02b8f4ba8e0");
+    CHECK(hash_hex(k, abcd16) == "debe9ff92275b8a138604889c18e5a4d6fdb70e5387e5765293dcba39c0c5732");
+}
+
+void equals_openssl(const Kernel& k) {
+    std::mt19937_64 rng(4242);
+    const auto data = random_bytes(20000, 4243);
+    for (int trial = 0; trial < 60; ++trial) {
+        const std::size_t len = trial < 30 ? rng() % 600 : rng() % 20000;
+        const std::size_t start = rng() % (data.size() - len + 1);
+        const std::uint8_t* p = data.data() + start;
+        const std::string expect = openssl_hex(k.algorithm, p, len);
+        INFO("length " << len << " offset " << start);
+        CHECK(digest_hex(k, {}, p, len) == expect);
+        // The same input as the glue loop cuts it: random whole-block sections, then final.
+        CHECK(sectioned_hex(k, {}, p, len, random_sections(len / k.block_bytes, rng, len, 4)) == expect);
+    }
+}
+
+const PerKernel kNist("NIST vectors", "[sha][vectors]",
+                      [](const Kernel& k) { return is_sha(k) && std::string(k.algorithm) != "sm3"; }, nist_vectors_of);
+const PerKernel kSm3("GB/T 32905 vectors", "[sha][sm3][vectors]",
+                     [](const Kernel& k) { return std::string(k.algorithm) == "sm3"; }, sm3_vectors_of);
+const PerKernel kOpenSsl("equals OpenSSL on random inputs in random sections", "[sha][oracle]", is_sha, equals_openssl);
+
 }  // namespace
 
-TEST_CASE("sha: the table has every variant, in order, with sane fields", "[sha]") {
-    std::vector<std::string> names;
-    for (const Kernel* k : all_kernels())
-        if (std::find(std::begin(kAlgorithms), std::end(kAlgorithms), std::string(k->algorithm)) != std::end(kAlgorithms))
-            names.emplace_back(k->name);
+TEST_CASE("sha: the table has every variant with sane fields", "[sha]") {
     for (const char* alg : kAlgorithms) {
         INFO(alg);
         const Kernel* ref = reference_kernel(alg);
         REQUIRE(ref != nullptr);
         CHECK(std::string(ref->name) == std::string(alg) + "-generic");
-        CHECK(std::find(names.begin(), names.end(), std::string(alg) + "-openssl") != names.end());
+        CHECK(select_kernels({std::string(alg) + "-openssl"}).size() == 1);
     }
     for (const Kernel* k : all_kernels()) {
-        std::string alg = k->algorithm;
-        if (std::find(std::begin(kAlgorithms), std::end(kAlgorithms), alg) == std::end(kAlgorithms)) continue;
+        if (!is_sha(*k)) continue;
+        const std::string alg = k->algorithm;
         INFO(k->name);
         CHECK(k->block_bytes == ((alg == "sha384" || alg == "sha512") ? 128u : 64u));
         if (!is_peer(*k)) CHECK(k->needs_fpu == (k->required != 0));
-    }
-}
-
-TEST_CASE("sha: NIST vectors for every variant", "[sha][vectors]") {
-    const std::string million_a(1000000, 'a');
-    for (const auto& [alg, v] : nist_vectors()) {
-        for (const Kernel* k : available_variants(alg)) {
-            INFO(k->name);
-            CHECK(hash_hex(*k, "") == v.empty);
-            CHECK(hash_hex(*k, "abc") == v.abc);
-            CHECK(hash_hex(*k, kM448) == v.m448);
-            CHECK(hash_hex(*k, kM896) == v.m896);
-            CHECK(hash_hex(*k, million_a) == v.million_a);
-        }
-    }
-}
-
-TEST_CASE("sm3: published vectors for every variant", "[sha][sm3][vectors]") {
-    std::string abcd16;
-    for (int i = 0; i < 16; ++i) abcd16 += "abcd";
-    for (const Kernel* k : available_variants("sm3")) {
-        INFO(k->name);
-        // GB/T 32905-2016 Appendix A, examples 1 and 2.
-        CHECK(hash_hex(*k, "abc") == "66c7f0f462eeedd9d1f2d46bdc10e4e24167c4875cf2f7a2297da02b8f4ba8e0");
-        CHECK(hash_hex(*k, abcd16) == "debe9ff92275b8a138604889c18e5a4d6fdb70e5387e5765293dcba39c0c5732");
-    }
-}
-
-TEST_CASE("sha: every variant equals OpenSSL on random inputs in random sections", "[sha][oracle]") {
-    std::mt19937_64 rng(4242);
-    const auto data = random_bytes(20000, 4243);
-    for (const char* alg : kAlgorithms) {
-        for (const Kernel* k : available_variants(alg)) {
-            INFO(k->name);
-            for (int trial = 0; trial < 60; ++trial) {
-                const std::size_t len = trial < 30 ? rng() % 600 : rng() % 20000;
-                const std::size_t start = rng() % (data.size() - len + 1);
-                const std::uint8_t* p = data.data() + start;
-                const std::string expect = openssl_hex(alg, p, len);
-                INFO("length " << len << " offset " << start);
-                CHECK(digest_hex(*k, {}, p, len) == expect);
-
-                // The same input as the glue loop cuts it: random whole-block sections, then final.
-                alignas(kCtxAlign) std::uint8_t ctx[kMaxCtxBytes];
-                k->init(ctx, nullptr);
-                std::size_t off = 0;
-                const std::size_t b = k->block_bytes;
-                while ((len - off) / b > 0 && rng() % 4 != 0) {
-                    const std::size_t nb = rng() % ((len - off) / b + 1);
-                    k->blocks(ctx, p + off, nb);
-                    off += nb * b;
-                }
-                std::vector<std::uint8_t> out(k->out_bytes);
-                k->final(ctx, p + off, len - off, out.data());
-                CHECK(to_hex(out) == expect);
-            }
-        }
     }
 }

@@ -4,11 +4,12 @@
 # mode by tests/linux/tree_test.cmake on fake trees. Nothing here copies kernel code into the repository:
 # an archive is unpacked into the build directory, and only arch/x86/crypto and the top Makefile of it.
 
-# One unit per asm file: id | path in the tree | entry points the glue calls (all must be defined).
+# One unit per asm file: id | path in the tree | entry points the glue calls (all must be defined)
+# [| a unit the glue also calls, listed before it].
 # A .pl file is run through perl first, as the kernel's Makefile does (cmd_perlasm: `$(PERL) $< > $@`).
 set(FPUTUNE_LINUX_UNITS
   "sha1_ssse3|arch/x86/crypto/sha1_ssse3_asm.S|sha1_transform_ssse3 sha1_transform_avx"
-  "sha1_avx2|arch/x86/crypto/sha1_avx2_x86_64_asm.S|sha1_transform_avx2"
+  "sha1_avx2|arch/x86/crypto/sha1_avx2_x86_64_asm.S|sha1_transform_avx2|sha1_ssse3"
   "sha1_ni|arch/x86/crypto/sha1_ni_asm.S|sha1_ni_transform"
   "sha256_ssse3|arch/x86/crypto/sha256-ssse3-asm.S|sha256_transform_ssse3"
   "sha256_avx|arch/x86/crypto/sha256-avx-asm.S|sha256_transform_avx"
@@ -126,10 +127,17 @@ function(fputune_linux_probe root shim_dir gen_dir compiler nm out_units out_sou
     list(GET fields 1 path)
     list(GET fields 2 symbols)
     separate_arguments(symbols UNIX_COMMAND "${symbols}")
+    set(needs "")
+    list(LENGTH fields nfields)
+    if(nfields GREATER 3)
+      list(GET fields 3 needs)
+    endif()
     set(why "")
     set(src "${root}/${path}")
     if(NOT EXISTS "${src}")
       set(why "not in this tree")
+    elseif(needs AND NOT needs IN_LIST units)
+      set(why "its glue also calls ${needs}, which did not build")
     elseif(path MATCHES "\\.pl$")
       get_filename_component(name "${path}" NAME_WE)
       set(generated "${gen_dir}/${name}.S")

@@ -87,9 +87,11 @@ struct alignas(64) Gf128Ctx {
 using Gf128BlocksFn = void (*)(Gf128Ctx* c, const std::uint8_t* data, std::size_t nblocks) noexcept;
 void ghash_blocks_generic(Gf128Ctx* c, const std::uint8_t* data, std::size_t nblocks) noexcept;
 void ghash_blocks_pclmul(Gf128Ctx* c, const std::uint8_t* data, std::size_t nblocks) noexcept;
+void ghash_blocks_vpclmul_avx2(Gf128Ctx* c, const std::uint8_t* data, std::size_t nblocks) noexcept;
 void ghash_blocks_vpclmul_avx512(Gf128Ctx* c, const std::uint8_t* data, std::size_t nblocks) noexcept;
 void polyval_blocks_generic(Gf128Ctx* c, const std::uint8_t* data, std::size_t nblocks) noexcept;
 void polyval_blocks_pclmul(Gf128Ctx* c, const std::uint8_t* data, std::size_t nblocks) noexcept;
+void polyval_blocks_vpclmul_avx2(Gf128Ctx* c, const std::uint8_t* data, std::size_t nblocks) noexcept;
 void polyval_blocks_vpclmul_avx512(Gf128Ctx* c, const std::uint8_t* data, std::size_t nblocks) noexcept;
 
 template <bool kIsGhash, Gf128BlocksFn Blocks>
@@ -157,8 +159,7 @@ void nh_core_sse2(const std::uint32_t* key, const std::uint8_t* m, std::size_t l
 void nh_core_avx2(const std::uint32_t* key, const std::uint8_t* m, std::size_t len, std::uint64_t sums[4]) noexcept;
 
 // The streaming around an NH core, in nh_generic.cpp (baseline flags; it only calls the core).
-inline constexpr std::size_t kNhCtxBytes = 1152;
-inline constexpr std::size_t kNhPoly1305CtxBytes = 1216;
+inline constexpr std::size_t kNhCtxBytes = 1216;
 void nh_glue_init(void* ctx, const std::uint8_t* key) noexcept;
 void nh_glue_blocks(void* ctx, const std::uint8_t* data, std::size_t nblocks, NhCoreFn core) noexcept;
 void nh_glue_final(void* ctx, const std::uint8_t* data, std::size_t len, std::uint8_t* out, NhCoreFn core) noexcept;
@@ -167,29 +168,9 @@ void nhpoly1305_glue_blocks(void* ctx, const std::uint8_t* data, std::size_t nbl
 void nhpoly1305_glue_final(void* ctx, const std::uint8_t* data, std::size_t len, std::uint8_t* out, NhCoreFn core) noexcept;
 
 template <NhCoreFn Core>
-struct Nh {
-    static constexpr Algorithm algorithm = kNh;
-    static constexpr std::size_t ctx_bytes = kNhCtxBytes;
-    static void init(void* ctx, const std::uint8_t* key) noexcept { nh_glue_init(ctx, key); }
-    static void blocks(void* ctx, const std::uint8_t* data, std::size_t nblocks) noexcept {
-        nh_glue_blocks(ctx, data, nblocks, Core);
-    }
-    static void final(void* ctx, const std::uint8_t* data, std::size_t len, std::uint8_t* out) noexcept {
-        nh_glue_final(ctx, data, len, out, Core);
-    }
-};
+using Nh = Streamed<kNh, kNhCtxBytes, Core, nh_glue_init, nh_glue_blocks, nh_glue_final>;
 template <NhCoreFn Core>
-struct NhPoly1305 {
-    static constexpr Algorithm algorithm = kNhPoly1305;
-    static constexpr std::size_t ctx_bytes = kNhPoly1305CtxBytes;
-    static void init(void* ctx, const std::uint8_t* key) noexcept { nhpoly1305_glue_init(ctx, key); }
-    static void blocks(void* ctx, const std::uint8_t* data, std::size_t nblocks) noexcept {
-        nhpoly1305_glue_blocks(ctx, data, nblocks, Core);
-    }
-    static void final(void* ctx, const std::uint8_t* data, std::size_t len, std::uint8_t* out) noexcept {
-        nhpoly1305_glue_final(ctx, data, len, out, Core);
-    }
-};
+using NhPoly1305 = Streamed<kNhPoly1305, kNhCtxBytes, Core, nhpoly1305_glue_init, nhpoly1305_glue_blocks, nhpoly1305_glue_final>;
 
 // ---- BLAKE2s-256, unkeyed ------------------------------------------------------------------------
 inline constexpr Algorithm kBlake2s{.name = "blake2s", .block_bytes = 64, .out_bytes = 32};
@@ -226,16 +207,6 @@ void blake2s_glue_blocks(void* ctx, const std::uint8_t* data, std::size_t nblock
 void blake2s_glue_final(void* ctx, const std::uint8_t* data, std::size_t len, std::uint8_t* out, Blake2sCompressFn fn) noexcept;
 
 template <Blake2sCompressFn Compress>
-struct Blake2s {
-    static constexpr Algorithm algorithm = kBlake2s;
-    static constexpr std::size_t ctx_bytes = sizeof(Blake2sState);
-    static void init(void* ctx, const std::uint8_t* key) noexcept { blake2s_glue_init(ctx, key); }
-    static void blocks(void* ctx, const std::uint8_t* data, std::size_t nblocks) noexcept {
-        blake2s_glue_blocks(ctx, data, nblocks, Compress);
-    }
-    static void final(void* ctx, const std::uint8_t* data, std::size_t len, std::uint8_t* out) noexcept {
-        blake2s_glue_final(ctx, data, len, out, Compress);
-    }
-};
+using Blake2s = Streamed<kBlake2s, sizeof(Blake2sState), Compress, blake2s_glue_init, blake2s_glue_blocks, blake2s_glue_final>;
 
 }  // namespace fputune::mac

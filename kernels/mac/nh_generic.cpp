@@ -21,20 +21,15 @@ namespace {
 using u32 = std::uint32_t;
 using u64 = std::uint64_t;
 
+// The context of both: the NH sums are of all messages (nh) or of the current one (nhpoly1305, whose
+// Poly1305 absorbs each message's hash).
 struct NhCtx {
     u32 key[kNhKeyWords];
     u64 sums[4];
     u32 pos;  // bytes of the current NH message already hashed (a multiple of 16, below 1024)
+    Poly1305Core poly;
 };
 static_assert(sizeof(NhCtx) <= kNhCtxBytes);
-
-struct NhPolyCtx {
-    u32 key[kNhKeyWords];
-    u64 nh_hash[4];
-    Poly1305Core poly;
-    u32 pos;
-};
-static_assert(sizeof(NhPolyCtx) <= kNhPoly1305CtxBytes);
 
 u32 load_le32(const std::uint8_t* p) noexcept {
     u32 v;
@@ -47,11 +42,39 @@ void load_nh_key(u32* key, const std::uint8_t* bytes) noexcept {
 }
 
 // The NH hash of the message so far is complete: Poly1305 absorbs its 32 bytes as two full blocks.
-void nh_hash_to_poly(NhPolyCtx* c) noexcept {
+void nh_hash_to_poly(NhCtx* c) noexcept {
     std::uint8_t bytes[32];
-    std::memcpy(bytes, c->nh_hash, 32);  // little-endian words, as Linux's __le64 hash
+    std::memcpy(bytes, c->sums, 32);  // little-endian words, as Linux's __le64 hash
     poly1305_core_blocks(&c->poly, bytes, 2, 1);
-    c->pos = 0;
+}
+
+// Feeds whole units to the core, message by message: each unit uses the key at its offset within its
+// 1024-byte message. With per_message (nhpoly1305) each message starts from zero sums and its hash goes
+// to Poly1305 when it is complete.
+void stream(NhCtx* c, const std::uint8_t* data, std::size_t nunits, NhCoreFn core, bool per_message) noexcept {
+    std::size_t len = nunits * kNhMessageUnit;
+    while (len) {
+        if (per_message && c->pos == 0) c->sums[0] = c->sums[1] = c->sums[2] = c->sums[3] = 0;
+        const std::size_t n = len < kNhMessageBytes - c->pos ? len : kNhMessageBytes - c->pos;
+        core(c->key + c->pos / 4, data, n, c->sums);
+        c->pos += static_cast<u32>(n);
+        data += n;
+        len -= n;
+        if (c->pos == kNhMessageBytes) {
+            c->pos = 0;
+            if (per_message) nh_hash_to_poly(c);
+        }
+    }
+}
+
+// All units of a request's rest, the last one zero-padded.
+void stream_final(NhCtx* c, const std::uint8_t* data, std::size_t len, NhCoreFn core, bool per_message) noexcept {
+    stream(c, data, len / kNhMessageUnit, core, per_message);
+    if (len % kNhMessageUnit) {
+        std::uint8_t unit[kNhMessageUnit] = {};
+        std::memcpy(unit, data + len / kNhMessageUnit * kNhMessageUnit, len % kNhMessageUnit);
+        stream(c, unit, 1, core, per_message);
+    }
 }
 
 }  // namespace
@@ -81,30 +104,17 @@ void nh_glue_init(void* ctx, const std::uint8_t* key) noexcept {
 }
 
 void nh_glue_blocks(void* ctx, const std::uint8_t* data, std::size_t nblocks, NhCoreFn core) noexcept {
-    auto* c = static_cast<NhCtx*>(ctx);
-    std::size_t len = nblocks * kNhMessageUnit;
-    while (len) {
-        const std::size_t n = len < kNhMessageBytes - c->pos ? len : kNhMessageBytes - c->pos;
-        core(c->key + c->pos / 4, data, n, c->sums);
-        c->pos = static_cast<u32>((c->pos + n) % kNhMessageBytes);
-        data += n;
-        len -= n;
-    }
+    stream(static_cast<NhCtx*>(ctx), data, nblocks, core, false);
 }
 
 void nh_glue_final(void* ctx, const std::uint8_t* data, std::size_t len, std::uint8_t* out, NhCoreFn core) noexcept {
     auto* c = static_cast<NhCtx*>(ctx);
-    nh_glue_blocks(ctx, data, len / kNhMessageUnit, core);
-    if (len % kNhMessageUnit) {
-        std::uint8_t unit[kNhMessageUnit] = {};
-        std::memcpy(unit, data + len / kNhMessageUnit * kNhMessageUnit, len % kNhMessageUnit);
-        nh_glue_blocks(ctx, unit, 1, core);
-    }
+    stream_final(c, data, len, core, false);
     std::memcpy(out, c->sums, 32);
 }
 
 void nhpoly1305_glue_init(void* ctx, const std::uint8_t* key) noexcept {
-    auto* c = static_cast<NhPolyCtx*>(ctx);
+    auto* c = static_cast<NhCtx*>(ctx);
     std::uint8_t poly_key[32] = {};
     std::memcpy(poly_key, key, 16);  // r only: nhpoly1305 never adds s
     poly1305_core_init(&c->poly, poly_key);
@@ -113,28 +123,13 @@ void nhpoly1305_glue_init(void* ctx, const std::uint8_t* key) noexcept {
 }
 
 void nhpoly1305_glue_blocks(void* ctx, const std::uint8_t* data, std::size_t nblocks, NhCoreFn core) noexcept {
-    auto* c = static_cast<NhPolyCtx*>(ctx);
-    std::size_t len = nblocks * kNhMessageUnit;
-    while (len) {
-        if (c->pos == 0) c->nh_hash[0] = c->nh_hash[1] = c->nh_hash[2] = c->nh_hash[3] = 0;
-        const std::size_t n = len < kNhMessageBytes - c->pos ? len : kNhMessageBytes - c->pos;
-        core(c->key + c->pos / 4, data, n, c->nh_hash);
-        c->pos += static_cast<u32>(n);
-        if (c->pos == kNhMessageBytes) nh_hash_to_poly(c);
-        data += n;
-        len -= n;
-    }
+    stream(static_cast<NhCtx*>(ctx), data, nblocks, core, true);
 }
 
 void nhpoly1305_glue_final(void* ctx, const std::uint8_t* data, std::size_t len, std::uint8_t* out,
                            NhCoreFn core) noexcept {
-    auto* c = static_cast<NhPolyCtx*>(ctx);
-    nhpoly1305_glue_blocks(ctx, data, len / kNhMessageUnit, core);
-    if (len % kNhMessageUnit) {
-        std::uint8_t unit[kNhMessageUnit] = {};
-        std::memcpy(unit, data + len / kNhMessageUnit * kNhMessageUnit, len % kNhMessageUnit);
-        nhpoly1305_glue_blocks(ctx, unit, 1, core);
-    }
+    auto* c = static_cast<NhCtx*>(ctx);
+    stream_final(c, data, len, core, true);
     if (c->pos) nh_hash_to_poly(c);  // a message begun and not yet absorbed
     poly1305_core_emit(&c->poly, false, out);
 }

@@ -12,6 +12,7 @@ namespace {
 using namespace mac;
 using F = Feature;
 constexpr FeatureSet kVpclmulAvx512 = features(F::avx512f, F::avx512vl, F::avx512bw, F::vpclmulqdq, F::pclmul);
+constexpr FeatureSet kVpclmulAvx2 = features(F::avx, F::avx2, F::vpclmulqdq, F::pclmul);
 constexpr FeatureSet kPclmul = features(F::pclmul, F::ssse3);
 
 constexpr Kernel kKernels[] = {
@@ -27,6 +28,7 @@ constexpr Kernel kKernels[] = {
     // ghash: key H (16 bytes), 16-byte blocks; GCM's GHASH over the data zero-padded to 16 bytes, with no
     // length block (GCM appends one; here the caller hashes exactly the blocks it gives).
     kernel<Ghash<ghash_blocks_vpclmul_avx512>>({.name = "ghash-vpclmul-avx512", .required = kVpclmulAvx512}),
+    kernel<Ghash<ghash_blocks_vpclmul_avx2>>({.name = "ghash-vpclmul-avx2", .required = kVpclmulAvx2}),
     kernel<Ghash<ghash_blocks_pclmul>>({.name = "ghash-pclmul", .required = kPclmul}),
     kernel<Ghash<ghash_blocks_generic>>({.name = "ghash-generic", .needs_fpu = false}),
     // OpenSSL's GHASH code through CRYPTO_gcm128 with a stand-in cipher (see peers/openssl.cpp): exact.
@@ -34,6 +36,7 @@ constexpr Kernel kKernels[] = {
 
     // polyval (RFC 8452): key H (16 bytes), 16-byte blocks, a tail zero-padded to a block.
     kernel<Polyval<polyval_blocks_vpclmul_avx512>>({.name = "polyval-vpclmul-avx512", .required = kVpclmulAvx512}),
+    kernel<Polyval<polyval_blocks_vpclmul_avx2>>({.name = "polyval-vpclmul-avx2", .required = kVpclmulAvx2}),
     kernel<Polyval<polyval_blocks_pclmul>>({.name = "polyval-pclmul", .required = kPclmul}),
     kernel<Polyval<polyval_blocks_generic>>({.name = "polyval-generic", .needs_fpu = false}),
 

@@ -47,6 +47,18 @@ void sha512_blocks_avx2(std::uint64_t state[8], const std::uint8_t* data, std::s
 void sm3_blocks_generic(std::uint32_t state[8], const std::uint8_t* data, std::size_t nblocks) noexcept;
 void sm3_blocks_avx(std::uint32_t state[8], const std::uint8_t* data, std::size_t nblocks) noexcept;
 
+// The vector-schedule variants keep the working variables a..h in registers across blocks: after a block
+// they add them into the state and go on from the sum.
+#define FPUTUNE_SHA2_STATE_ADD() \
+    a = state[0] += a;           \
+    b = state[1] += b;           \
+    c = state[2] += c;           \
+    d = state[3] += d;           \
+    e = state[4] += e;           \
+    f = state[5] += f;           \
+    g = state[6] += g;           \
+    h = state[7] += h;
+
 // The Merkle-Damgard glue around a block function: the chaining state and the count of bytes hashed in
 // ctx; padding as FIPS 180-4 5.1 (and SM3, identical): 0x80, zeros, the bit length big-endian in the
 // last 8 (64-byte blocks) or 16 (128-byte blocks) bytes; output big-endian words.

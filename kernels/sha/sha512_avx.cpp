@@ -1,18 +1,9 @@
 // SPDX-License-Identifier: MIT
-// SHA-384/512 block function, message schedule in xmm registers (2 words at a time), scalar rounds.
-// Requires AVX, BMI1 and BMI2: the ssse3 variant's code, VEX-encoded, with rorx/andn in the rounds.
-#include <immintrin.h>
+// SHA-384/512 block function, message schedule in xmm registers (2 words at a time), scalar rounds
+// (sha512_xmm.hpp). Requires AVX, BMI1 and BMI2: the ssse3 variant's code, VEX-encoded, with rorx/andn
+// in the rounds.
+#include "sha512_xmm.hpp"
 
-#include "sha.hpp"
-#include "sha_consts.hpp"
-
-namespace fputune::sha {
-namespace {
-#include "sha512_xmm.inc"
-}  // namespace
-
-void sha512_blocks_avx(std::uint64_t state[8], const std::uint8_t* data, std::size_t nblocks) noexcept {
+void fputune::sha::sha512_blocks_avx(std::uint64_t state[8], const std::uint8_t* data, std::size_t nblocks) noexcept {
     sha512_blocks_xmm(state, data, nblocks);
 }
-
-}  // namespace fputune::sha

@@ -26,7 +26,7 @@ constexpr Sha512KPairs make_k_pairs() {
 }
 constexpr Sha512KPairs kKPairs = make_k_pairs();
 
-// As sha512_xmm.inc, each 128-bit lane for its own block; W+K of words t, t+1 of block 1 at
+// As sha512_xmm.hpp, each 128-bit lane for its own block; W+K of words t, t+1 of block 1 at
 // wk[2t..2t+1], of block 2 at wk[2t+2..2t+3].
 #define FPUTUNE_SCHED512_YMM(x0, x1, x4, x5, x7, kidx)                                                    \
     do {                                                                                                  \
@@ -59,16 +59,7 @@ constexpr Sha512KPairs kKPairs = make_k_pairs();
 #define FPUTUNE_R8(WK, r0)                            \
     wr = wkr + 2 * (r0);                              \
     FPUTUNE_SHA512_ROUNDS8(WK, 0)
-#define FPUTUNE_STATE_ADD()   \
-    a = state[0] += a;        \
-    b = state[1] += b;        \
-    c = state[2] += c;        \
-    d = state[3] += d;        \
-    e = state[4] += e;        \
-    f = state[5] += f;        \
-    g = state[6] += g;        \
-    h = state[7] += h;        \
-    bc = b ^ c;
+#define FPUTUNE_STATE_ADD() FPUTUNE_SHA2_STATE_ADD() bc = b ^ c;
 // Loads 16 bytes of each block of a pair (the second block may repeat the first) into x[i] and its
 // W+K into wk. Written out, not as a loop, so that x[] stays in registers.
 #define FPUTUNE_LOAD16(first, second, i)                                                                 \

@@ -1,18 +1,8 @@
 // SPDX-License-Identifier: MIT
-// SHA-384/512 block function, message schedule in xmm registers (2 words at a time), scalar rounds.
-// Requires SSSE3.
-#include <immintrin.h>
+// SHA-384/512 block function, message schedule in xmm registers (2 words at a time), scalar rounds
+// (sha512_xmm.hpp). Requires SSSE3.
+#include "sha512_xmm.hpp"
 
-#include "sha.hpp"
-#include "sha_consts.hpp"
-
-namespace fputune::sha {
-namespace {
-#include "sha512_xmm.inc"
-}  // namespace
-
-void sha512_blocks_ssse3(std::uint64_t state[8], const std::uint8_t* data, std::size_t nblocks) noexcept {
+void fputune::sha::sha512_blocks_ssse3(std::uint64_t state[8], const std::uint8_t* data, std::size_t nblocks) noexcept {
     sha512_blocks_xmm(state, data, nblocks);
 }
-
-}  // namespace fputune::sha

@@ -3,6 +3,7 @@
 # read from the Makefile, a unit that is missing, does not assemble, lacks its entry point or whose perl
 # fails is skipped with one line, never fatally, as unpacked tree and as archive; a path that is no kernel
 # tree is one clear fatal error. Driver: cmake -DCC=.. -DNM=.. -DWORK=.. -DTREE_CMAKE=.. -DSHIM=.. -P this.
+cmake_minimum_required(VERSION 3.25)  # script mode: the policies of the project (IN_LIST)
 include(${TREE_CMAKE})
 
 if(MODE STREQUAL "probe")  # the child: resolve SRC, probe it, print what came out
@@ -44,6 +45,8 @@ file(WRITE ${crypto}/sha256-avx2-asm.S "#include <linux/linkage.h>\n#include <li
 file(WRITE ${crypto}/sha1_ni_asm.S "#include <linux/linkage.h>\nSYM_FUNC_START(sha1_ni_transform)\n\tnot_an_instruction %rax\n")
 # Assembles, but defines another name (as a later kernel might).
 file(WRITE ${crypto}/nh-sse2-x86_64.S "#include <linux/linkage.h>\nSYM_FUNC_START(nh_sse2_renamed)\n\tRET\nSYM_FUNC_END(nh_sse2_renamed)\n")
+# Assembles, but its glue also needs sha1_ssse3, which this tree lacks.
+file(WRITE ${crypto}/sha1_avx2_x86_64_asm.S "#include <linux/linkage.h>\nSYM_FUNC_START(sha1_transform_avx2)\n\tRET\nSYM_FUNC_END(sha1_transform_avx2)\n")
 # A perl generator that fails.
 file(WRITE ${crypto}/poly1305-x86_64-cryptogams.pl "die \"no flavour today\\n\";\n")
 
@@ -52,6 +55,7 @@ expect("tree" "${rc}" "^0$")
 expect("tree" "${text}" "RESULT version=9\\.9\\.0-rc1 units=sha256_avx2\n")
 expect("tree" "${text}" "skipping sha1_ni \\(arch/x86/crypto/sha1_ni_asm\\.S\\): does not assemble with the shim: [^\n]*not_an_instruction")
 expect("tree" "${text}" "skipping nh_sse2 \\([^)]*\\): defines no nh_sse2 \\(a different kernel version\\?\\)")
+expect("tree" "${text}" "skipping sha1_avx2 \\([^)]*\\): its glue also calls sha1_ssse3, which did not build")
 expect("tree" "${text}" "skipping poly1305 \\([^)]*\\): perl failed: no flavour today")
 expect("tree" "${text}" "skipping blake2s \\(arch/x86/crypto/blake2s-core\\.S\\): not in this tree")
 string(REGEX MATCHALL "skipping" skips "${text}")

@@ -1,7 +1,16 @@
 // SPDX-License-Identifier: MIT
 // SHA-512 block function body with the message schedule in xmm registers (2 words at a time, no lane
 // depends on the other) and the rounds in scalar registers: shared by sha512_ssse3.cpp (-mssse3) and
-// sha512_avx.cpp (-mavx, VEX encoding). Included inside an anonymous namespace.
+// sha512_avx.cpp (-mavx, VEX encoding). Everything is in an anonymous namespace: each keeps its own copy.
+#pragma once
+
+#include <immintrin.h>
+
+#include "sha.hpp"
+#include "sha_consts.hpp"
+
+namespace fputune::sha {
+namespace {
 
 #include "sha512_rounds.inc"
 
@@ -55,16 +64,12 @@ void sha512_blocks_xmm(std::uint64_t state[8], const std::uint8_t* data, std::si
         }
         FPUTUNE_SHA512_ROUNDS8(FPUTUNE_WK, 64)
         FPUTUNE_SHA512_ROUNDS8(FPUTUNE_WK, 72)
-        a = state[0] += a;
-        b = state[1] += b;
-        c = state[2] += c;
-        d = state[3] += d;
-        e = state[4] += e;
-        f = state[5] += f;
-        g = state[6] += g;
-        h = state[7] += h;
+        FPUTUNE_SHA2_STATE_ADD()
     }
 }
 
 #undef FPUTUNE_SCHED512_XMM
 #undef FPUTUNE_WK
+
+}  // namespace
+}  // namespace fputune::sha

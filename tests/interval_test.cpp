@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: MIT
+// recommend's interval: the fit's band alone for a sweep without rounds (the limit as it always was),
+// widened by the spread between rounds when the sweep has them; the conservative end is emitted.
+#include <cmath>
+#include <filesystem>
+#include <random>
+
+#include <catch2/catch.hpp>
+
+#include "budget.hpp"
+#include "fit_sweep.hpp"
+#include "model_json.hpp"
+#include "recommend.hpp"
+
+using namespace fputune;
+
+namespace {
+
+LineFit line(double a, double b, double rel_ci = 0) {
+    LineFit f;
+    f.a = a;
+    f.b = b;
+    f.a_lo = a * (1 - rel_ci);
+    f.a_hi = a * (1 + rel_ci);
+    f.b_lo = b * (1 - rel_ci);
+    f.b_hi = b * (1 + rel_ci);
+    return f;
+}
+
+// A sweep of one kernel (cold and hot), cost a + b·n cycles; with `rounds`, each round's statistics
+// scaled by its own factor (a host phase slowing that round).
+SweepFile sweep_with_rounds(const std::vector<double>& round_factors, std::uint64_t seed = 1) {
+    SweepFile f;
+    f.tool_version = f.tool_commit = "test";
+    f.cpu = {{"brand", "Interval CPU"}};
+    f.tsc_hz = 2e9;
+    f.core_per_tsc = f.core_per_tsc_end = 1.0;
+    f.ratio_trace = {1000, 0.99, 1.0, 1.0, 1.0, 1.01, 0};
+    f.kernels = {{"fake-avx2", "fake", "avx2", "fputune", 64, true}};
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> u(-0.002, 0.002);
+    for (const char* cache : {"hot", "cold"})
+        for (std::uint64_t bytes = 64; bytes <= (1u << 16); bytes *= 2) {
+            const double cost = 2000 + 3.0 * static_cast<double>(bytes);
+            PointStats s;
+            s.samples = 400;
+            s.p50 = cost * (1 + u(rng));
+            s.p10 = s.min = s.p50 * 0.99;
+            s.p90 = s.p50 * 1.03;
+            s.p99 = s.p999 = s.max = s.p50 * 1.3;
+            s.p99_clean = s.p50 * 1.05;
+            SectionPoint p{"fake-avx2", cache, bytes, s, s.p50, true, s, {}, 0, 0};
+            for (double k : round_factors)
+                p.rounds.push_back({100, s.p10 * k, s.p50 * k, s.p90 * k, s.p99_clean * k, 0});
+            f.sections.push_back(p);
+        }
+    return f;
+}
+
+RecommendOptions options(Emit emit = Emit::conservative) {
+    RecommendOptions o;
+    o.budget_s = 30e-6;
+    o.min_freq_hz = 1e9;
+    o.emit = emit;
+    return o;
+}
+
+const VariantResult& only(const Recommendation& r) {
+    REQUIRE(r.variants.size() == 1);
+    return r.variants[0].bound;
+}
+
+}  // namespace
+
+TEST_CASE("interval: without rounds it is the fit's band, and its low end the upper line's limit", "[interval]") {
+    const LineFit f = line(2000, 3.0, 0.02);
+    const double budget = 30000;
+    const std::vector<std::uint64_t> bytes = {1024, 4096, 8192, 16384};
+    const std::vector<double> pooled = {f.at(1024), f.at(4096) * 1.05, f.at(8192) * 1.05, f.at(16384)};
+    for (const LimitInterval& iv : {limit_interval(f, {bytes, pooled, {}}, budget), limit_interval(f, {{}, {}, {}}, budget)}) {
+        CHECK(iv.rounds == 0);
+        CHECK(iv.local_bias == 0);  // the points near the limit move it only with rounds (a sweep made so)
+        CHECK(iv.lo == Approx((budget - f.a_hi) / f.b_hi));
+        CHECK(iv.central == Approx((budget - 2000) / 3.0));
+        CHECK(iv.hi == Approx((budget - f.a_lo) / f.b_lo));
+    }
+}
+
+TEST_CASE("interval: near the limit, the points scale the line and the rounds' spread widens the band", "[interval]") {
+    const LineFit f = line(2000, 3.0, 0.01);
+    const double budget = 30000;  // the line meets it at 9333 B
+    const std::vector<std::uint64_t> bytes = {64, 1024, 4096, 8192, 16384, 65536};
+    std::vector<double> on_line;
+    for (auto b : bytes) on_line.push_back(f.at(static_cast<double>(b)));
+    const LimitInterval band = limit_interval(f, {bytes, on_line, {}}, budget);
+    // Rounds that agree: the band alone.
+    const LimitInterval same = limit_interval(f, {bytes, on_line, {on_line, on_line, on_line}}, budget);
+    CHECK(same.rounds == 3);
+    CHECK(same.round_sd == Approx(0).margin(1e-9));
+    CHECK(same.lo == Approx(band.lo));
+    // One round 6 % slower near the limit (4-16 KiB) but not at 64 B: the interval opens there.
+    std::vector<double> slow = on_line;
+    for (std::size_t i = 2; i < 5; ++i) slow[i] *= 1.06;
+    const LimitInterval iv = limit_interval(f, {bytes, on_line, {on_line, slow, on_line, on_line}}, budget);
+    CHECK(iv.rounds == 4);
+    CHECK(iv.round_sd > 0);
+    CHECK(iv.lo < band.lo);
+    CHECK(iv.hi > band.hi);
+    const double half = student_t95(3) * iv.round_sd * std::sqrt(2.0 / 4);
+    CHECK(iv.central - iv.lo == Approx(std::hypot(iv.central - band.lo, half)).epsilon(0.01));
+    // The other kernels' spread (a prior, as six more rounds) pulls this one's toward it.
+    const LimitInterval calm = limit_interval(f, {bytes, on_line, {on_line, slow, on_line, on_line}}, budget, 0.0);
+    const LimitInterval wild = limit_interval(f, {bytes, on_line, {on_line, slow, on_line, on_line}}, budget, 0.2);
+    CHECK(calm.round_sd < iv.round_sd);
+    CHECK(wild.round_sd > iv.round_sd);
+    CHECK(calm.lo > iv.lo);
+    CHECK(calm.round_sd == Approx(iv.round_sd * std::sqrt(3.0 / (3.0 + kPriorDegrees))).epsilon(1e-6));
+    // Pooled points 3 % above the line near the limit: the centre moves down to meet them.
+    std::vector<double> above = on_line;
+    for (std::size_t i = 2; i < 5; ++i) above[i] *= 1.03;
+    const LimitInterval shifted = limit_interval(f, {bytes, above, {above, above}}, budget);
+    CHECK(shifted.local_bias == Approx(0.03));
+    CHECK(shifted.central == Approx((budget / 1.03 - 2000) / 3.0));
+}
+
+TEST_CASE("interval: a sweep's rounds reach the model and its file, recommend emits the low end unless asked", "[interval]") {
+    // One round 6 % slower than the others (a host phase): the interval opens, the limit drops.
+    const SweepFile flat = sweep_with_rounds({1, 1, 1, 1});
+    const SweepFile phased = sweep_with_rounds({1, 1.06, 1, 1});
+    const ModelFile m = fit_sweep(phased, "phased.json");
+    const CacheModel* cm = m.model("fake-avx2", Cache::cold);
+    REQUIRE(cm != nullptr);
+    CHECK(cm->round_p99.size() == 4);
+    CHECK(cm->round_p90.size() == 4);
+    REQUIRE(cm->round_p99[1].size() == cm->bound_bytes.size());
+    CHECK(cm->round_p99[1][0] > cm->round_p99[0][0]);
+    CHECK(cm->bound_p99.size() == cm->bound_bytes.size());
+    // The model file keeps them.
+    const ModelFile back = model_from_json(to_json(m), "m.json");
+    REQUIRE(back.model("fake-avx2", Cache::cold) != nullptr);
+    CHECK(back.model("fake-avx2", Cache::cold)->round_p99.size() == 4);
+    CHECK(back.model("fake-avx2", Cache::cold)->round_p99[1] == cm->round_p99[1]);
+    CHECK(back.model("fake-avx2", Cache::cold)->bound_p99 == cm->bound_p99);
+
+    const VariantResult a = only(recommend({fit_sweep(flat, "flat.json")}, options()));
+    const VariantResult b = only(recommend({m}, options()));
+    const VariantResult c = only(recommend({m}, options(Emit::central)));
+    CHECK(a.rounds == 4);
+    CHECK(b.rounds == 4);
+    CHECK(b.round_spread > a.round_spread);
+    CHECK(b.interval_lo_bytes < a.interval_lo_bytes);
+    CHECK(b.bytes <= b.interval_lo_bytes);
+    CHECK(b.bytes + 64 > b.interval_lo_bytes);  // whole blocks, rounded down
+    CHECK(c.bytes > b.bytes);
+    CHECK(c.unrounded_bytes == Approx(c.central_bytes));
+    CHECK(b.interval_lo_bytes <= b.central_bytes);
+    CHECK(b.central_bytes <= b.interval_hi_bytes);
+}
