@@ -840,4 +840,10 @@ TEST_CASE("recommend: implausible budgets and frequencies need --force (was: sho
     const Run r = run(s, {"recommend", "--from", kElliott, "--budget", "1e-300s", "--force"});
     CHECK(r.exit.code == 2);
     CHECK_THAT(r.err, Catch::Contains("1 ps .. 1e6 s"));
+    // --budget 1e12s and --min-freq 1e300Hz made the block-by-block walk run about 10^18 steps (a hang):
+    // refused even with --force; the largest values the solver takes finish at once.
+    CHECK(run(s, {"recommend", "--from", kElliott, "--budget", "1e12s", "--force"}).exit.code == 2);
+    CHECK_THAT(run(s, {"recommend", "--from", kElliott, "--budget", "30us", "--min-freq", "1e300Hz", "--force"}).err,
+               Catch::Contains("1 Hz .. 1 THz"));
+    CHECK(run(s, {"recommend", "--from", kElliott, "--budget", "1e6s", "--min-freq", "1000GHz", "--force"}).exit.code == 0);
 }
