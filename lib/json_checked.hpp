@@ -34,7 +34,9 @@ class Path {
 public:
     Path() = default;
     explicit Path(std::string s) : s_(std::move(s)) {}
-    Path operator/(std::string_view key) const { return Path(s_.empty() ? std::string(key) : s_ + "." + std::string(key)); }
+    Path operator/(std::string_view key) const {
+        return Path(s_.empty() ? std::string(key) : s_ + "." + std::string(key));
+    }
     Path operator[](std::size_t i) const { return Path(fmt::format("{}[{}]", s_, i)); }
     const std::string& str() const { return s_; }
 
@@ -134,7 +136,8 @@ T integer(const json& v, const Path& at, T lo = std::numeric_limits<T>::min(), T
         if (d != std::floor(d)) fail(at, fmt::format("{} is not a whole number", quote(v)));
         // Compare in double before converting: beyond the type's range the conversion is undefined.
         if (d < static_cast<double>(lo)) fail(at, fmt::format("{} is below {}", quote(v), lo));
-        if (d > static_cast<double>(hi) || d >= 9007199254740992.0) fail(at, fmt::format("{} is above {}", quote(v), hi));
+        if (d > static_cast<double>(hi) || d >= 9007199254740992.0)
+            fail(at, fmt::format("{} is above {}", quote(v), hi));
         return static_cast<T>(d);
     }
     fail(at, fmt::format("{} is not a number", quote(v)));
@@ -169,8 +172,10 @@ inline std::string provider(const json& v, const Path& at) {
     const bool ok = !s.empty() && space != 0 && space + 1 != s.size() &&
                     s.find_first_not_of(kNameChars, space == std::string::npos ? 0 : space + 1) == std::string::npos &&
                     s.substr(0, space).find_first_not_of(kNameChars) == std::string::npos;
-    if (!ok) fail(at, fmt::format("{} is not a provider (a name of letters, digits, '.', '_', '+' or '-', "
-                                  "and maybe a version after one space)", quote(v)));
+    if (!ok)
+        fail(at, fmt::format("{} is not a provider (a name of letters, digits, '.', '_', '+' or '-', "
+                             "and maybe a version after one space)",
+                             quote(v)));
     return s;
 }
 
@@ -187,8 +192,8 @@ inline std::string one_of(const json& v, const Path& at, std::initializer_list<s
 
 // The member when present (and not null), else `fallback`; `read` checks it.
 template <typename Read>
-auto member_or(const json& obj, std::string_view key, const Path& at, decltype(std::declval<Read>()(json(), Path())) fallback,
-               Read read) {
+auto member_or(const json& obj, std::string_view key, const Path& at,
+               decltype(std::declval<Read>()(json(), Path())) fallback, Read read) {
     const json* v = optional_member(obj, key, at);
     return v ? read(*v, at / key) : fallback;
 }
