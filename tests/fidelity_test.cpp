@@ -162,7 +162,8 @@ TEST_CASE("save-every: the curve survives a model file, an older file keeps its 
     CHECK(poly1305(recommend({back}, options(2))).threshold->bytes == 192);
     for (auto& t : j["thresholds"]) t.erase("curve");
     const ModelFile old = model_from_json(j, "old.json");
-    const AlgorithmRow& a = poly1305(recommend({old}, options(2)));
+    const Recommendation r = recommend({old}, options(2));  // the row below refers into it
+    const AlgorithmRow& a = poly1305(r);
     CHECK(a.threshold->bytes == 288);  // as fitted: every one-shot paid
     CHECK_FALSE(a.threshold_parts);
     nlohmann::json bad = to_json(m);
