@@ -277,6 +277,10 @@ Recommendation recommend(const std::vector<ModelFile>& sources, const RecommendO
             }
         }
         if (const UpstreamLimit* u = find_upstream_limit(alg)) a.upstream_simd_min = u->simd_min_len;
+        // A cipher judged by its section row (linux-x86-sections.csv) takes its SIMD minimum from the limits
+        // table, where upstream names it ("chacha" for our chacha20).
+        if (a.upstream_simd_min.empty() && alg == "chacha20")
+            if (const UpstreamLimit* u = find_upstream_limit("chacha")) a.upstream_simd_min = u->simd_min_len;
         r.algorithms.push_back(a);
     }
     recommend_stripes(r, sources, o);
