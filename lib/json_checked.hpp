@@ -51,6 +51,41 @@ inline std::string quote(const json& v) {
     return s;
 }
 
+// What a reader expects of a file's "schema" field, for check_schema().
+struct SchemaSpec {
+    std::string_view family;  // "fputune.sweep/"
+    std::string_view current;  // the schema this fputune writes: "fputune.sweep/1"
+    int newest;  // the highest version it reads
+    std::string_view file;  // "sweep file", in "not an fputune sweep file"
+    std::string_view not_a;  // "a sweep", in "... is not a sweep"
+    std::string_view expected;  // "expected schema " or "expected ", before `current` when the field is missing
+    std::string_view writer;  // "fputune sweep"
+};
+
+// The file's schema version, or an InputError "<source>: ..." that says what was expected.
+inline int check_schema(const json& j, const std::string& source, const SchemaSpec& s) {
+    auto fail = [&](const std::string& why) { return InputError(source + ": " + why); };
+    const std::string current(s.current);
+    if (!j.is_object() || !j.contains("schema") || !j["schema"].is_string())
+        throw fail(fmt::format("not an fputune {} (no \"schema\" field); {}{}, as written by `{}`", s.file, s.expected,
+                               current, s.writer));
+    const std::string schema = j["schema"].get<std::string>();
+    if (schema.size() > 64)
+        throw fail("\"schema\" is " + quote(j["schema"]) + ", not a schema name (expected " + current + ")");
+    if (schema.rfind(s.family, 0) != 0)
+        throw fail(fmt::format("schema '{}' is not {} (expected {})", printable(schema), s.not_a, current));
+    const std::string digits = schema.substr(s.family.size());
+    if (digits.empty() || digits.size() > 4 || digits.find_first_not_of("0123456789") != std::string::npos)
+        throw fail("schema '" + printable(schema) + "' has no version number (expected " + current + ")");
+    const int version = std::stoi(digits);
+    if (version > s.newest)
+        throw fail("schema '" + printable(schema) + "' is newer than this fputune understands (" + current +
+                   "); update fputune");
+    if (version < 1)
+        throw fail("schema '" + printable(schema) + "' is not a version this fputune reads (" + current + ")");
+    return version;
+}
+
 [[noreturn]] inline void fail(const Path& at, const std::string& why) {
     throw FieldError(fmt::format("{}: {}", at.str().empty() ? "(top level)" : at.str(), why));
 }

@@ -337,25 +337,9 @@ json to_json(const SweepFile& f) {
 
 SweepFile sweep_from_json(const json& j, const std::string& source) {
     auto fail = [&](const std::string& why) { return InputError(source + ": " + why); };
-    if (!j.is_object() || !j.contains("schema") || !j["schema"].is_string())
-        throw fail("not an fputune sweep file (no \"schema\" field); expected schema " + std::string(kSweepSchema) +
-                   ", as written by `fputune sweep`");
+    jsonc::check_schema(
+        j, source, {"fputune.sweep/", kSweepSchema, 1, "sweep file", "a sweep", "expected schema ", "fputune sweep"});
     const std::string schema = j["schema"].get<std::string>();
-    if (schema.size() > 64)
-        throw fail("\"schema\" is " + jsonc::quote(j["schema"]) + ", not a schema name (expected " + kSweepSchema +
-                   ")");
-    const std::string family = "fputune.sweep/";
-    if (schema.rfind(family, 0) != 0)
-        throw fail("schema '" + printable(schema) + "' is not a sweep (expected " + kSweepSchema + ")");
-    const std::string digits = schema.substr(family.size());
-    if (digits.empty() || digits.size() > 4 || digits.find_first_not_of("0123456789") != std::string::npos)
-        throw fail("schema '" + printable(schema) + "' has no version number (expected " + kSweepSchema + ")");
-    const int version = std::stoi(digits);
-    if (version > 1)
-        throw fail("schema '" + printable(schema) + "' is newer than this fputune understands (" + kSweepSchema +
-                   "); update fputune");
-    if (version < 1)
-        throw fail("schema '" + printable(schema) + "' is not a version this fputune reads (" + kSweepSchema + ")");
     SweepFile f;
     f.schema = schema;
     try {

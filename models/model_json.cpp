@@ -169,25 +169,8 @@ json to_json(const ModelFile& m) {
 
 ModelFile model_from_json(const json& j, const std::string& source) {
     auto fail = [&](const std::string& why) { return InputError(source + ": " + why); };
-    if (!j.is_object() || !j.contains("schema") || !j["schema"].is_string())
-        throw fail("not an fputune model file (no \"schema\" field); expected " + std::string(kModelSchema) +
-                   ", as written by `fputune fit`");
-    const std::string schema = j["schema"].get<std::string>();
-    if (schema.size() > 64)
-        throw fail("\"schema\" is " + jsonc::quote(j["schema"]) + ", not a schema name (expected " + kModelSchema +
-                   ")");
-    const std::string family = "fputune.model/";
-    if (schema.rfind(family, 0) != 0)
-        throw fail("schema '" + printable(schema) + "' is not a model file (expected " + kModelSchema + ")");
-    const std::string digits = schema.substr(family.size());
-    if (digits.empty() || digits.size() > 4 || digits.find_first_not_of("0123456789") != std::string::npos)
-        throw fail("schema '" + printable(schema) + "' has no version number (expected " + kModelSchema + ")");
-    const int version = std::stoi(digits);
-    if (version > 2)
-        throw fail("schema '" + printable(schema) + "' is newer than this fputune understands (" + kModelSchema +
-                   "); update fputune");
-    if (version < 1)
-        throw fail("schema '" + printable(schema) + "' is not a version this fputune reads (" + kModelSchema + ")");
+    const int version = jsonc::check_schema(
+        j, source, {"fputune.model/", kModelSchema, 2, "model file", "a model file", "expected ", "fputune fit"});
     ModelFile m;
     try {
         using namespace jsonc;
