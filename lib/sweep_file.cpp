@@ -250,6 +250,13 @@ void write_series_fields(json& j, const KernelInfo& k) {
     if (k.idle_s > 0) j["idle_s"] = k.idle_s;
 }
 
+json kernel_entry_json(const KernelInfo& k) {
+    json e = {{"name", k.name},         {"algorithm", k.algorithm},     {"isa", k.isa},
+              {"provider", k.provider}, {"block_bytes", k.block_bytes}, {"needs_fpu", k.needs_fpu}};
+    write_series_fields(e, k);
+    return e;
+}
+
 bool possible_point(const PointStats& ticks, const PointStats& cycles) {
     return possible(ticks) && (!cycles.samples || possible(cycles));
 }
@@ -300,13 +307,7 @@ json to_json(const SweepFile& f) {
     j["warnings"] = f.warnings;
     j["kernels"] = json::array();
     for (const auto& k : f.kernels) {
-        j["kernels"].push_back({{"name", k.name},
-                                {"algorithm", k.algorithm},
-                                {"isa", k.isa},
-                                {"provider", k.provider},
-                                {"block_bytes", k.block_bytes},
-                                {"needs_fpu", k.needs_fpu}});
-        write_series_fields(j["kernels"].back(), k);
+        j["kernels"].push_back(kernel_entry_json(k));
     }
     j["sections"] = json::array();
     for (const auto& p : f.sections) {

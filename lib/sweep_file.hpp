@@ -158,6 +158,9 @@ bool possible_point(const PointStats& ticks, const PointStats& cycles);  // cycl
 nlohmann::json to_json(const SweepFile& f);
 // A series' fields of a kernel entry ("of", "shape", "sources", "idle_s"), only those that are set.
 void write_series_fields(nlohmann::json& j, const KernelInfo& k);
+// A "kernels" entry of a sweep or model file: name, algorithm, isa, provider, block_bytes, needs_fpu and the
+// series' fields.
+nlohmann::json kernel_entry_json(const KernelInfo& k);
 // Reads them back into `info` (all optional; checked like every field, errors name `at`).
 void read_series_fields(const nlohmann::json& k, const jsonc::Path& at, KernelInfo& info);
 // Validates schema (name and version), required fields, types and ranges (lib/json_checked.hpp).

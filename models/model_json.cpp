@@ -116,13 +116,7 @@ json to_json(const ModelFile& m) {
     j["notes"] = m.notes;
     j["kernels"] = json::array();
     for (const auto& k : m.kernels) {
-        j["kernels"].push_back({{"name", k.name},
-                                {"algorithm", k.algorithm},
-                                {"isa", k.isa},
-                                {"provider", k.provider},
-                                {"block_bytes", k.block_bytes},
-                                {"needs_fpu", k.needs_fpu}});
-        write_series_fields(j["kernels"].back(), k);
+        j["kernels"].push_back(kernel_entry_json(k));
     }
     j["models"] = json::array();
     for (const auto& cm : m.models) {
