@@ -38,7 +38,11 @@ const std::vector<UpstreamLimit>& upstream_limits() {
 }
 
 const UpstreamLimit* find_upstream_limit(const std::string& algorithm) {
-    std::string alg = algorithm == "sha224" ? "sha256" : algorithm == "sha384" ? "sha512" : algorithm;
+    // Upstream's table names ChaCha20's glue "chacha" (lib/crypto/x86/chacha.h serves ChaCha20 and ChaCha12).
+    std::string alg = algorithm == "sha224"     ? "sha256"
+                      : algorithm == "sha384"   ? "sha512"
+                      : algorithm == "chacha20" ? "chacha"
+                                                : algorithm;
     for (const auto& u : upstream_limits())
         if (u.algorithm == alg) return &u;
     return nullptr;

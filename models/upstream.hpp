@@ -17,7 +17,8 @@ struct UpstreamLimit {
     std::string source;                            // the kernel source file it was read from
 };
 const std::vector<UpstreamLimit>& upstream_limits();
-// sha224 and sha384 share sha256's and sha512's glue code upstream, so they take those limits.
+// sha224 and sha384 share sha256's and sha512's glue code upstream, so they take those limits; chacha20 is
+// upstream's "chacha".
 const UpstreamLimit* find_upstream_limit(const std::string& algorithm);
 
 }  // namespace fputune
