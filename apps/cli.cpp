@@ -14,6 +14,7 @@
 
 #include "clock.hpp"
 #include "cpu.hpp"
+#include "sweep.hpp"
 #include "cpu_lock.hpp"
 #include "registry.hpp"
 
@@ -41,7 +42,7 @@ std::vector<std::string> kernel_patterns(const po::variables_map& vm) {
 
 std::vector<const Kernel*> selected_kernels(const po::variables_map& vm) {
     try {
-        return select_kernels(kernel_patterns(vm));
+        return select_kernels_or_kinds(kernel_patterns(vm));
     } catch (const std::invalid_argument& e) {
         throw UsageError(std::string(e.what()) + "; `fputune list` shows the kernels");
     }

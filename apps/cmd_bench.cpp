@@ -23,7 +23,7 @@ namespace fputune::cli {
 
 int run_bench(const Args& args) {
     po::options_description desc("bench options");
-    desc.add_options()("kernel,k", po::value<std::vector<std::string>>()->composing(), "kernels matching GLOB (repeatable; default all)")(
+    desc.add_options()("kernel,k", po::value<std::vector<std::string>>()->composing(), "kernels matching GLOB, or a kind: hash, cipher, raid, all (repeatable; default all)")(
         "sizes", po::value<std::string>()->default_value("64,256,1KiB,4KiB,16KiB,64KiB"), "bytes per call, comma-separated (1 B .. 1 GiB)")(
         "time", po::value<double>()->default_value(0.15), "time cap per point in seconds")(
         "cpu", po::value<int>(), "pin to this CPU (default: the last allowed)")("json", "print JSON");
@@ -81,6 +81,11 @@ int run_bench(const Args& args) {
         return row.r.ticks_per_call.p50 / row.r.bytes / it->second;
     };
 
+    // What a call runs, per kind of kernel measured (bench.hpp).
+    std::string method;
+    for (const Row& row : rows)
+        if (method.find(bench_call(*row.k)) == std::string::npos) method += (method.empty() ? "" : "; ") + bench_call(*row.k);
+    if (method.empty()) method = "blocks()";
     const std::string context = fmt::format("{} ({}), CPU {} of {}; TSC {:.4f} GHz ({}); core/TSC {:.3f} (spread {:.1f}%); fputune {} ({})",
                                             id.brand, id.vendor, cpu, id.logical_cpus, tsc.hz / 1e9, tsc.source, ratio.best,
                                             100 * ratio.spread(), tool_version(), tool_commit());
@@ -91,7 +96,7 @@ int run_bench(const Args& args) {
                         {"tsc_source", tsc.source}, {"core_per_tsc", ratio.best}, {"core_per_tsc_spread", ratio.spread()},
                         {"tool_version", tool_version()}, {"tool_commit", tool_commit()}, {"date", utc_now_iso8601()},
                         {"masked_features", feature_list_string(disabled_features() & detected_features())},
-                        {"time_cap_s", time_cap}, {"method", "blocks() on a hot buffer, batches >= 20k ticks, median per call"}};
+                        {"time_cap_s", time_cap}, {"method", method + " on hot buffers, batches >= 20k ticks, median per call"}};
         j["results"] = nlohmann::json::array();
         for (const Row& row : rows) {
             const double cpb = row.r.ticks_per_call.p50 / row.r.bytes;
@@ -110,7 +115,8 @@ int run_bench(const Args& args) {
         return kExitOk;
     }
     std::cout << "# " << context << "\n";
-    std::cout << "# blocks() on a hot buffer; median per call of batches >= 20k ticks; +-% = 95% CI of the median;\n"
+    std::cout << "# one section per call on hot buffers: " << method << "\n"
+                 "# median per call of batches >= 20k ticks; +-% = 95% CI of the median;\n"
                  "# core c/B = TSC c/B x core/TSC; vs peer = TSC c/B / the algorithm's first peer's at the same size (<1 = faster)\n";
     if (!linux_cpb.empty())
         std::cout << "# vs linux = TSC c/B / that of the kernel's own code of the same name, <name>-linux, at the same size (<1 = ours faster)\n";

@@ -2,32 +2,54 @@
 // `fputune check`: does each constant of a header meet the budget on the measured machines? Exit 1 if not.
 #include <iostream>
 
+#include <fmt/format.h>
+
 #include "atomic_file.hpp"
 #include "budget_options.hpp"
 #include "check.hpp"
 #include "cli.hpp"
+#include "recommend.hpp"
 #include "render.hpp"
+#include "units.hpp"
 
 namespace fputune::cli {
 
 int run_check(const Args& args) {
     po::options_description desc("check options");
-    desc.add_options()("header", po::value<std::string>(), "the header to check");
+    desc.add_options()("header", po::value<std::string>(), "the header to check")(
+        "upstream", "also judge upstream's own sections (what Linux does today) by the same lines; without a header, only them");
     add_budget_options(desc);
     po::positional_options_description pos;
     pos.add("header", 1);
     po::variables_map vm;
-    if (!parse("check", "limits.h [--from FILE...] --budget 30us [--min-freq 1GHz] [--margin 1.0] [--cache cold|hot]", desc, args,
-               vm, false, &pos))
+    if (!parse("check", "[limits.h] [--upstream] [--from FILE...] --budget 30us [--min-freq 1GHz] [--margin 1.0] [--cache cold|hot]", desc,
+               args, vm, false, &pos))
         return kExitOk;
-    if (!vm.count("header")) throw UsageError("which header? e.g. `fputune check limits.h --budget 30us`");
+    const bool upstream = vm.count("upstream") > 0;
+    if (!vm.count("header") && !upstream)
+        throw UsageError("which header? e.g. `fputune check limits.h --budget 30us`, or `fputune check --upstream --budget 30us` for Linux's own");
     const RecommendOptions o = budget_options(vm, "check", args);
-    const std::string path = vm["header"].as<std::string>();
-    const std::string text = read_file(path);
     const auto sources = load_sources(vm);
-    const CheckReport report = check_header(text, path, sources, o);
-    std::cout << render_check(report, path, sources, o);
-    return report.all_pass() ? kExitOk : kExitCheckFailed;
+    bool pass = true;
+    if (vm.count("header")) {
+        const std::string path = vm["header"].as<std::string>();
+        const std::string text = read_file(path);
+        const CheckReport report = check_header(text, path, sources, o);
+        std::cout << render_check(report, path, sources, o);
+        pass = report.all_pass();
+    } else {
+        std::cout << fmt::format("fputune {} ({}) check --upstream: budget {} per FPU section at {} minimum, margin {}, {} cache\n",
+                                 tool_version(), tool_commit(), format_duration(o.budget_s), format_frequency(o.min_freq_hz),
+                                 format_margin(o.margin), name(o.cache));
+        for (const auto& s : sources)
+            std::cout << fmt::format("machine: {} ({} {}{})\n", s.machine, s.source_kind, s.source, s.sweep_date.empty() ? "" : ", " + s.sweep_date);
+    }
+    if (upstream) {
+        std::size_t over = 0;
+        std::cout << render_upstream(recommend(sources, o), over);
+        pass = pass && over == 0;
+    }
+    return pass ? kExitOk : kExitCheckFailed;
 }
 
 }  // namespace fputune::cli

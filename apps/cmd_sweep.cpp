@@ -47,6 +47,7 @@ SweepOptions sweep_options(const po::variables_map& vm) {
     try {
         opt.dirty = parse_dirty(vm["dirty"].as<std::string>());
         if (vm.count("sizes")) opt.sizes = parse_size_list(vm["sizes"].as<std::string>(), 1ull << 30, "--sizes");
+        if (vm.count("zmm-idle")) opt.zmm_idle_s = parse_duration_s(vm["zmm-idle"].as<std::string>(), "--zmm-idle");
         opt.max_section_bytes = parse_size(vm["max-bytes"].as<std::string>(), "--max-bytes");
     } catch (const std::invalid_argument& e) {
         throw UsageError(e.what());
@@ -80,6 +81,9 @@ SweepOptions sweep_options(const po::variables_map& vm) {
             opt.threshold_dirty.push_back(d);
         }
     }
+    if (vm.count("zmm-idle") && !(opt.zmm_idle_s >= 10e-6 && opt.zmm_idle_s <= 1))
+        throw UsageError("--zmm-idle " + vm["zmm-idle"].as<std::string>() + ": an idle time of 10us to 1s, e.g. 1ms (Intel powers the "
+                         "512-bit units down after ~0.7 ms without 512-bit code)");
     opt.kernel_patterns = kernel_patterns(vm);
     opt.kernels = selected_kernels(vm);
     return opt;
@@ -122,7 +126,7 @@ private:
 
 int run_sweep(const Args& args) {
     po::options_description desc("sweep options");
-    desc.add_options()("kernel,k", po::value<std::vector<std::string>>()->composing(), "kernels matching GLOB (repeatable; default: all of ours)")(
+    desc.add_options()("kernel,k", po::value<std::vector<std::string>>()->composing(), "kernels matching GLOB, or a kind: hash, cipher, raid, all (repeatable; default: all of ours)")(
         "output,o", po::value<std::string>()->default_value("fputune-sweep.json"), "sweep file to write (atomically)")(
         "csv", po::value<std::string>(), "also write the points as CSV to this file")(
         "dirty", po::value<std::string>()->default_value("ymm"), "user state dirtied before each request: xmm|ymm|zmm")(
@@ -134,6 +138,8 @@ int run_sweep(const Args& args) {
         "quick", "10-30 s: to 256 KiB, 2 points per doubling, 2 rounds, fewer samples (p90 to ~3 %)")(
         "time-budget", po::value<double>(), "seconds for the whole sweep (default 150; --quick 25)")(
         "rounds", po::value<int>(), "rounds each point's samples are spread over (default 4; --quick 2)")(
+        "zmm-idle", po::value<std::string>(), "also sweep the ZMM warm-up state: each AVX-512 kernel's first section after this long "
+                                             "without vector code, e.g. 1ms (sizes to 256 KiB; each sample waits that long)")(
         "threshold-dirty", po::value<std::string>(), "dirty states for the threshold sweep: a list of xmm,ymm,zmm,none (none = user state already saved, no XSAVE) or 'all' (= xmm,ymm,zmm,none; default: --dirty)")(
         "resume", po::value<std::string>(), "continue a partial sweep file (written back to -o)")(
         "cpu", po::value<int>(), "pin to this CPU (default: the last allowed)");

@@ -41,7 +41,7 @@ bool ends_with(const std::string& s, const std::string& suffix) {
 std::vector<Constant> map_constants(const std::string& text, const SweepOptions& opt, SweepPlan& plan, std::vector<std::string>& notes) {
     std::vector<std::string> skipped;
     std::vector<Constant> out;
-    std::map<std::pair<const Kernel*, std::uint64_t>, std::size_t> index;
+    std::map<std::pair<std::string, std::uint64_t>, std::size_t> index;  // (series, bytes) -> point
     for (const HeaderConstant& c : parse_header_constants(text, skipped)) {
         if (!ends_with(c.name, "_FPU_BYTES")) continue;  // thresholds and the include guard are not sections
         std::string stem = c.name.substr(0, c.name.size() - std::string("_FPU_BYTES").size());
@@ -50,23 +50,27 @@ std::vector<Constant> map_constants(const std::string& text, const SweepOptions&
         std::vector<std::string> unavailable;
         for (const Kernel* kern : opt.kernels) {
             if (is_peer(*kern) || !kern->needs_fpu) continue;
-            const bool as_kernel = macro_stem(kern->name) == stem, as_algorithm = macro_stem(kern->algorithm) == stem;
-            if (!as_kernel && !as_algorithm) continue;
-            if (missing_features(*kern, usable_features())) {
-                unavailable.push_back(kern->name);
-                continue;
+            // Each series of the kernel's sections (lib/sweep.hpp: its primary shape, GCM's AAD) has its macro stem.
+            for (const SeriesSpec& series : section_series(*kern, opt)) {
+                const KernelInfo info = series_info(*kern, series);
+                const bool as_kernel = series_stem(info) == stem, as_algorithm = series_algorithm_stem(info) == stem;
+                if (!as_kernel && !as_algorithm) continue;
+                if (missing_features(*kern, usable_features())) {
+                    unavailable.push_back(kern->name);
+                    continue;
+                }
+                k.target = as_kernel ? info.name : info.algorithm;
+                const std::uint64_t bytes = std::max<std::uint64_t>(1, c.value / kern->block_bytes) * kern->block_bytes;
+                if (bytes != c.value)
+                    notes.push_back(fmt::format("{} (line {}): {} B is not whole blocks of {} B; {} measures {} B per section", c.name, c.line,
+                                                c.value, kern->block_bytes, info.name, bytes));
+                auto [it, fresh] = index.emplace(std::make_pair(info.name, bytes), plan.sections.size());
+                if (fresh) {
+                    plan.sections.push_back({kern, opt.cold, bytes, series});
+                    if (std::find(plan.kernels.begin(), plan.kernels.end(), kern) == plan.kernels.end()) plan.kernels.push_back(kern);
+                }
+                k.points.push_back(it->second);
             }
-            k.target = as_kernel ? kern->name : kern->algorithm;
-            const std::uint64_t bytes = std::max<std::uint64_t>(1, c.value / kern->block_bytes) * kern->block_bytes;
-            if (bytes != c.value)
-                notes.push_back(fmt::format("{} (line {}): {} B is not whole blocks of {} B; {} measures {} B per section", c.name, c.line,
-                                            c.value, kern->block_bytes, kern->name, bytes));
-            auto [it, fresh] = index.emplace(std::make_pair(kern, bytes), plan.sections.size());
-            if (fresh) {
-                plan.sections.push_back({kern, opt.cold, bytes});
-                if (std::find(plan.kernels.begin(), plan.kernels.end(), kern) == plan.kernels.end()) plan.kernels.push_back(kern);
-            }
-            k.points.push_back(it->second);
         }
         if (k.points.empty()) {
             notes.push_back(unavailable.empty() ? fmt::format("ignored {} (line {}): no kernel or algorithm of ours is named '{}'", c.name, c.line, stem)
@@ -155,7 +159,7 @@ int run_verify(const Args& args) {
         const PointStats st = summarize(s.cycles);
         // The statistics recommend bounds: p99 of the uninterrupted samples, or the p90 of all.
         const double bound = q == 0.99 ? st.p99_clean : st.p90;
-        return Row{plan.sections[i].kernel->name, plan.sections[i].bytes, st.p50 / min_freq_hz, bound / min_freq_hz, st.samples, st.interrupted};
+        return Row{series_name(*plan.sections[i].kernel, plan.sections[i].series), plan.sections[i].bytes, st.p50 / min_freq_hz, bound / min_freq_hz, st.samples, st.interrupted};
     };
     bool all_pass = true;
     nlohmann::json results = nlohmann::json::array();

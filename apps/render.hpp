@@ -18,6 +18,10 @@ std::string render_table(const Recommendation& r);
 std::string render_check(const CheckReport& report, const std::string& source, const std::vector<ModelFile>& sources,
                          const RecommendOptions& options);
 
+// `check --upstream`: upstream's own sections (linux-x86-limits.csv, linux-x86-sections.csv) judged by the
+// recommendation's lines, per algorithm PASS or OVER, and the multi-source kernels' counts; `over` = how many OVER.
+std::string render_upstream(const Recommendation& r, std::size_t& over);
+
 // `fit`'s table: every line of every kernel and cache state, the thresholds and the notes.
 std::string render_fit(const ModelFile& m);
 

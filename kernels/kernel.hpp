@@ -85,6 +85,34 @@ inline constexpr std::uint32_t kStripeSources[] = {4, 8, 16};
 
 constexpr bool is_cipher(const Kernel& k) noexcept { return k.crypt != nullptr; }
 
+// ---- Section shapes (issue 14): what one FPU section covers, as Linux's glue cuts each kind of work -------
+enum class SectionShape : std::uint8_t {
+    bulk,     // the bulk entry on n bytes, one of a request's loop of sections: a hash's blocks(), a walk step
+              // of a cipher's crypt() (CTR, ChaCha20, GCM's data part: CTR + GHASH)
+    message,  // a whole message with its setup: XTS's tweak encryption + every block (upstream's 64-bit fast
+              // path, xts_crypt(), runs each message in one section, uncapped)
+    aad,      // a cipher's associated data through blocks(): GCM's AAD, GHASH only, all of it in one section
+    stripe,   // a multi-source kernel's stripe(): N sources x bytes in one section, no chunking
+};
+constexpr const char* shape_name(SectionShape s) noexcept {
+    return s == SectionShape::bulk ? "bulk" : s == SectionShape::message ? "message" : s == SectionShape::aad ? "aad" : "stripe";
+}
+// The shapes a kernel's sections take, its own section first. A cipher with ciphertext stealing
+// (final_min_bytes: XTS, the only such mode registered) encrypts whole messages per section; a cipher with
+// an associated-data entry (GCM) also has an AAD section; a multi-source kernel runs stripes. Every other
+// kernel: bulk.
+constexpr SectionShape primary_shape(const Kernel& k) noexcept {
+    if (is_multisource(k)) return SectionShape::stripe;
+    return is_cipher(k) && k.final_min_bytes > 0 ? SectionShape::message : SectionShape::bulk;
+}
+constexpr bool has_aad_shape(const Kernel& k) noexcept { return is_cipher(k) && k.blocks != nullptr; }
+
+// What kind of work a kernel does, for selecting groups of them (`-k hash`, `-k cipher`, `-k raid`, `-k all`):
+// "cipher" writes a destination (crypt()), "raid" combines several sources (stripe()), "hash" is every
+// other one (hashes, MACs, CRCs).
+constexpr const char* kernel_kind(const Kernel& k) noexcept { return is_multisource(k) ? "raid" : is_cipher(k) ? "cipher" : "hash"; }
+inline constexpr const char* kKernelKinds[] = {"hash", "cipher", "raid"};
+
 // What one FPU section runs: blocks(ctx, src, nblocks) for hashes; crypt(ctx, src, dst, nblocks) for
 // ciphers (dst: nblocks * block_bytes bytes; unused by hashes).
 void run_section(const Kernel& k, void* ctx, const std::uint8_t* src, std::uint8_t* dst, std::size_t nblocks) noexcept;

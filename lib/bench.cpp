@@ -8,6 +8,8 @@
 #include <random>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "clock.hpp"
 #include "stats.hpp"
 
@@ -99,6 +101,11 @@ BenchResult bench_kernel(const Kernel& k, std::uint64_t size_bytes, double time_
     sample_calls([&] { run_section(k, ctx, data, dst, nblocks); }, time_cap_s, r);
     k.final(ctx, nullptr, 0, out.data());  // end the request (frees a peer's context)
     return r;
+}
+
+std::string bench_call(const Kernel& k) {
+    if (is_multisource(k)) return fmt::format("stripe() over {} sources into {} (bytes = sources x size)", kStripeSources[0], k.dest_count);
+    return is_cipher(k) ? "crypt() into a second buffer" : "blocks()";
 }
 
 }  // namespace fputune

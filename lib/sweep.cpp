@@ -50,6 +50,7 @@ nlohmann::json SweepOptions::to_json() const {
                         {"target_rel_ci99", r.target_rel_ci99}, {"max_wait_s", r.max_wait_s}, {"wait_share", r.wait_share},
                         {"masked_features", feature_list_string(disabled_features() & detected_features())}};
     if (!sizes.empty()) j["sizes"] = sizes;
+    if (zmm_idle_s > 0) j["zmm_idle_s"] = zmm_idle_s;
     return j;
 }
 
@@ -64,6 +65,109 @@ std::vector<std::uint64_t> default_section_sizes(std::uint32_t block_bytes, std:
     for (std::uint64_t upstream : {1024u, 4096u})
         if (upstream >= block_bytes && upstream <= max_bytes) sizes.insert(upstream / block_bytes * block_bytes);
     return {sizes.begin(), sizes.end()};
+}
+
+std::vector<const Kernel*> select_kernels_or_kinds(const std::vector<std::string>& patterns) {
+    auto is_kind = [](const std::string& p) {
+        return p == "all" || std::any_of(std::begin(kKernelKinds), std::end(kKernelKinds), [&](const char* k) { return p == k; });
+    };
+    std::vector<std::string> globs;
+    std::vector<std::string> kinds;
+    for (const std::string& p : patterns) (is_kind(p) ? kinds : globs).push_back(p);
+    if (kinds.empty()) return select_kernels(globs);
+    std::vector<const Kernel*> globbed = globs.empty() ? std::vector<const Kernel*>{} : select_kernels(globs);
+    for (const std::string& kind : kinds)
+        if (kind != "all" && std::none_of(all_kernels().begin(), all_kernels().end(), [&](const Kernel* k) { return kind == kernel_kind(*k); }))
+            throw std::invalid_argument("kernel kind '" + kind + "' selects no kernel in this build");
+    std::vector<const Kernel*> out;
+    for (const Kernel* k : all_kernels()) {
+        const bool by_kind = std::any_of(kinds.begin(), kinds.end(), [&](const std::string& kind) { return kind == "all" || kind == kernel_kind(*k); });
+        if (by_kind || std::find(globbed.begin(), globbed.end(), k) != globbed.end()) out.push_back(k);
+    }
+    return out;
+}
+
+std::vector<SeriesSpec> section_series(const Kernel& k, const SweepOptions& opt) {
+    std::vector<SeriesSpec> out;
+    if (!k.needs_fpu) return out;
+    if (is_multisource(k)) {
+        // One series per number of sources (kernel.hpp kStripeSources), within what the kernel takes.
+        for (std::uint32_t n : kStripeSources) {
+            const std::uint32_t sources = std::clamp(n, std::max(1u, k.min_sources), k.max_sources ? k.max_sources : n);
+            if (std::none_of(out.begin(), out.end(), [&](const SeriesSpec& s) { return s.sources == sources; }))
+                out.push_back({SectionShape::stripe, sources});
+        }
+    } else {
+        out.push_back({primary_shape(k)});
+    }
+    if (has_aad_shape(k)) out.push_back({SectionShape::aad});
+    // Intel powers the upper vector units down after ~0.7 ms without 512-bit code; the first 512-bit code
+    // after that runs ~4x slower for ~2 us (published-2024-2026.csv). Kernels that may run 512-bit code
+    // (they need AVX-512F) get that state too; those that only use the VL forms on ymm show no change.
+    if (opt.zmm_idle_s > 0 && (k.required & feature_bit(Feature::avx512f))) {
+        const std::size_t warm = out.size();
+        for (std::size_t i = 0; i < warm; ++i) {
+            SeriesSpec s = out[i];
+            s.idle_s = opt.zmm_idle_s;
+            out.push_back(s);
+        }
+    }
+    return out;
+}
+
+std::string series_name(const Kernel& k, const SeriesSpec& s) {
+    std::string name = k.name;
+    if (s.shape == SectionShape::aad) name += ".aad";
+    if (s.sources) name += fmt::format(".x{}", s.sources);
+    if (s.idle_s > 0) name += ".idle";
+    return name;
+}
+
+std::string section_summary(const Kernel& k) {
+    if (!k.needs_fpu) return k.reference_only ? "(reference)" : "no FPU";
+    if (is_multisource(k)) return "N x bytes";
+    if (primary_shape(k) == SectionShape::message) return "whole message";
+    if (!is_cipher(k)) return "blocks";
+    return has_aad_shape(k) ? "walk step + aad" : "walk step";
+}
+
+KernelInfo series_info(const Kernel& k, const SeriesSpec& s) {
+    KernelInfo info{series_name(k, s), k.algorithm, k.isa, k.provider, k.block_bytes, k.needs_fpu};
+    if (s.shape == SectionShape::aad) info.algorithm += ".aad";
+    if (s.sources) info.algorithm += fmt::format(".x{}", s.sources);
+    if (info.name != k.name) info.of = k.name;
+    if (s.shape != SectionShape::bulk) info.shape = shape_name(s.shape);
+    info.sources = s.sources;
+    if (s.sources) {
+        info.dest_count = k.dest_count;
+        info.max_sources = k.max_sources;
+    }
+    info.idle_s = s.idle_s;
+    return info;
+}
+
+std::vector<std::uint64_t> series_sizes(const Kernel& k, const SeriesSpec& s, const SweepOptions& opt) {
+    const std::uint64_t block = k.block_bytes;
+    std::vector<std::uint64_t> sizes;
+    if (!opt.sizes.empty()) {
+        for (std::uint64_t sz : opt.sizes) sizes.push_back(std::max<std::uint64_t>(1, sz / block) * block);
+    } else {
+        // A multi-source section holds N x bytes: the same data at most as a single-stream one.
+        std::uint64_t max_bytes = opt.max_section_bytes / std::max<std::uint32_t>(1, s.sources);
+        if (s.idle_s > 0) max_bytes = std::min(max_bytes, kIdleMaxBytes);
+        max_bytes = std::max(max_bytes, block);
+        sizes = default_section_sizes(k.block_bytes, max_bytes, opt.points_per_doubling);
+        if (s.shape == SectionShape::message) {
+            // dm-crypt and fscrypt never encrypt a message shorter than a 512-byte sector (kept even when
+            // --max-bytes is below it: it is the shortest message there is).
+            const std::uint64_t min_message = (kXtsMinMessageBytes + block - 1) / block * block;
+            std::erase_if(sizes, [&](std::uint64_t n) { return n < min_message; });
+            sizes.push_back(min_message);
+        }
+    }
+    std::sort(sizes.begin(), sizes.end());
+    sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+    return sizes;
 }
 
 std::vector<std::uint64_t> default_threshold_lengths() {
@@ -107,6 +211,15 @@ struct AlignedBuffer {
     AlignedBuffer& operator=(const AlignedBuffer&) = delete;
 };
 
+// Spins on the TSC for `seconds` with integer instructions only: the vector units stay idle.
+void idle_vector_units(double seconds) noexcept {
+    const std::uint64_t end = __rdtsc() + static_cast<std::uint64_t>(seconds * tsc_info().hz);
+    while (__rdtsc() < end) _mm_pause();
+}
+
+// A buffer's bytes rounded up to whole pages: where the next one starts.
+std::uint64_t page_stretch(std::uint64_t bytes) { return (bytes + 4095) & ~std::uint64_t{4095}; }
+
 std::size_t cold_buffer_bytes() {
     // 256 MiB: 8x the L3 of one Zen 4/5 CCD, 4x that of large Intel parts. sysconf's L3 is no help on
     // VMs, which report the sum of every L3 on the host (508 MiB here).
@@ -127,17 +240,22 @@ bool has_point(const SweepFile& f, const std::string& kernel, const std::string&
 class GlueLoop {
 public:
     GlueLoop(const SweepPlan& plan, const SweepOptions& opt) : opt_(opt) {
-        std::uint64_t max_bytes = 4096;
+        std::uint64_t max_bytes = 4096, max_src = 4096, max_dst = 4096;
         bool any_cold = false;
         for (const SectionTarget& t : plan.sections) {
             max_bytes = std::max(max_bytes, t.bytes);
+            // A multi-source section: `sources` stretches of the bytes, and dest_count more to write.
+            max_src = std::max(max_src, std::max(1u, t.series.sources) * page_stretch(t.bytes));
+            max_dst = std::max(max_dst, std::max(1u, t.series.sources ? t.kernel->dest_count : 1u) * page_stretch(t.bytes));
             any_cold |= t.cold;
         }
         for (const ThresholdTarget& t : plan.thresholds) max_bytes = std::max(max_bytes, t.bytes);
+        max_src = std::max(max_src, max_bytes);
+        max_dst = std::max(max_dst, max_bytes);
         out_.resize(max_bytes + 256);  // a digest, or a cipher's one-shot output: the message and its tag
-        hot_ = std::make_unique<AlignedBuffer>(max_bytes + 4096);
-        dst_ = std::make_unique<AlignedBuffer>(max_bytes + 4096);  // where a cipher's section writes (kept resident)
-        if (any_cold) cold_ = std::make_unique<AlignedBuffer>(std::max<std::size_t>(cold_buffer_bytes(), 4 * max_bytes));
+        hot_ = std::make_unique<AlignedBuffer>(max_src + 4096);
+        dst_ = std::make_unique<AlignedBuffer>(max_dst + 4096);  // where a cipher's section writes (kept resident)
+        if (any_cold) cold_ = std::make_unique<AlignedBuffer>(std::max<std::size_t>(cold_buffer_bytes(), 4 * std::max(max_src, max_dst)));
         std::mt19937_64 rng(5);
         for (const Kernel* k : plan.kernels) {
             std::vector<std::uint8_t>& key = keys_[k];
@@ -146,30 +264,47 @@ public:
         }
     }
 
-    // One section: the XSAVEC of the dirty user state, the per-section overhead, blocks() on the bytes;
-    // then the XRSTOR of the return to user space (the request).
+    // One section: the XSAVEC of the dirty user state, the per-section overhead, then what the series' shape
+    // runs (kernel.hpp): run_section() on the bytes (a hash's blocks(), a cipher's crypt() into a
+    // destination: a walk step, or XTS's whole message with its tweak encryption, the first section after
+    // init), or a cipher's associated data through blocks(); then the XRSTOR of the return to user space.
+    // Cold: the source streams from the cold buffer and a cipher writes the next stretch of it (out of
+    // place, as dm-crypt and IPsec write another page); hot: both resident.
     RawSample section(const SectionTarget& pt) {
         const Kernel* k = pt.kernel;
+        if (is_multisource(*k)) return stripe_section(pt);
+        const bool aad = pt.series.shape == SectionShape::aad;
+        const std::uint64_t stretch = (pt.bytes + 4095) & ~std::uint64_t{4095};
         const std::uint8_t* data = hot_->p;
+        std::uint8_t* dst = dst_->p;
         if (pt.cold) {
-            if (cold_offset_ + pt.bytes > cold_->n) cold_offset_ = 0;
+            const std::uint64_t need = is_cipher(*k) && !aad ? 2 * stretch : stretch;
+            if (cold_offset_ + need > cold_->n) cold_offset_ = 0;
             data = cold_->p + cold_offset_;
-            cold_offset_ += (pt.bytes + 4095) & ~std::uint64_t{4095};
+            if (need > stretch) dst = cold_->p + cold_offset_ + stretch;
+            cold_offset_ += need;
         }
         const std::uint8_t* key = key_of(k);
+        auto run = [&](const std::uint8_t* src, std::uint8_t* out, std::size_t nblocks) {
+            if (aad) k->blocks(ctx_, src, nblocks);
+            else run_section(*k, ctx_, src, out, nblocks);
+        };
         // Warm the kernel's code and constant tables (one block, resident data, untimed): the section is
         // one of a request's loop of sections, as when hashing a module, not the first call after
         // other code ran. Without it each sample pays for whatever the previous point evicted, which
         // is a property of the pool's order, not of the kernel (p99 20-40 % over p50 instead of ~1 %).
         k->init(ctx_, key);
-        run_section(*k, ctx_, hot_->p + hot_->n - 4096, dst_->p, 1);
+        run(hot_->p + hot_->n - 4096, dst_->p, 1);
         k->final(ctx_, nullptr, 0, out_.data());
         k->init(ctx_, key);
+        // The ZMM warm-up state: the vector units idle for idle_s (integer code only, no call into a library
+        // that might use them) before the user state is dirtied and the section runs.
+        if (pt.series.idle_s > 0) idle_vector_units(pt.series.idle_s);
         fpu_.dirty(opt_.dirty);
         const std::uint64_t t0 = tsc_begin();
         fpu_.save();                                      // kernel_fpu_begin: the user state
         spin_core_cycles(opt_.section_overhead_cycles);   // the rest of begin/end
-        run_section(*k, ctx_, data, dst_->p, pt.bytes / k->block_bytes);
+        run(data, dst, pt.bytes / k->block_bytes);
         const std::uint64_t t1 = tsc_end();
         fpu_.restore();                                   // return to user space
         const std::uint64_t t2 = tsc_end();
@@ -206,6 +341,41 @@ public:
     }
 
 private:
+    // A multi-source section (RAID6 gen_syndrome, xor_gen): stripe() over N sources of `bytes` each into
+    // dest_count destinations, as Linux runs one call in one section (no init, no final: nothing streams).
+    // Hot: distinct resident stretches of hot_ (sources) and dst_ (destinations); cold: N + dest_count
+    // consecutive stretches of the cold buffer, every buffer page-aligned (Linux passes pages).
+    RawSample stripe_section(const SectionTarget& pt) {
+        const Kernel* k = pt.kernel;
+        const std::uint32_t n = std::max(1u, pt.series.sources);
+        const std::uint64_t stretch = page_stretch(pt.bytes);
+        src_.assign(n, nullptr);
+        dsts_.assign(k->dest_count, nullptr);
+        std::uint8_t* src_base = hot_->p;
+        std::uint8_t* dst_base = dst_->p;
+        if (pt.cold) {
+            const std::uint64_t need = (n + k->dest_count) * stretch;
+            if (cold_offset_ + need > cold_->n) cold_offset_ = 0;
+            src_base = cold_->p + cold_offset_;
+            dst_base = src_base + n * stretch;
+            cold_offset_ += need;
+        }
+        for (std::uint32_t i = 0; i < n; ++i) src_[i] = src_base + i * stretch;
+        for (std::uint32_t i = 0; i < k->dest_count; ++i) dsts_[i] = dst_base + i * stretch;
+        // Warm the code (one block per source, untimed), as for a single-stream section.
+        k->stripe(n, k->block_bytes, src_.data(), dsts_.data());
+        if (pt.series.idle_s > 0) idle_vector_units(pt.series.idle_s);
+        fpu_.dirty(opt_.dirty);
+        const std::uint64_t t0 = tsc_begin();
+        fpu_.save();
+        spin_core_cycles(opt_.section_overhead_cycles);
+        k->stripe(n, pt.bytes, src_.data(), dsts_.data());
+        const std::uint64_t t1 = tsc_end();
+        fpu_.restore();
+        const std::uint64_t t2 = tsc_end();
+        return {static_cast<double>(t1 - t0), 1, 1, static_cast<double>(t2 - t0)};
+    }
+
     const std::uint8_t* key_of(const Kernel* k) const {
         const auto& key = keys_.at(k);
         return key.empty() ? nullptr : key.data();
@@ -217,6 +387,8 @@ private:
     FpuEmulator fpu_;
     alignas(kCtxAlign) std::uint8_t ctx_[kMaxCtxBytes];
     std::vector<std::uint8_t> out_;
+    std::vector<const std::uint8_t*> src_;  // a multi-source section's buffers
+    std::vector<std::uint8_t*> dsts_;
 };
 
 }  // namespace
@@ -228,21 +400,17 @@ SweepPlan plan_sweep(const SweepOptions& opt, const SweepFile* resume) {
     // Our kernels this CPU can run (peers are never swept), the ones with sections, and the ones
     // whose algorithm has both a no-FPU and an FPU path among them (thresholds).
     for (const Kernel* k : opt.kernels)
-        if (!is_peer(*k) && !is_multisource(*k) && !missing_features(*k, usable_features())) plan.kernels.push_back(k);
+        if (!is_peer(*k) && !missing_features(*k, usable_features())) plan.kernels.push_back(k);
     const std::vector<std::string> talgs = opt.thresholds ? threshold_algorithms(plan.kernels) : std::vector<std::string>{};
     const std::vector<std::uint64_t> lengths = default_threshold_lengths();
     for (const Kernel* k : plan.kernels) {
-        if (k->needs_fpu) {
-            std::vector<std::uint64_t> sizes;
-            if (opt.sizes.empty()) sizes = default_section_sizes(k->block_bytes, opt.max_section_bytes, opt.points_per_doubling);
-            else
-                for (std::uint64_t sz : opt.sizes) sizes.push_back(std::max<std::uint64_t>(1, sz / k->block_bytes) * k->block_bytes);
-            std::sort(sizes.begin(), sizes.end());
-            sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+        for (const SeriesSpec& series : section_series(*k, opt)) {
+            const std::vector<std::uint64_t> sizes = series_sizes(*k, series, opt);
+            const std::string name = series_name(*k, series);
             for (bool cold : {false, true}) {
                 if (cold ? !opt.cold : !opt.hot) continue;
                 for (std::uint64_t bytes : sizes)
-                    if (!resume || !has_point(*resume, k->name, cold ? "cold" : "hot", bytes)) plan.sections.push_back({k, cold, bytes});
+                    if (!resume || !has_point(*resume, name, cold ? "cold" : "hot", bytes)) plan.sections.push_back({k, cold, bytes, series});
             }
         }
         if (std::find(talgs.begin(), talgs.end(), k->algorithm) == talgs.end()) continue;
@@ -344,16 +512,17 @@ SweepFile summarise_sweep(const SweepOptions& opt, const SweepInputs& in, const 
     f.tool_commit = tool_commit();
     f.date = utc_now_iso8601();
     f.section_overhead_ticks = static_cast<double>(opt.section_overhead_cycles) / f.core_per_tsc;
-    for (const Kernel* k : plan.kernels)
-        if (std::none_of(f.kernels.begin(), f.kernels.end(), [&](const KernelInfo& i) { return i.name == k->name; }))
-            f.kernels.push_back({k->name, k->algorithm, k->isa, k->provider, k->block_bytes, k->needs_fpu});
-    // RAID6/xor: their sections (sources x bytes per stripe() call) are not measured yet (issue 14).
-    std::string multisource;
-    for (const Kernel* k : opt.kernels)
-        if (is_multisource(*k) && !is_peer(*k)) multisource += (multisource.empty() ? "" : ", ") + std::string(k->name);
-    const std::string not_swept = "not swept: " + multisource + " (multi-source kernels: sources x bytes sections are not measured yet)";
-    if (!multisource.empty() && std::find(f.warnings.begin(), f.warnings.end(), not_swept) == f.warnings.end())
-        f.warnings.push_back(not_swept);
+    // The kernels: each series of sections as a kernel of its own (a kernel's primary series carries its name),
+    // and the kernels without sections that thresholds compare against.
+    auto list = [&](KernelInfo info) {
+        if (std::none_of(f.kernels.begin(), f.kernels.end(), [&](const KernelInfo& i) { return i.name == info.name; }))
+            f.kernels.push_back(std::move(info));
+    };
+    for (const Kernel* k : plan.kernels) {
+        const std::vector<SeriesSpec> series = section_series(*k, opt);
+        if (series.empty()) list({k->name, k->algorithm, k->isa, k->provider, k->block_bytes, k->needs_fpu});
+        for (const SeriesSpec& s : series) list(series_info(*k, s));
+    }
 
     // Points in plan order. Nothing measured is dropped on a stop: a point cut short is kept with what
     // it has (>= 3 samples), marked unsettled, and --resume measures it again.
@@ -363,13 +532,13 @@ SweepFile summarise_sweep(const SweepOptions& opt, const SweepInputs& in, const 
         const PointSamples& s = pool.points[i];
         const SectionTarget& t = plan.sections[i];
         if (s.cycles.size() < 3) {
-            if (pool.complete) unmeasured.push_back(fmt::format("{} {} B {}", t.kernel->name, t.bytes, t.cold ? "cold" : "hot"));
+            if (pool.complete) unmeasured.push_back(fmt::format("{} {} B {}", series_name(*t.kernel, t.series), t.bytes, t.cold ? "cold" : "hot"));
             continue;
         }
         std::vector<double> request = s.request_ticks;
         std::sort(request.begin(), request.end());
-        SectionPoint p{t.kernel->name, t.cold ? "cold" : "hot", t.bytes, summarize(s.ticks), request.empty() ? 0 : request[request.size() / 2],
-                       s.settled, summarize(s.cycles), {}, s.rejected, s.retaken};
+        SectionPoint p{series_name(*t.kernel, t.series), t.cold ? "cold" : "hot", t.bytes, summarize(s.ticks), request.empty() ? 0 : request[request.size() / 2],
+                       s.settled, summarize(s.cycles), {}, s.rejected, s.retaken, t.series.sources};
         for (std::size_t r = 0; r < s.round_begin.size(); ++r) {
             std::vector<double> c = s.round_cycles(r);
             if (!c.empty()) p.rounds.push_back(round_stats(std::move(c)));

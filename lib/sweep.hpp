@@ -30,6 +30,7 @@ struct SweepOptions {
     std::vector<DirtyState> threshold_dirty;    // default: the section sweep's dirty state; none = state already saved
     double budget_s = 150;                  // the whole sweep
     bool quick = false;
+    double zmm_idle_s = 0;                  // > 0: also the ZMM warm-up state, AVX-512 kernels' first section after this long idle
     int cpu = -1;                           // pinned to (recorded)
     SamplingRules sampling;                 // rounds, and when a point has enough samples
 
@@ -38,6 +39,11 @@ struct SweepOptions {
     // The options as the sweep file records them.
     nlohmann::json to_json() const;
 };
+
+// The kernels of -k patterns (registry.hpp select_kernels), where a pattern may also be a kind (kernel.hpp
+// kernel_kind: "hash", "cipher", "raid") or "all": every kernel of that kind, in table order. Throws
+// std::invalid_argument naming a pattern or kind that selects nothing.
+std::vector<const Kernel*> select_kernels_or_kinds(const std::vector<std::string>& patterns);
 
 // The default section sizes of a kernel: whole blocks from one block to >= max_bytes, geometric
 // with points_per_doubling per doubling, plus the upstream constants 1 KiB and 4 KiB.
@@ -48,11 +54,40 @@ std::vector<std::uint64_t> default_threshold_lengths();
 // Algorithms that have a path without the FPU and one with it, among the selection.
 std::vector<std::string> threshold_algorithms(const std::vector<const Kernel*>& kernels);
 
+// One series of section points of a kernel: one shape (kernel.hpp), for a multi-source kernel one number of
+// sources, and one state of the vector units. A series is what gets a cost line and a limit; the sweep file
+// lists it as a kernel of its own (series_info), so every reader fits and judges it like any kernel.
+struct SeriesSpec {
+    SectionShape shape = SectionShape::bulk;
+    std::uint32_t sources = 0;  // multi-source kernels: N sources of `bytes` each per section (0: not one)
+    double idle_s = 0;          // > 0: the first section after this long without vector code (ZMM warm-up)
+};
+// The series a sweep measures of a kernel that needs the FPU: its primary shape, GCM's AAD too, each of
+// kStripeSources for a multi-source kernel, and with --zmm-idle the warm-up state of AVX-512 kernels.
+std::vector<SeriesSpec> section_series(const Kernel& k, const SweepOptions& opt);
+// Its name: the kernel's for the primary shape, else "<kernel>.aad", "<kernel>.x<N>" (N sources), then ".idle"
+// for the warm-up state ("aes-256-gcm-vaes-avx512.aad", "raid6-avx512.x8", "aes-256-xts-vaes-avx512.idle"):
+// '.' is in no registry name, and every reader accepts it in names.
+std::string series_name(const Kernel& k, const SeriesSpec& s);
+// In words, for `list`: what one section of the kernel covers ("blocks", "walk step", "whole message",
+// "walk step + aad", "N x bytes"; "no FPU" for a kernel without sections).
+std::string section_summary(const Kernel& k);
+// What the sweep file records of it: name and algorithm as above ("aes-256-gcm.aad", "raid6.x8"; an idle
+// series keeps its kernel's algorithm), the kernel it is a series of, the shape, sources, idle time.
+KernelInfo series_info(const Kernel& k, const SeriesSpec& s);
+// The default section sizes of a series (bytes per source for a multi-source kernel): whole blocks from one
+// block (an XTS message: from kXtsMinMessageBytes) to max_section_bytes (in all sources together), plus 1
+// and 4 KiB; with --zmm-idle's state at most kIdleMaxBytes; or opt.sizes rounded down to whole blocks.
+std::vector<std::uint64_t> series_sizes(const Kernel& k, const SeriesSpec& s, const SweepOptions& opt);
+inline constexpr std::uint64_t kXtsMinMessageBytes = 512;  // the smallest dm-crypt sector / fscrypt data unit
+inline constexpr std::uint64_t kIdleMaxBytes = 256u << 10;  // the warm-up lasts ~2 us: long sections only dilute it
+
 // What to measure: every point, before any is measured.
 struct SectionTarget {
     const Kernel* kernel;
     bool cold;
-    std::uint64_t bytes;  // whole blocks
+    std::uint64_t bytes;  // whole blocks (multi-source: per source)
+    SeriesSpec series = {};
 };
 struct ThresholdTarget {
     const Kernel* kernel;

@@ -180,6 +180,32 @@ bool possible(const PointStats& s) {
 
 }  // namespace
 
+namespace {
+constexpr std::uint32_t kMaxSources = 1u << 16;  // sources of a multi-source series, as read
+}  // namespace
+
+// A series' fields of a kernel entry (optional: files from before series have none).
+void read_series_fields(const json& k, const jsonc::Path& at, KernelInfo& info) {
+    using namespace jsonc;
+    info.of = member_or(k, "of", at, std::string(), [](const json& v, const Path& p) { return name(v, p); });
+    info.shape = member_or(k, "shape", at, std::string(), [](const json& v, const Path& p) { return one_of(v, p, {"bulk", "message", "aad", "stripe"}); });
+    if (info.shape == "bulk") info.shape.clear();
+    info.sources = member_or(k, "sources", at, std::uint32_t{0}, [](const json& v, const Path& p) { return integer<std::uint32_t>(v, p, 0, kMaxSources); });
+    info.dest_count = member_or(k, "dest_count", at, std::uint32_t{0}, [](const json& v, const Path& p) { return integer<std::uint32_t>(v, p, 0, 64); });
+    info.max_sources = member_or(k, "max_sources", at, std::uint32_t{0}, [](const json& v, const Path& p) { return integer<std::uint32_t>(v, p); });
+    info.idle_s = member_or(k, "idle_s", at, 0.0, [](const json& v, const Path& p) { return real(v, p, 0, 10); });
+}
+
+
+void write_series_fields(json& j, const KernelInfo& k) {
+    if (!k.of.empty()) j["of"] = k.of;
+    if (!k.shape.empty()) j["shape"] = k.shape;
+    if (k.sources) j["sources"] = k.sources;
+    if (k.dest_count) j["dest_count"] = k.dest_count;
+    if (k.max_sources) j["max_sources"] = k.max_sources;
+    if (k.idle_s > 0) j["idle_s"] = k.idle_s;
+}
+
 bool possible_point(const PointStats& ticks, const PointStats& cycles) { return possible(ticks) && (!cycles.samples || possible(cycles)); }
 
 std::vector<std::string> impossible_points(const SweepFile& f) {
@@ -220,9 +246,11 @@ json to_json(const SweepFile& f) {
     j["partial"] = f.partial;
     j["warnings"] = f.warnings;
     j["kernels"] = json::array();
-    for (const auto& k : f.kernels)
+    for (const auto& k : f.kernels) {
         j["kernels"].push_back({{"name", k.name}, {"algorithm", k.algorithm}, {"isa", k.isa}, {"provider", k.provider},
                                 {"block_bytes", k.block_bytes}, {"needs_fpu", k.needs_fpu}});
+        write_series_fields(j["kernels"].back(), k);
+    }
     j["sections"] = json::array();
     for (const auto& p : f.sections) {
         j["sections"].push_back({{"kernel", p.kernel}, {"cache", p.cache}, {"bytes", p.bytes},
@@ -233,6 +261,7 @@ json to_json(const SweepFile& f) {
         if (!p.rounds.empty()) o["rounds"] = rounds_json(p.rounds);
         if (p.rejected) o["rejected"] = p.rejected;
         if (p.retaken) o["retaken"] = p.retaken;
+        if (p.sources) o["sources"] = p.sources;
     }
     j["thresholds"] = json::array();
     for (const auto& p : f.thresholds) {
@@ -302,6 +331,7 @@ SweepFile sweep_from_json(const json& j, const std::string& source) {
                             member_or(k, "provider", at, std::string("fputune"), [](const json& v, const Path& p) { return provider(v, p); }),
                             integer<std::uint32_t>(member(k, "block_bytes", at), at / "block_bytes", 1, kMaxBlockBytes),
                             member_or(k, "needs_fpu", at, true, [](const json& v, const Path& p) { return boolean(v, p); })};
+            read_series_fields(k, at, info);
             if (auto [it, fresh] = kernel_index.emplace(info.name, i); !fresh)
                 jsonc::fail(at / "name", fmt::format("'{}' is listed twice (also kernels[{}])", info.name, it->second));
             f.kernels.push_back(std::move(info));
@@ -335,6 +365,7 @@ SweepFile sweep_from_json(const json& j, const std::string& source) {
             }
             point.rejected = count_of(p, "rejected", at);
             point.retaken = count_of(p, "retaken", at);
+            point.sources = member_or(p, "sources", at, std::uint32_t{0}, [](const json& v, const Path& q) { return integer<std::uint32_t>(v, q, 0, kMaxSources); });
             f.sections.push_back(std::move(point));
         }
         if (const json* thresholds = optional_member(j, "thresholds", top)) {

@@ -11,6 +11,10 @@
 
 namespace fputune {
 
+namespace jsonc {
+class Path;
+}
+
 inline constexpr const char* kSweepSchema = "fputune.sweep/1";
 
 // Robust statistics of one measured point, in TSC ticks (timer overhead already subtracted).
@@ -37,6 +41,14 @@ struct KernelInfo {
     std::string name, algorithm, isa, provider;
     std::uint32_t block_bytes = 0;
     bool needs_fpu = false;
+    // A series of sections of a registry kernel (lib/sweep.hpp, issue 14), listed as a kernel of its own; every
+    // field empty/0 for a kernel's primary series of the bulk shape, and in files from before series.
+    std::string of = {};        // the registry kernel it is a series of ("" = `name` itself)
+    std::string shape = {};     // "message" (XTS), "aad" (GCM), "stripe" (multi-source); "" = bulk
+    std::uint32_t sources = 0;  // multi-source kernels: N sources per section (bytes are per source)
+    std::uint32_t dest_count = 0, max_sources = 0;  // multi-source kernels: destinations, and the most sources it takes
+    double idle_s = 0;          // > 0: the first section after this long without vector code (ZMM warm-up)
+    const std::string& kernel() const { return of.empty() ? name : of; }
 };
 
 // One point of the section sweep: one non-preemptible section of `bytes` in the kernel glue loop.
@@ -57,6 +69,7 @@ struct SectionPoint {
     std::vector<RoundStats> rounds;  // empty: a file from before rounds
     std::uint64_t rejected = 0;      // impossible samples (at or below the timer's floor), measured again
     std::uint64_t retaken = 0;       // samples dropped for a host disturbance, measured again
+    std::uint32_t sources = 0;       // multi-source kernels: N sources of `bytes` each (0: one stream)
 };
 
 // One point of the threshold sweep: the one-shot cost (init + final) of `bytes` on one kernel; for a
@@ -143,6 +156,10 @@ std::vector<std::string> impossible_points(const SweepFile& f);
 bool possible_point(const PointStats& ticks, const PointStats& cycles);  // cycles.samples == 0: ticks only
 
 nlohmann::json to_json(const SweepFile& f);
+// A series' fields of a kernel entry ("of", "shape", "sources", "idle_s"), only those that are set.
+void write_series_fields(nlohmann::json& j, const KernelInfo& k);
+// Reads them back into `info` (all optional; checked like every field, errors name `at`).
+void read_series_fields(const nlohmann::json& k, const jsonc::Path& at, KernelInfo& info);
 // Validates schema (name and version), required fields, types and ranges (lib/json_checked.hpp).
 // Throws InputError with a message that names `source` (the file), the field and what is wrong, e.g.
 // "sweep.json: schema 'fputune.sweep/2' is newer than this fputune understands (fputune.sweep/1);

@@ -195,8 +195,9 @@ void judge_upstream(VariantResult& v, const CacheModel& cm, const RecommendOptio
     if (!u) return;
     v.upstream_known = true;
     v.upstream_bytes = u->fpu_chunk_bytes;
-    if (u->fpu_chunk_bytes) {
-        v.upstream_time_s = predict_upper_s(cm, static_cast<double>(*u->fpu_chunk_bytes), o.min_freq_hz, o.quantile);
+    if (!u->fpu_chunk_bytes) v.upstream_judged_at = u->judged_at_bytes;
+    if (const std::optional<std::uint64_t> judged = u->judged_bytes()) {
+        v.upstream_time_s = predict_upper_s(cm, static_cast<double>(*judged), o.min_freq_hz, o.quantile);
         v.upstream_pass = v.upstream_time_s <= effective_budget_s(o);
     } else {
         v.upstream_time_s = std::numeric_limits<double>::infinity();

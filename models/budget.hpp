@@ -62,10 +62,15 @@ struct VariantResult {
     double throughput_cost = 0;     // A / (A + B·n) of the p50 fit: what the limit costs against none
     bool upstream_known = false;
     std::optional<std::uint64_t> upstream_bytes;  // empty: no limit upstream
+    std::optional<std::uint64_t> upstream_judged_at;  // no limit upstream, judged at this section (an XTS message, a stripe)
     double upstream_time_s = 0;     // infinity when upstream has no limit
     bool upstream_pass = false;
     std::optional<SimdThreshold> threshold;
     std::vector<std::string> notes;
+    // Series (lib/sweep.hpp): the stems of the variant's and its algorithm's macros (header.hpp series_stem),
+    // and the state: > 0 the ZMM warm-up series, the first section after this long idle.
+    std::string stem, algorithm_stem;
+    double idle_s = 0;
 };
 
 // No limit above this: no sweep measures sections beyond 1 GiB (sweep --sizes stops there), and a

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "errors.hpp"
+#include "stripes.hpp"
 #include "units.hpp"
 
 namespace fputune {
@@ -24,11 +25,39 @@ std::string threshold_macro(const std::string& algorithm) { return "FPUTUNE_" + 
 
 namespace {
 
+std::string without_idle(const std::string& name) {
+    const std::string suffix = ".idle";
+    return name.size() > suffix.size() && name.ends_with(suffix) ? name.substr(0, name.size() - suffix.size()) : name;
+}
+
+std::string stripe_suffix(const KernelInfo& k) {
+    const StripeUnit unit = stripe_unit(k);
+    return fmt::format("_{}_{}", k.sources + unit.extra, macro_stem(unit.word));
+}
+
+}  // namespace
+
+std::string series_stem(const KernelInfo& k) {
+    if (k.sources) return macro_stem(k.kernel()) + stripe_suffix(k);
+    return macro_stem(without_idle(k.name));
+}
+
+std::string series_algorithm_stem(const KernelInfo& k) {
+    if (k.sources) return macro_stem(k.algorithm.substr(0, k.algorithm.find(".x"))) + stripe_suffix(k);
+    return macro_stem(k.algorithm);
+}
+
+namespace {
+
 // Text inside a /* */ comment must not close it.
 std::string comment_safe(std::string s) {
     for (std::size_t i = 0; (i = s.find("*/", i)) != std::string::npos;) s.replace(i, 2, "* /");
     return s;
 }
+
+// A series' macros (an AAD part, N disks of a multi-source kernel) are named by its stems (series_stem).
+std::string variant_macro_of(const VariantResult& v) { return v.stem.empty() ? variant_macro(v.kernel) : "FPUTUNE_" + v.stem + "_FPU_BYTES"; }
+std::string algorithm_macro_of(const AlgorithmRow& a) { return a.stem.empty() ? algorithm_macro(a.algorithm) : "FPUTUNE_" + a.stem + "_FPU_BYTES"; }
 
 // Two names that differ only in what a macro cannot spell ("sha256-avx2", "sha256.avx2") would define
 // one macro twice, and C would keep the later, perhaps looser, value: refused, naming both.
@@ -46,9 +75,9 @@ void refuse_macro_collisions(const Recommendation& r) {
             if (row.bound.kernel == kernel) return " (from " + row.bound.source + ")";
         return std::string();
     };
-    for (const auto& row : r.variants) claim(variant_macro(row.bound.kernel), "kernel '" + row.bound.kernel + "'" + from(row.bound.kernel));
+    for (const auto& row : r.variants) claim(variant_macro_of(row.bound), "kernel '" + row.bound.kernel + "'" + from(row.bound.kernel));
     for (const auto& a : r.algorithms) {
-        const std::string macro = algorithm_macro(a.algorithm);
+        const std::string macro = algorithm_macro_of(a);
         // A kernel named like its algorithm (crc32c) shares the macro with it on purpose.
         const auto it = owner.find(macro);
         if (it == owner.end() || it->second != "kernel '" + a.algorithm + "'" + from(a.algorithm))
@@ -96,14 +125,16 @@ std::string render_header(const Recommendation& r, const std::string& path) {
                      o.emit == Emit::central ? "central estimate" : "low (conservative) end");
     h += "#ifndef " + guard + "\n#define " + guard + "\n\n";
     h += "/* Per variant: the most bytes one section may process. */\n";
+    auto macro_of = [](const VariantResult& v) { return variant_macro_of(v); };
     for (const auto& row : r.variants) {
         const VariantResult& v = row.bound;
-        const std::string by = r.machines.size() > 1 ? ", " + v.machine : "";
+        std::string by = r.machines.size() > 1 ? ", " + v.machine : "";
+        if (v.idle_s > 0) by += fmt::format(", first section after {} idle (ZMM warm-up)", format_duration(v.idle_s));
         if (!v.fits) {
-            h += "/* " + comment_safe(fmt::format("{}: {}{}", variant_macro(v.kernel), no_fit_message(v, o.min_freq_hz), by)) + " */\n";
+            h += "/* " + comment_safe(fmt::format("{}: {}{}", macro_of(v), no_fit_message(v, o.min_freq_hz), by)) + " */\n";
             continue;
         }
-        h += fmt::format("#define {} {}U /* {} at {}, interval {:.0f}..{:.0f}, {:.1f}% throughput cost{} */\n", variant_macro(v.kernel),
+        h += fmt::format("#define {} {}U /* {} at {}, interval {:.0f}..{:.0f}, {:.1f}% throughput cost{} */\n", macro_of(v),
                          v.bytes, format_duration(v.time_s), freq, v.interval_lo_bytes, v.interval_hi_bytes, 100 * v.throughput_cost,
                          comment_safe(by));
     }
@@ -116,23 +147,43 @@ std::string render_header(const Recommendation& r, const std::string& path) {
              std::string(r.machines.size() > 1 ? " and CPUs" : "") + ", the slowest standing in for older CPUs. */\n";
     for (const auto& a : r.algorithms) {
         const std::string by = a.kernel + (r.machines.size() > 1 ? " on " + a.machine : "");
+        const std::string macro = algorithm_macro_of(a);
         // A kernel named like its algorithm (crc32c) already has this macro from the variant list.
         bool same_as_variant = false;
-        for (const auto& row : r.variants) same_as_variant |= variant_macro(row.bound.kernel) == algorithm_macro(a.algorithm);
+        for (const auto& row : r.variants) same_as_variant |= macro_of(row.bound) == macro;
         if (same_as_variant) {
-            h += fmt::format("/* {}: see above (the only variant) */\n", algorithm_macro(a.algorithm));
+            h += fmt::format("/* {}: see above (the only variant) */\n", macro);
             continue;
         }
         if (!a.fits) {
-            h += "/* " + comment_safe(fmt::format("{}: no size fits: one block of {} takes {} at {}", algorithm_macro(a.algorithm),
+            h += "/* " + comment_safe(fmt::format("{}: no size fits: one block of {} takes {} at {}", macro,
                                                   by, format_duration(a.one_block_s), freq)) + " */\n";
             continue;
         }
-        h += fmt::format("#define {} {}U /* {} at {}, bound by {}{} */\n", algorithm_macro(a.algorithm), a.bytes,
+        h += fmt::format("#define {} {}U /* {} at {}, bound by {}{} */\n", macro, a.bytes,
                          format_duration(a.time_s), freq, comment_safe(by),
                          o.per_algorithm != PerAlgorithm::selected ? ""
                          : a.policy == PerAlgorithm::selected      ? " (selected)"
                                                                    : " (slowest: the kernel's choice is unknown)");
+    }
+    if (!r.stripes.empty()) {
+        h += "\n/* Multi-source kernels: the most disks (or sources) one section may cover at 4096-byte stripes, per variant and per\n"
+             " * algorithm (the fewest across its variants); disks count the data disks and P and Q, as gen_syndrome() and md do. */\n";
+        auto line = [&](const StripeResult& s, const std::string& stem, const std::string& by) {
+            if (!s.max_sources)
+                return "/* " + comment_safe(fmt::format("FPUTUNE_{}: not even one source of {} B fits: {} at {}{}", stem, s.stripe_bytes,
+                                                        format_duration(s.one_source_s), freq, by)) + " */\n";
+            std::string what = fmt::format("{} at {}{}", format_duration(s.time_s), freq, by);
+            if (s.cap && s.max_sources >= s.cap) what += fmt::format(", every count the kernel takes ({} sources)", s.cap);
+            else if (s.extrapolated) what += fmt::format(", extrapolated beyond {} sources measured", s.measured_max);
+            return fmt::format("#define FPUTUNE_{} {}U /* {} */\n", stem, s.count(), comment_safe(what));
+        };
+        for (const StripeRow& row : r.stripes)
+            h += line(row.bound, stripe_count_stem(row.bound.kernel, row.bound.unit, row.bound.stripe_bytes),
+                      r.machines.size() > 1 ? ", " + row.bound.machine : "");
+        for (const StripeResult& a : r.stripe_algorithms)
+            h += line(a, stripe_count_stem(a.algorithm, a.unit, a.stripe_bytes),
+                      ", bound by " + a.kernel + (r.machines.size() > 1 ? " on " + a.machine : ""));
     }
     bool any_threshold = false;
     for (const auto& a : r.algorithms) any_threshold |= a.threshold.has_value();

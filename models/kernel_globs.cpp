@@ -22,8 +22,13 @@ void filter_kernels(ModelFile& m, const std::vector<std::string>& globs) {
     if (globs.empty()) return;
     std::set<std::string> with_points;
     for (const auto& cm : m.models) with_points.insert(cm.kernel);
+    // A series of sections (an AAD part, N sources, the warm-up state) is also matched by its kernel's name.
+    auto matches = [&](const std::string& g, const std::string& name) {
+        const KernelInfo* k = m.kernel(name);
+        return glob_match(g, name) || (k && k->kernel() != name && glob_match(g, k->kernel()));
+    };
     for (const auto& g : globs) {
-        bool any = std::any_of(with_points.begin(), with_points.end(), [&](const std::string& k) { return glob_match(g, k); });
+        bool any = std::any_of(with_points.begin(), with_points.end(), [&](const std::string& k) { return matches(g, k); });
         if (!any) {
             std::string names;
             for (const auto& k : with_points) names += (names.empty() ? "" : ", ") + k;
@@ -33,7 +38,7 @@ void filter_kernels(ModelFile& m, const std::vector<std::string>& globs) {
         }
     }
     auto unwanted = [&](const std::string& kernel) {
-        return std::none_of(globs.begin(), globs.end(), [&](const std::string& g) { return glob_match(g, kernel); });
+        return std::none_of(globs.begin(), globs.end(), [&](const std::string& g) { return matches(g, kernel); });
     };
     std::erase_if(m.models, [&](const CacheModel& cm) { return unwanted(cm.kernel); });
     std::erase_if(m.thresholds, [&](const SimdThreshold& t) { return unwanted(t.kernel); });

@@ -98,9 +98,11 @@ json to_json(const ModelFile& m) {
                    {"warnings", m.warnings}};
     j["notes"] = m.notes;
     j["kernels"] = json::array();
-    for (const auto& k : m.kernels)
+    for (const auto& k : m.kernels) {
         j["kernels"].push_back({{"name", k.name}, {"algorithm", k.algorithm}, {"isa", k.isa}, {"provider", k.provider},
                                 {"block_bytes", k.block_bytes}, {"needs_fpu", k.needs_fpu}});
+        write_series_fields(j["kernels"].back(), k);
+    }
     j["models"] = json::array();
     for (const auto& cm : m.models) {
         j["models"].push_back({{"kernel", cm.kernel},
@@ -203,6 +205,7 @@ ModelFile model_from_json(const json& j, const std::string& source) {
                             member_or(k, "provider", at, std::string(kOwnProvider), [](const json& v, const Path& p) { return provider(v, p); }),
                             integer<std::uint32_t>(member(k, "block_bytes", at), at / "block_bytes", 1, 1u << 20),
                             member_or(k, "needs_fpu", at, true, [](const json& v, const Path& p) { return boolean(v, p); })};
+            read_series_fields(k, at, info);  // a series of sections (lib/sweep_file.hpp): absent in files from before them
             if (auto [it, fresh] = kernel_index.emplace(info.name, i); !fresh)
                 jsonc::fail(at / "name", fmt::format("'{}' is listed twice (also kernels[{}])", info.name, it->second));
             m.kernels.push_back(std::move(info));

@@ -11,6 +11,8 @@
 #include <fmt/format.h>
 
 #include "errors.hpp"
+#include "header.hpp"
+#include "units.hpp"
 
 namespace fputune {
 
@@ -39,6 +41,43 @@ bool more_conservative(const VariantResult& x, const VariantResult& y) {
     if (!x.fits) return x.one_block_s > y.one_block_s;
     if (x.bytes != y.bytes) return x.bytes < y.bytes;
     return x.time_s > y.time_s;
+}
+
+// A row with the ZMM warm-up state: what it does to the limit, said on the row.
+void warm_up_note(VariantRow& row, const RecommendOptions& o) {
+    const VariantResult *warm = nullptr, *idle = nullptr;
+    for (const VariantResult& v : row.per_machine) {
+        const VariantResult*& slot = v.idle_s > 0 ? idle : warm;
+        if (!slot || more_conservative(v, *slot)) slot = &v;
+    }
+    if (!warm || !idle) return;
+    auto limit = [&](const VariantResult& v) { return v.fits ? fmt::format("{} B", v.bytes) : std::string("no size"); };
+    const double change = warm->fits && warm->bytes ? 100.0 * (static_cast<double>(idle->bytes) - static_cast<double>(warm->bytes)) / static_cast<double>(warm->bytes) : 0;
+    row.bound.notes.push_back(fmt::format("ZMM warm-up: the first section after {} idle fits {} ({} at {}), warm code {}: {}",
+                                          format_duration(idle->idle_s), limit(*idle), format_duration(idle->time_s),
+                                          format_frequency(o.min_freq_hz), limit(*warm),
+                                          idle->bytes < warm->bytes ? fmt::format("the warm-up binds ({:+.1f} %)", change)
+                                                                    : std::string("no change to the limit")));
+}
+
+// The multi-source kernels: per kernel and machine the most sources at 4 KiB stripes, the fewest binding.
+void recommend_stripes(Recommendation& r, const std::vector<ModelFile>& sources, const RecommendOptions& o) {
+    std::map<std::string, StripeRow> rows;
+    std::vector<std::string> order;
+    for (const auto& s : sources)
+        for (const StripeSeries& series : stripe_series(s, o.cache)) {
+            if (!rows.count(series.kernel)) order.push_back(series.kernel);
+            rows[series.kernel].per_machine.push_back(solve_stripe_count(series, o));
+        }
+    for (const std::string& k : order) {
+        StripeRow& row = rows[k];
+        row.bound = *std::min_element(row.per_machine.begin(), row.per_machine.end(),
+                                      [](const StripeResult& x, const StripeResult& y) { return x.max_sources < y.max_sources; });
+        r.stripes.push_back(row);
+        auto it = std::find_if(r.stripe_algorithms.begin(), r.stripe_algorithms.end(), [&](const StripeResult& a) { return a.algorithm == row.bound.algorithm; });
+        if (it == r.stripe_algorithms.end()) r.stripe_algorithms.push_back(row.bound);
+        else if (row.bound.max_sources < it->max_sources) *it = row.bound;
+    }
 }
 
 }  // namespace
@@ -86,6 +125,9 @@ Recommendation recommend(const std::vector<ModelFile>& sources, const RecommendO
                 fallback.push_back(k.name + (sources.size() > 1 ? " on " + s.machine : ""));
             }
             VariantResult v = solve_budget(s, k, *cm, o);
+            v.stem = series_stem(k);
+            v.algorithm_stem = series_algorithm_stem(k);
+            v.idle_s = k.idle_s;
             if (is_peer(k)) v.notes.push_back("a peer (" + k.provider + "): the algorithm has no variant of ours");
             // The median line shows structure (a cache step); the p90 one mostly shows noise (see `fit`).
             if (!cm->p50.straight) v.notes.push_back("p50 fit: " + cm->p50.note);
@@ -93,8 +135,10 @@ Recommendation recommend(const std::vector<ModelFile>& sources, const RecommendO
             const std::optional<Dirty> dirty = o.dirty ? o.dirty : s.dirty;
             for (const auto& t : paid[static_cast<std::size_t>(&s - sources.data())])
                 if (t.kernel == k.name && (!dirty || t.dirty == *dirty)) v.threshold = t;
-            if (!rows.count(k.name)) order.push_back(k.name);
-            rows[k.name].per_machine.push_back(std::move(v));
+            // The ZMM warm-up state joins its warm series' row: the limit must hold after an idle period too.
+            const std::string key = k.idle_s > 0 && k.name.ends_with(".idle") ? k.name.substr(0, k.name.size() - 5) : k.name;
+            if (!rows.count(key)) order.push_back(key);
+            rows[key].per_machine.push_back(std::move(v));
         }
     }
     if (!fallback.empty()) {
@@ -114,6 +158,7 @@ Recommendation recommend(const std::vector<ModelFile>& sources, const RecommendO
                 row.bound.upstream_time_s = v.upstream_time_s;
                 row.bound.upstream_pass = v.upstream_pass;
             }
+        warm_up_note(row, o);
         r.variants.push_back(row);
     }
     // Per algorithm: the smallest limit over its variants and machines.
@@ -132,6 +177,7 @@ Recommendation recommend(const std::vector<ModelFile>& sources, const RecommendO
             if (row.bound.upstream_known) {
                 a.upstream_known = true;
                 a.upstream_bytes = row.bound.upstream_bytes;
+                a.upstream_judged_at = row.bound.upstream_judged_at;
                 if (row.bound.upstream_time_s >= a.upstream_time_s) {
                     a.upstream_time_s = row.bound.upstream_time_s;
                     a.upstream_pass = row.bound.upstream_pass;
@@ -181,6 +227,11 @@ Recommendation recommend(const std::vector<ModelFile>& sources, const RecommendO
         a.one_block_s = worst->one_block_s;
         a.kernel = worst->kernel;
         a.machine = worst->machine;
+        a.stem = worst->algorithm_stem.empty() ? macro_stem(alg) : worst->algorithm_stem;
+        if (const UpstreamLimit* u = find_upstream_limit(alg); u && !u->judged_because.empty()) {
+            a.upstream_because = u->judged_because;
+            a.upstream_source = u->source;
+        }
         // Threshold: per machine the fastest SIMD variant of ours (the one a dispatcher picks: lowest
         // one-shot cost at the longest length measured; with --per-algorithm selected, the kernel's
         // variant there when it has threshold points), then the largest across machines.
@@ -214,6 +265,7 @@ Recommendation recommend(const std::vector<ModelFile>& sources, const RecommendO
         if (const UpstreamLimit* u = find_upstream_limit(alg)) a.upstream_simd_min = u->simd_min_len;
         r.algorithms.push_back(a);
     }
+    recommend_stripes(r, sources, o);
     return r;
 }
 

@@ -12,6 +12,7 @@
 #include "model_file.hpp"
 #include "recommend_options.hpp"
 #include "thresholds.hpp"
+#include "stripes.hpp"
 #include "upstream.hpp"
 
 namespace fputune {
@@ -44,6 +45,15 @@ struct AlgorithmRow {
     PerAlgorithm policy = PerAlgorithm::slowest;
     std::vector<std::string> selected;      // "sha256-shani on <machine>"
     std::string selection_note;             // why selected fell back, or what the table does not mirror
+    std::string stem;                       // of its macro (header.hpp series_algorithm_stem)
+    std::optional<std::uint64_t> upstream_judged_at;  // no cap upstream, judged at this section
+    std::string upstream_because, upstream_source;    // linux-x86-sections.csv: why there, and where upstream does it
+};
+
+// A multi-source kernel: the most sources (disks) at a stripe size, on the most conservative machine.
+struct StripeRow {
+    StripeResult bound;
+    std::vector<StripeResult> per_machine;
 };
 
 struct MachineInfo {
@@ -57,6 +67,8 @@ struct Recommendation {
     std::vector<MachineInfo> machines;
     std::vector<VariantRow> variants;
     std::vector<AlgorithmRow> algorithms;
+    std::vector<StripeRow> stripes;                 // multi-source kernels: the most sources at 4 KiB stripes
+    std::vector<StripeResult> stripe_algorithms;    // per algorithm, the fewest over its variants
     std::vector<std::string> notes;
     std::string dirty_label() const;        // what the thresholds use
     std::string save_label() const;         // how the thresholds pay the state save ("by one one-shot in 193")

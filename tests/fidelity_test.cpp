@@ -291,11 +291,3 @@ TEST_CASE("per-algorithm: check judges an algorithm constant on the variant its 
     for (const auto& c : as_slowest.results) judged_on_ssse3 |= c.is_algorithm && c.kernel == "sha256-ssse3" && !c.pass;
     CHECK(judged_on_ssse3);
 }
-
-TEST_CASE("upstream: chacha20 takes upstream's chacha row, its SIMD threshold included", "[fidelity]") {
-    const UpstreamLimit* u = find_upstream_limit("chacha20");
-    REQUIRE(u);
-    CHECK(u->algorithm == "chacha");
-    CHECK(u->fpu_chunk_bytes == 4096u);
-    CHECK(u->simd_min_len == "65");
-}

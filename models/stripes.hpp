@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: MIT
+// Multi-source kernels (RAID6 gen_syndrome, xor_gen) in the unit a developer uses: a sweep measures each as
+// series of N sources x bytes per source (N in kStripeSources, lib/sweep.hpp), each series a kernel of the
+// model with its own cost line (bytes per source -> cycles). Between and beyond the measured N the cost is
+// linear in N: a section is one pass over its columns, and each further source is one more stream read per
+// column (lib/raid6 and xor_gen's loops), so the line through two measured N's holds in between and extends.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "budget.hpp"
+#include "model.hpp"
+
+namespace fputune {
+
+// How Linux counts a multi-source call's buffers (linux-x86-sections.csv "count"): raid6 in disks (the N data
+// disks + P + Q, as gen_syndrome(disks, ...) and md's raid_disks count them), xor in sources (xor_gen's src_cnt).
+struct StripeUnit {
+    std::string word = "sources";  // "disks" | "sources"
+    std::uint32_t extra = 0;       // count = sources + extra
+};
+StripeUnit stripe_unit(const KernelInfo& k);
+
+// One multi-source kernel on one machine: its series' cost lines by N (warm and, with --zmm-idle, idle).
+struct StripeSeries {
+    const ModelFile* source = nullptr;
+    std::string kernel, algorithm;  // the registry kernel ("raid6-avx512") and algorithm ("raid6")
+    StripeUnit unit;
+    std::uint32_t max_sources = 0;  // the most the kernel takes (0: not recorded)
+    Cache cache = Cache::cold;
+    std::map<std::uint32_t, std::vector<const CacheModel*>> by_sources;
+};
+// Every multi-source kernel of a model file, with the `preferred` cache's lines (else the other's).
+std::vector<StripeSeries> stripe_series(const ModelFile& m, Cache preferred);
+
+// Predicted section time (upper bound of the chosen line, at f_min) of N sources x bytes: the slowest state of a
+// measured N; linear in N between the measured N's and beyond them (*extrapolated set when beyond).
+double stripe_time_s(const StripeSeries& s, std::uint32_t sources, double bytes, const RecommendOptions& o, bool* extrapolated = nullptr);
+
+// The most sources (and disks) whose section of stripe_bytes per source fits the budget.
+struct StripeResult {
+    std::string kernel, algorithm, machine, source;
+    Cache cache = Cache::cold;
+    StripeUnit unit;
+    std::uint64_t stripe_bytes = 4096;
+    std::uint32_t max_sources = 0;   // 0: not even one source fits
+    std::uint32_t cap = 0;           // the kernel's most sources (the search stops there); 0: none recorded
+    double time_s = 0;               // predicted at max_sources
+    double one_source_s = 0;         // predicted for one source
+    bool extrapolated = false;       // max_sources is beyond the largest N measured
+    std::uint32_t measured_min = 0, measured_max = 0;
+    std::uint32_t count() const { return max_sources ? max_sources + unit.extra : 0; }
+};
+StripeResult solve_stripe_count(const StripeSeries& s, const RecommendOptions& o, std::uint64_t stripe_bytes = 4096);
+
+// The macro stems: "RAID6_AVX512_MAX_DISKS_4K" / "RAID6_MAX_DISKS_4K" (4K: stripe_bytes 4096).
+std::string stripe_count_stem(const std::string& kernel_or_algorithm, const StripeUnit& unit, std::uint64_t stripe_bytes = 4096);
+
+}  // namespace fputune
