@@ -18,6 +18,7 @@
 #include "probe.hpp"
 #include "registry.hpp"
 #include "stats.hpp"
+#include "stripes.hpp"
 #include "sweep.hpp"
 #include "units.hpp"
 
@@ -37,12 +38,55 @@ bool ends_with(const std::string& s, const std::string& suffix) {
     return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
+// A multi-source kernel's count at md's 4 KiB stripes (FPUTUNE_RAID6_AVX512_MAX_DISKS_4K, FPUTUNE_XOR_MAX_SOURCES_4K):
+// one section of that many disks (data + P + Q) or sources of 4096 B each, on the kernel or on every variant
+// of the algorithm. False: not such a constant.
+bool map_count_constant(const HeaderConstant& c, const SweepOptions& opt, SweepPlan& plan,
+                        std::map<std::pair<std::string, std::uint64_t>, std::size_t>& index, std::vector<Constant>& out,
+                        std::vector<std::string>& notes) {
+    constexpr std::uint64_t kStripeBytes = 4096;
+    const std::string stem = c.name.rfind("FPUTUNE_", 0) == 0 ? c.name.substr(8) : c.name;
+    Constant k{c, "", {}};
+    bool matched = false, refused = false;
+    for (const Kernel* kern : opt.kernels) {
+        if (is_peer(*kern) || !kern->needs_fpu || !is_multisource(*kern)) continue;
+        const StripeUnit unit = stripe_unit(series_info(*kern, {SectionShape::stripe, 1}));
+        for (const std::string& name : {std::string(kern->name), std::string(kern->algorithm)}) {
+            if (stripe_count_stem(name, unit, kStripeBytes) != stem) continue;
+            matched = true;
+            if (missing_features(*kern, usable_features())) break;
+            const std::uint64_t sources = c.value > unit.extra ? c.value - unit.extra : 0;
+            if (sources < std::max(1u, kern->min_sources) || (kern->max_sources && sources > kern->max_sources)) {
+                notes.push_back(fmt::format("ignored {} (line {}) for {}: {} {} is {} sources, outside the {}..{} it takes", c.name, c.line,
+                                            kern->name, c.value, unit.word, sources, std::max(1u, kern->min_sources), kern->max_sources));
+                refused = true;
+                break;
+            }
+            const SeriesSpec series{SectionShape::stripe, static_cast<std::uint32_t>(sources)};
+            const std::uint64_t bytes = std::max<std::uint64_t>(1, kStripeBytes / kern->block_bytes) * kern->block_bytes;
+            k.target = name == kern->name ? series_name(*kern, series) : name;
+            auto [it, fresh] = index.emplace(std::make_pair(series_name(*kern, series), bytes), plan.sections.size());
+            if (fresh) {
+                plan.sections.push_back({kern, opt.cold, bytes, series});
+                if (std::find(plan.kernels.begin(), plan.kernels.end(), kern) == plan.kernels.end()) plan.kernels.push_back(kern);
+            }
+            k.points.push_back(it->second);
+            break;
+        }
+    }
+    if (!matched) return false;
+    if (k.points.empty() && !refused) notes.push_back(fmt::format("ignored {} (line {}): no variant of it is available on this CPU", c.name, c.line));
+    if (!k.points.empty()) out.push_back(std::move(k));
+    return true;
+}
+
 // The constants of the header that name a kernel or algorithm of ours, and the plan that measures them.
 std::vector<Constant> map_constants(const std::string& text, const SweepOptions& opt, SweepPlan& plan, std::vector<std::string>& notes) {
     std::vector<std::string> skipped;
     std::vector<Constant> out;
     std::map<std::pair<std::string, std::uint64_t>, std::size_t> index;  // (series, bytes) -> point
     for (const HeaderConstant& c : parse_header_constants(text, skipped)) {
+        if (map_count_constant(c, opt, plan, index, out, notes)) continue;
         if (!ends_with(c.name, "_FPU_BYTES")) continue;  // thresholds and the include guard are not sections
         std::string stem = c.name.substr(0, c.name.size() - std::string("_FPU_BYTES").size());
         if (stem.rfind("FPUTUNE_", 0) == 0) stem = stem.substr(8);
@@ -87,7 +131,7 @@ std::vector<Constant> map_constants(const std::string& text, const SweepOptions&
 
 int run_verify(const Args& args) {
     po::options_description desc("verify options");
-    desc.add_options()("header", po::value<std::string>(), "the header whose FPUTUNE_*_FPU_BYTES constants to measure")(
+    desc.add_options()("header", po::value<std::string>(), "the header whose FPUTUNE_*_FPU_BYTES constants (and *_MAX_DISKS_4K, *_MAX_SOURCES_4K counts) to measure")(
         "budget", po::value<std::string>(), "time budget per FPU section, e.g. 30us (required)")(
         "min-freq", po::value<std::string>()->default_value("1GHz"), "slowest core clock the budget must hold at")(
         "quantile", po::value<std::string>()->default_value("p99"), "judged statistic: p99 of uninterrupted samples, or p90 of all (as recommend --quantile)")(

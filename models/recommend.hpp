@@ -11,8 +11,8 @@
 #include "budget.hpp"
 #include "model_file.hpp"
 #include "recommend_options.hpp"
-#include "thresholds.hpp"
 #include "stripes.hpp"
+#include "thresholds.hpp"
 #include "upstream.hpp"
 
 namespace fputune {
@@ -35,6 +35,9 @@ struct AlgorithmRow {
     bool upstream_pass = false;
     std::optional<SimdThreshold> threshold; // fastest SIMD variant's, the largest across machines
     std::string threshold_machine;
+    std::string stem;                       // of its macro (header.hpp series_algorithm_stem)
+    std::optional<std::uint64_t> upstream_judged_at;  // no cap upstream, judged at this section
+    std::string upstream_because, upstream_source;    // linux-x86-sections.csv: why there, and where upstream does it
     // The same variant and machine's threshold with the save paid by every one-shot and by none, and
     // what it is made of (see thresholds.hpp), to set against upstream's.
     std::optional<SimdThreshold> threshold_every, threshold_none;
@@ -45,9 +48,6 @@ struct AlgorithmRow {
     PerAlgorithm policy = PerAlgorithm::slowest;
     std::vector<std::string> selected;      // "sha256-shani on <machine>"
     std::string selection_note;             // why selected fell back, or what the table does not mirror
-    std::string stem;                       // of its macro (header.hpp series_algorithm_stem)
-    std::optional<std::uint64_t> upstream_judged_at;  // no cap upstream, judged at this section
-    std::string upstream_because, upstream_source;    // linux-x86-sections.csv: why there, and where upstream does it
 };
 
 // A multi-source kernel: the most sources (disks) at a stripe size, on the most conservative machine.

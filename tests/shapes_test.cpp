@@ -2,12 +2,20 @@
 // Section shapes in the engine (issue 14): which series of sections each kernel gets, their sizes and names,
 // kernel kinds for -k, the series in the sweep file, and a tiny measured sweep of a cipher's two shapes.
 // Nothing here asserts a time.
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <set>
+#include <sstream>
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include "cpu.hpp"
 #include "registry.hpp"
@@ -25,6 +33,18 @@ const Kernel& kernel(const char* name) {
 }
 
 bool has(const std::vector<std::uint64_t>& v, std::uint64_t x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+
+// A sweep of a few points that takes well under a second: one round, few samples, 5 ms per point.
+SweepOptions tiny_sweep() {
+    SweepOptions opt;
+    opt.sampling.rounds = 1;
+    opt.sampling.min_samples = 5;
+    opt.sampling.min_samples90 = 10;
+    opt.sampling.min_samples99 = 20;
+    opt.sampling.point_cap_s = 0.005;
+    opt.budget_s = 2;
+    return opt;
+}
 
 // "xor-sse.x8" -> 8.
 std::uint32_t series_sources_of(const std::string& name) { return static_cast<std::uint32_t>(std::stoul(name.substr(name.rfind(".x") + 2))); }
@@ -166,15 +186,9 @@ TEST_CASE("shapes: a tiny sweep of GCM measures its data and AAD sections as two
         WARN("no AES-GCM SIMD kernel on this CPU: skipped");
         return;
     }
-    SweepOptions opt;
+    SweepOptions opt = tiny_sweep();
     opt.kernels = {gcm};
     opt.sizes = {64, 1024};
-    opt.sampling.rounds = 1;
-    opt.sampling.min_samples = 5;
-    opt.sampling.min_samples90 = 10;
-    opt.sampling.min_samples99 = 20;
-    opt.sampling.point_cap_s = 0.005;
-    opt.budget_s = 2;
     const SweepPlan plan = plan_sweep(opt, nullptr);
     CHECK(plan.sections.size() == 8);  // 2 series x 2 caches x 2 sizes
     SweepInputs in;
@@ -216,16 +230,10 @@ TEST_CASE("shapes: a multi-source kernel is swept as N sources x bytes per sourc
     CHECK(section_series(kernel("xor-generic"), opt).empty());  // the reference has no sections
 
     // A tiny measured sweep (hot, two sizes, one N): every point records its sources.
-    SweepOptions tiny;
+    SweepOptions tiny = tiny_sweep();
     tiny.kernels = {&kernel("xor-sse")};
     tiny.sizes = {512, 4096};
     tiny.cold = false;
-    tiny.sampling.rounds = 1;
-    tiny.sampling.min_samples = 5;
-    tiny.sampling.min_samples90 = 10;
-    tiny.sampling.min_samples99 = 20;
-    tiny.sampling.point_cap_s = 0.003;
-    tiny.budget_s = 2;
     const SweepPlan plan = plan_sweep(tiny, nullptr);
     CHECK(plan.sections.size() == 2 * std::size(kStripeSources));
     SweepInputs in;
@@ -238,4 +246,29 @@ TEST_CASE("shapes: a multi-source kernel is swept as N sources x bytes per sourc
     for (const SectionPoint& p : f.sections) CHECK(p.sources == series_sources_of(p.kernel));
     CHECK(impossible_points(f).empty());
     CHECK(std::none_of(f.warnings.begin(), f.warnings.end(), [](const std::string& w) { return w.find("not swept") != std::string::npos; }));
+}
+
+TEST_CASE("shapes: verify measures a MAX_DISKS_4K count as that many disks of 4 KiB", "[verify][shapes][cli]") {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / ("fputune-shapes-" + std::to_string(getpid()));
+    fs::create_directories(dir);
+    std::ofstream(dir / "disks.h") << "#define FPUTUNE_RAID6_SSE2_MAX_DISKS_4K 6U\n#define FPUTUNE_RAID6_MAX_DISKS_4K 300U\n";
+    const std::string bin = (fs::read_symlink("/proc/self/exe").parent_path() / ".." / "apps" / "fputune").lexically_normal().string();
+    const std::string cmd = "FPUTUNE_LOCK_DIR=" + dir.string() + " " + bin + " verify " + (dir / "disks.h").string() +
+                            " --budget 1ms --min-freq 1GHz --time-budget 1 --json >" + (dir / "out").string() + " 2>/dev/null";
+    const int status = std::system(cmd.c_str());
+    std::stringstream out;
+    out << std::ifstream(dir / "out").rdbuf();
+    fs::remove_all(dir);
+    INFO(out.str());
+    REQUIRE(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 0);
+    const nlohmann::json j = nlohmann::json::parse(out.str());
+    REQUIRE(j["results"].size() == 1);  // 6 disks = 4 data disks + P + Q, one section of 4 x 4096 B
+    CHECK(j["results"][0]["kernel"] == "raid6-sse2.x4");
+    CHECK(j["results"][0]["bytes"] == 4096);
+    CHECK(j["results"][0]["value"] == 6);
+    bool refused = false;  // 300 disks: more than the 255 data disks RAID6 takes, one line that says so
+    for (const auto& n : j["notes"]) refused |= n.get<std::string>().find("298 sources") != std::string::npos;
+    CHECK(refused);
 }

@@ -61,6 +61,17 @@ void nh_avx2(const std::uint32_t* key, const std::uint8_t* message, std::size_t 
 void blake2s_compress_ssse3(fputune::linux_asm::Blake2sState* state, const std::uint8_t* block, std::size_t nblocks, std::uint32_t inc);
 void blake2s_compress_avx512(fputune::linux_asm::Blake2sState* state, const std::uint8_t* block, std::size_t nblocks, std::uint32_t inc);
 
+// chacha_glue.c: the state (16 words) is read, not written (the glue advances the counter); len in bytes,
+// at most the blocks the function handles (2, 4 or 8; 1 or 4 for ssse3), a partial last block included.
+void chacha_block_xor_ssse3(std::uint32_t* state, std::uint8_t* dst, const std::uint8_t* src, unsigned int len, int nrounds);
+void chacha_4block_xor_ssse3(std::uint32_t* state, std::uint8_t* dst, const std::uint8_t* src, unsigned int len, int nrounds);
+void chacha_2block_xor_avx2(std::uint32_t* state, std::uint8_t* dst, const std::uint8_t* src, unsigned int len, int nrounds);
+void chacha_4block_xor_avx2(std::uint32_t* state, std::uint8_t* dst, const std::uint8_t* src, unsigned int len, int nrounds);
+void chacha_8block_xor_avx2(std::uint32_t* state, std::uint8_t* dst, const std::uint8_t* src, unsigned int len, int nrounds);
+void chacha_2block_xor_avx512vl(std::uint32_t* state, std::uint8_t* dst, const std::uint8_t* src, unsigned int len, int nrounds);
+void chacha_4block_xor_avx512vl(std::uint32_t* state, std::uint8_t* dst, const std::uint8_t* src, unsigned int len, int nrounds);
+void chacha_8block_xor_avx512vl(std::uint32_t* state, std::uint8_t* dst, const std::uint8_t* src, unsigned int len, int nrounds);
+
 // poly1305_glue.c (poly1305-x86_64-cryptogams.pl): len is in bytes, a multiple of 16.
 void poly1305_init_x86_64(void* ctx, const std::uint8_t key[16]);
 void poly1305_blocks_x86_64(void* ctx, const std::uint8_t* inp, std::size_t len, std::uint32_t padbit);

@@ -20,5 +20,6 @@ consteval Variant linux_variant(const char* name, const char* isa, FeatureSet re
 void add_sha(std::vector<Kernel>& out);
 void add_crc(std::vector<Kernel>& out);
 void add_mac(std::vector<Kernel>& out);
+void add_chacha(std::vector<Kernel>& out);
 
 }  // namespace fputune::linux_glue

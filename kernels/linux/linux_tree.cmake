@@ -27,6 +27,9 @@ set(FPUTUNE_LINUX_UNITS
   "nh_sse2|arch/x86/crypto/nh-sse2-x86_64.S|nh_sse2"
   "nh_avx2|arch/x86/crypto/nh-avx2-x86_64.S|nh_avx2"
   "blake2s|arch/x86/crypto/blake2s-core.S|blake2s_compress_ssse3 blake2s_compress_avx512"
+  "chacha_ssse3|arch/x86/crypto/chacha-ssse3-x86_64.S|chacha_block_xor_ssse3 chacha_4block_xor_ssse3"
+  "chacha_avx2|arch/x86/crypto/chacha-avx2-x86_64.S|chacha_2block_xor_avx2 chacha_4block_xor_avx2 chacha_8block_xor_avx2|chacha_ssse3"
+  "chacha_avx512vl|arch/x86/crypto/chacha-avx512vl-x86_64.S|chacha_2block_xor_avx512vl chacha_4block_xor_avx512vl chacha_8block_xor_avx512vl"
   "poly1305|arch/x86/crypto/poly1305-x86_64-cryptogams.pl|poly1305_init_x86_64 poly1305_blocks_x86_64 poly1305_emit_x86_64 poly1305_blocks_avx poly1305_blocks_avx2 poly1305_blocks_avx512 poly1305_emit_avx")
 
 # How every unit is assembled, at probe time and in the build: the shim first on the include path,

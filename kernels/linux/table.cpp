@@ -11,6 +11,7 @@ std::span<const Kernel> linux_kernels() noexcept {
         linux_glue::add_sha(t);
         linux_glue::add_crc(t);
         linux_glue::add_mac(t);
+        linux_glue::add_chacha(t);
         return t;
     }();
     return table;

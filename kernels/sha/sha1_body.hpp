@@ -2,15 +2,13 @@
 // SHA-1 with the message schedule in vectors and the rounds in scalar registers, written once over a
 // width's traits T: a vector V holds four schedule words of each of kBlocks blocks (one per 128-bit
 // lane). The first block's rounds run with the schedule of all kBlocks blocks threaded between them; the
-// other blocks' rounds then read their schedule from memory. Included by the ssse3 and avx (xmm, one block)
-// and avx2 (ymm, two blocks) files, each compiled with its own flags; everything is in an anonymous
-// namespace, so each keeps its own copy.
+// other blocks' rounds then read their schedule from memory. Included by the ssse3 and avx (xmm, one
+// block: vec_xmm.hpp) and avx2 (ymm, two blocks: vec_ymm.hpp) files, each compiled with its own flags;
+// everything is in an anonymous namespace, so each keeps its own copy.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
-
-#include <immintrin.h>
 
 #include "sha.hpp"
 
@@ -134,32 +132,6 @@ void sha1_blocks_body(std::uint32_t state[5], const std::uint8_t* data, std::siz
 #undef FPUTUNE_WKB
 #undef FPUTUNE_SHA1_CHUNK
 #undef FPUTUNE_SHA1_STATE_ADD
-
-#ifdef __SSSE3__
-// One block per xmm register: the width of sha1_ssse3.cpp and, VEX-encoded, sha1_avx.cpp.
-struct Xmm {
-    using V = __m128i;
-    static constexpr int kBlocks = 1;
-    static V xor_(V a, V b) noexcept { return _mm_xor_si128(a, b); }
-    static V or_(V a, V b) noexcept { return _mm_or_si128(a, b); }
-    static V add32(V a, V b) noexcept { return _mm_add_epi32(a, b); }
-    static V shl32(V a, int n) noexcept { return _mm_slli_epi32(a, n); }
-    static V shr32(V a, int n) noexcept { return _mm_srli_epi32(a, n); }
-    template <int kBytes>
-    static V alignr8(V a, V b) noexcept { return _mm_alignr_epi8(a, b, kBytes); }
-    template <int kBytes>
-    static V shr_bytes(V a) noexcept { return _mm_srli_si128(a, kBytes); }
-    template <int kBytes>
-    static V shl_bytes(V a) noexcept { return _mm_slli_si128(a, kBytes); }
-    static V set1(std::uint32_t x) noexcept { return _mm_set1_epi32(static_cast<int>(x)); }
-    static void store(std::uint32_t* p, V a) noexcept { _mm_store_si128(reinterpret_cast<__m128i*>(p), a); }
-    static V load_be(const std::uint8_t* p, std::size_t) noexcept {
-        const V bswap = _mm_set_epi64x(0x0c0d0e0f08090a0bULL, 0x0405060700010203ULL);
-        return _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)), bswap);
-    }
-};
-
-#endif
 
 }  // namespace
 }  // namespace fputune::sha

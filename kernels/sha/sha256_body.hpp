@@ -2,9 +2,9 @@
 // SHA-224/256 with the message schedule in vectors and the rounds in scalar registers, written once over
 // a width's traits T: a vector V holds four schedule words of each of kBlocks blocks (one per 128-bit
 // lane). The first block's rounds run with the schedule of all kBlocks blocks threaded between them; the
-// other blocks' rounds then read their schedule from memory. Xmm (below) is the width of sha256_ssse3.cpp
-// (-mssse3, SSE encoding) and sha256_avx.cpp (-mavx, VEX encoding); sha256_avx2.cpp brings ymm. Each is
-// compiled with its own flags; everything is in an anonymous namespace, so each keeps its own copy.
+// other blocks' rounds then read their schedule from memory. The widths: vec_xmm.hpp (sha256_ssse3.cpp,
+// -mssse3, SSE encoding; sha256_avx.cpp, -mavx, VEX encoding), vec_ymm.hpp (sha256_avx2.cpp). Each file
+// is compiled with its own flags; everything is in an anonymous namespace, so each keeps its own copy.
 #pragma once
 
 #include <immintrin.h>
@@ -32,8 +32,9 @@ inline std::uint32_t ror32(std::uint32_t x, int n) { return (x >> n) | (x << (32
         bc = ab_;                                                                         \
     } while (0)
 // Four rounds of block B from round r (a multiple of 4); the second form continues with the names four
-// rounds on. W+K of round r of block B is at wk[4 * kBlocks * (r / 4) + 4 * B + r % 4].
-#define FPUTUNE_WK(r, B, i) wk[4 * kBlocks * ((r) / 4) + 4 * (B) + (i)]
+// rounds on. W+K of round r of block B is at wk[4 * kBlocks * (r / 4) + 4 * B + r % 4], written without
+// the division (r % 4 == 0 here) so that the index stays an addressing mode, as in the per-width copies.
+#define FPUTUNE_WK(r, B, i) wk[kBlocks * (r) + 4 * (B) + (i)]
 #define FPUTUNE_SHA256_ROUNDS4(r, B)                                          \
     FPUTUNE_SHA256_ROUND(a, b, c, d, e, f, g, h, FPUTUNE_WK(r, B, 0));        \
     FPUTUNE_SHA256_ROUND(h, a, b, c, d, e, f, g, FPUTUNE_WK(r, B, 1));        \
@@ -87,7 +88,7 @@ void sha256_blocks_body(std::uint32_t state[8], const std::uint8_t* data, std::s
     std::uint32_t e = state[4], f = state[5], g = state[6], h = state[7];
     while (nblocks) {
         // With fewer blocks left than lanes, the last block's data fills the other lanes, unused.
-        const std::size_t here = nblocks < kBlocks ? nblocks : kBlocks;
+        const std::size_t here = kBlocks == 1 || nblocks >= kBlocks ? kBlocks : nblocks;
         V x[4];
         for (int i = 0; i < 4; ++i) {
             x[i] = T::load_be(data + 16 * i, here);
@@ -113,13 +114,15 @@ void sha256_blocks_body(std::uint32_t state[8], const std::uint8_t* data, std::s
         }
         FPUTUNE_SHA2_STATE_ADD()
         // The other blocks: their schedule is already in wk.
-        for (std::size_t B = 1; B < here; ++B) {
-            bc = b ^ c;
-            for (int i = 0; i < 64; i += 8) {
-                FPUTUNE_SHA256_ROUNDS4(i, B)
-                FPUTUNE_SHA256_ROUNDS4B(i + 4, B)
+        if constexpr (kBlocks > 1) {
+            for (std::size_t B = 1; B < here; ++B) {
+                bc = b ^ c;
+                for (int i = 0; i < 64; i += 8) {
+                    FPUTUNE_SHA256_ROUNDS4(i, B)
+                    FPUTUNE_SHA256_ROUNDS4B(i + 4, B)
+                }
+                FPUTUNE_SHA2_STATE_ADD()
             }
-            FPUTUNE_SHA2_STATE_ADD()
         }
         data += 64 * here;
         nblocks -= here;
@@ -131,28 +134,6 @@ void sha256_blocks_body(std::uint32_t state[8], const std::uint8_t* data, std::s
 #undef FPUTUNE_SHA256_ROUNDS4
 #undef FPUTUNE_SHA256_ROUNDS4B
 
-// One block per xmm register.
-struct Xmm {
-    using V = __m128i;
-    static constexpr int kBlocks = 1;
-    static V xor_(V a, V b) noexcept { return _mm_xor_si128(a, b); }
-    static V add32(V a, V b) noexcept { return _mm_add_epi32(a, b); }
-    static V shr32(V a, int n) noexcept { return _mm_srli_epi32(a, n); }
-    static V shl32(V a, int n) noexcept { return _mm_slli_epi32(a, n); }
-    static V shr64(V a, int n) noexcept { return _mm_srli_epi64(a, n); }
-    template <int kBytes>
-    static V alignr8(V a, V b) noexcept { return _mm_alignr_epi8(a, b, kBytes); }
-    template <int kImm>
-    static V shuffle32(V a) noexcept { return _mm_shuffle_epi32(a, kImm); }
-    static V shuffle8(V a, V m) noexcept { return _mm_shuffle_epi8(a, m); }
-    static void store(std::uint32_t* p, V a) noexcept { _mm_store_si128(reinterpret_cast<__m128i*>(p), a); }
-    static V per_lane(long long hi, long long lo) noexcept { return _mm_set_epi64x(hi, lo); }
-    static V k4(const std::uint32_t* k) noexcept { return _mm_load_si128(reinterpret_cast<const __m128i*>(k)); }
-    static V load_be(const std::uint8_t* p, std::size_t) noexcept {
-        return _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)),
-                                _mm_set_epi64x(0x0c0d0e0f08090a0bULL, 0x0405060700010203ULL));
-    }
-};
 
 }  // namespace
 }  // namespace fputune::sha

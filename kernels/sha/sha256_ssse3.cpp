@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // SHA-224/256 block function, message schedule in xmm registers (4 words at a time), scalar rounds
-// (sha256_body.hpp). Requires SSSE3.
+// (sha256_body.hpp, vec_xmm.hpp). Requires SSSE3.
 #include "sha256_body.hpp"
+#include "vec_xmm.hpp"
 
 void fputune::sha::sha256_blocks_ssse3(std::uint32_t state[8], const std::uint8_t* data, std::size_t nblocks) noexcept {
     sha256_blocks_body<Xmm>(state, data, nblocks);

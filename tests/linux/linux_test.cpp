@@ -81,6 +81,9 @@ const std::map<std::string, std::vector<std::string>> kUnitVariants = {
     {"nh_sse2", {"nh-sse2-linux", "nhpoly1305-sse2-linux"}},
     {"nh_avx2", {"nh-avx2-linux", "nhpoly1305-avx2-linux"}},
     {"blake2s", {"blake2s-ssse3-linux", "blake2s-avx512-linux"}},
+    {"chacha_ssse3", {"chacha20-ssse3-linux"}},
+    {"chacha_avx2", {"chacha20-avx2-linux"}},
+    {"chacha_avx512vl", {"chacha20-avx512vl-linux"}},
     {"poly1305", {"poly1305-scalar-linux", "poly1305-avx-linux", "poly1305-avx2-linux", "poly1305-avx512-linux"}},
 };
 

@@ -60,7 +60,9 @@ expect("tree" "${text}" "skipping poly1305 \\([^)]*\\): perl failed: no flavour 
 expect("tree" "${text}" "skipping blake2s \\(arch/x86/crypto/blake2s-core\\.S\\): not in this tree")
 string(REGEX MATCHALL "skipping" skips "${text}")
 list(LENGTH skips nskips)
-expect("one line per skipped unit" "${nskips}" "^19$")
+list(LENGTH FPUTUNE_LINUX_UNITS nunits)
+math(EXPR nskipped "${nunits} - 1")  # every unit but sha256_avx2
+expect("one line per skipped unit" "${nskips}" "^${nskipped}$")
 
 # The same tree as an archive with one top directory, as kernel.org and Debian ship it.
 execute_process(COMMAND ${CMAKE_COMMAND} -E tar cJf ${WORK}/linux-9.9.tar.xz linux-9.9 WORKING_DIRECTORY ${WORK}/src)
