@@ -29,7 +29,8 @@ double parse_margin(const std::string& text) {
         used = 0;
     }
     if (used != text.size() || used == 0)
-        throw UsageError("--margin " + text + ": not a number; give a factor of at least 1, e.g. 1.2 for 20 % headroom");
+        throw UsageError("--margin " + text +
+                         ": not a number; give a factor of at least 1, e.g. 1.2 for 20 % headroom");
     return v;
 }
 
@@ -57,28 +58,33 @@ RecommendOptions budget_options(const po::variables_map& vm, const std::string& 
         check_plausible_min_freq(o.min_freq_hz, "--min-freq");
     }
     o.margin = parse_margin(vm["margin"].as<std::string>());
-    if (vm.count("round")) o.round = parse_option("round", vm["round"].as<std::string>(), parse_round, "expected block, kib or pow2");
+    if (vm.count("round"))
+        o.round = parse_option("round", vm["round"].as<std::string>(), parse_round, "expected block, kib or pow2");
     if (vm.count("cache")) o.cache = cache_option(vm["cache"].as<std::string>());
     if (vm.count("dirty"))
         o.dirty = parse_option("dirty", vm["dirty"].as<std::string>(), parse_dirty_state,
                                "expected xmm, ymm, zmm or none (thresholds with the user state already saved)");
     o.quantile = quantile_option(vm["quantile"].as<std::string>());
-    if (vm.count("emit")) o.emit = parse_option("emit", vm["emit"].as<std::string>(), parse_emit, "expected conservative or central");
+    if (vm.count("emit"))
+        o.emit = parse_option("emit", vm["emit"].as<std::string>(), parse_emit, "expected conservative or central");
     if (vm.count("per-algorithm"))
-        o.per_algorithm = parse_option("per-algorithm", vm["per-algorithm"].as<std::string>(), parse_per_algorithm,
-                                       "expected selected (the variant the kernel runs on each swept CPU) or slowest (the smallest "
-                                       "limit over every variant)");
+        o.per_algorithm =
+            parse_option("per-algorithm", vm["per-algorithm"].as<std::string>(), parse_per_algorithm,
+                         "expected selected (the variant the kernel runs on each swept CPU) or slowest (the smallest "
+                         "limit over every variant)");
     o.command_line = command_line(command, args);
     validate(o);
     return o;
 }
 
 void add_budget_options(po::options_description& desc) {
-    desc.add_options()("from", po::value<std::vector<std::string>>()->multitoken()->composing(),
-                       "sweep files, model files or reference CSVs (default fputune-sweep.json); several machines merge "
-                       "to the most conservative value")(
-        "budget", po::value<std::string>(), "longest acceptable FPU section, e.g. 30us (ns, us, ms, s)")(
-        "min-freq", po::value<std::string>()->default_value("1GHz"), "lowest core frequency to plan for (Hz, kHz, MHz, GHz)")(
+    desc.add_options()(
+        "from", po::value<std::vector<std::string>>()->multitoken()->composing(),
+        "sweep files, model files or reference CSVs (default fputune-sweep.json); several machines merge "
+        "to the most conservative value")("budget", po::value<std::string>(),
+                                          "longest acceptable FPU section, e.g. 30us (ns, us, ms, s)")(
+        "min-freq", po::value<std::string>()->default_value("1GHz"),
+        "lowest core frequency to plan for (Hz, kHz, MHz, GHz)")(
         "margin", po::value<std::string>()->default_value("1.0"), "safety factor >= 1: limits fit budget / margin")(
         "cache", po::value<std::string>()->default_value("cold"), "cold | hot: which sweep points to use")(
         "dirty", po::value<std::string>(), "xmm | ymm | zmm | none: user state for the thresholds (default: as swept)")(
@@ -99,15 +105,18 @@ std::vector<NamedPath> source_paths(const po::variables_map& vm) {
     std::vector<NamedPath> paths;
     if (vm.count("from"))
         for (const auto& f : vm["from"].as<std::vector<std::string>>()) paths.push_back({"--from", f});
-    else paths.push_back({"--from", "fputune-sweep.json"});
+    else
+        paths.push_back({"--from", "fputune-sweep.json"});
     return paths;
 }
 
 std::vector<ModelFile> load_sources(const po::variables_map& vm) {
     std::vector<std::string> from = {"fputune-sweep.json"};
-    if (vm.count("from")) from = vm["from"].as<std::vector<std::string>>();
+    if (vm.count("from"))
+        from = vm["from"].as<std::vector<std::string>>();
     else if (!std::filesystem::exists(from[0]))
-        throw UsageError("no fputune-sweep.json in this folder: run `fputune sweep` first, or name inputs with --from FILE...");
+        throw UsageError(
+            "no fputune-sweep.json in this folder: run `fputune sweep` first, or name inputs with --from FILE...");
     std::vector<std::string> globs;
     if (vm.count("kernel")) globs = vm["kernel"].as<std::vector<std::string>>();
     std::vector<ModelFile> sources;

@@ -59,15 +59,17 @@ int pin_cpu(const po::variables_map& vm) {
     const int cpu = vm.count("cpu") ? vm["cpu"].as<int>() : last_allowed_cpu();
     // Pinning to a CPU outside the mask would widen it (what taskset or a cgroup chose); refuse instead.
     if (cpu < 0 || cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, &allowed))
-        throw UsageError(fmt::format("--cpu {}: not one of the CPUs this process may use ({}); pick one of those", cpu, allowed_list));
+        throw UsageError(fmt::format("--cpu {}: not one of the CPUs this process may use ({}); pick one of those", cpu,
+                                     allowed_list));
     if (!pin_to_cpu(cpu)) throw SystemError(fmt::format("cannot pin to CPU {}: {}", cpu, std::strerror(errno)));
     static std::optional<CpuLock> lock;
     std::string holder;
     lock = CpuLock::try_acquire(cpu, invocation(), holder);
     if (!lock)
-        throw SystemError(fmt::format("CPU {} is busy: another measuring run holds it ({}); two runs on one CPU measure each "
-                                      "other. Wait for it, or pick another CPU with --cpu (allowed: {})",
-                                      cpu, holder, allowed_list));
+        throw SystemError(
+            fmt::format("CPU {} is busy: another measuring run holds it ({}); two runs on one CPU measure each "
+                        "other. Wait for it, or pick another CPU with --cpu (allowed: {})",
+                        cpu, holder, allowed_list));
     return cpu;
 }
 
@@ -76,8 +78,9 @@ bool parse(const std::string& command, const std::string& usage, po::options_des
     po::options_description all;
     all.add_options()("help,h", "show this help");
     if (with_disable)
-        all.add_options()("disable", po::value<std::string>(),
-                          "mask CPU features, e.g. avx512f,sha (also FPUTUNE_DISABLE); kernels needing them become unavailable");
+        all.add_options()(
+            "disable", po::value<std::string>(),
+            "mask CPU features, e.g. avx512f,sha (also FPUTUNE_DISABLE); kernels needing them become unavailable");
     all.add(desc);
     try {
         auto parser = po::command_line_parser(args).options(all);

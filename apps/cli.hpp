@@ -18,9 +18,9 @@ namespace po = boost::program_options;
 // Exit codes, one meaning each (printed by every --help, see kExitCodesHelp):
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitCheckFailed = 1;  // a check failed: a constant over budget, a regression
-inline constexpr int kExitUsage = 2;        // bad usage or bad input (InputError, UsageError)
-inline constexpr int kExitSystem = 3;       // the machine or the file system failed us (SystemError)
-inline constexpr int kExitPartial = 4;      // a sweep was interrupted by a signal and wrote a valid partial file
+inline constexpr int kExitUsage = 2;  // bad usage or bad input (InputError, UsageError)
+inline constexpr int kExitSystem = 3;  // the machine or the file system failed us (SystemError)
+inline constexpr int kExitPartial = 4;  // a sweep was interrupted by a signal and wrote a valid partial file
 extern const char* const kExitCodesHelp;
 
 // Thrown for bad usage; main prints "fputune <cmd>: <message>" and exits 2 (as for any InputError).

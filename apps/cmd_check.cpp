@@ -17,17 +17,22 @@ namespace fputune::cli {
 int run_check(const Args& args) {
     po::options_description desc("check options");
     desc.add_options()("header", po::value<std::string>(), "the header to check")(
-        "upstream", "also judge upstream's own sections (what Linux does today) by the same lines; without a header, only them");
+        "upstream",
+        "also judge upstream's own sections (what Linux does today) by the same lines; without a header, only them");
     add_budget_options(desc);
     po::positional_options_description pos;
     pos.add("header", 1);
     po::variables_map vm;
-    if (!parse("check", "[limits.h] [--upstream] [--from FILE...] --budget 30us [--min-freq 1GHz] [--margin 1.0] [--cache cold|hot]", desc,
-               args, vm, false, &pos))
+    if (!parse("check",
+               "[limits.h] [--upstream] [--from FILE...] --budget 30us [--min-freq 1GHz] [--margin 1.0] [--cache "
+               "cold|hot]",
+               desc, args, vm, false, &pos))
         return kExitOk;
     const bool upstream = vm.count("upstream") > 0;
     if (!vm.count("header") && !upstream)
-        throw UsageError("which header? e.g. `fputune check limits.h --budget 30us`, or `fputune check --upstream --budget 30us` for Linux's own");
+        throw UsageError(
+            "which header? e.g. `fputune check limits.h --budget 30us`, or `fputune check --upstream --budget 30us` "
+            "for Linux's own");
     const RecommendOptions o = budget_options(vm, "check", args);
     const auto sources = load_sources(vm);
     bool pass = true;
@@ -38,11 +43,13 @@ int run_check(const Args& args) {
         std::cout << render_check(report, path, sources, o);
         pass = report.all_pass();
     } else {
-        std::cout << fmt::format("fputune {} ({}) check --upstream: budget {} per FPU section at {} minimum, margin {}, {} cache\n",
-                                 tool_version(), tool_commit(), format_duration(o.budget_s), format_frequency(o.min_freq_hz),
-                                 format_margin(o.margin), name(o.cache));
+        std::cout << fmt::format(
+            "fputune {} ({}) check --upstream: budget {} per FPU section at {} minimum, margin {}, {} cache\n",
+            tool_version(), tool_commit(), format_duration(o.budget_s), format_frequency(o.min_freq_hz),
+            format_margin(o.margin), name(o.cache));
         for (const auto& s : sources)
-            std::cout << fmt::format("machine: {} ({} {}{})\n", s.machine, s.source_kind, s.source, s.sweep_date.empty() ? "" : ", " + s.sweep_date);
+            std::cout << fmt::format("machine: {} ({} {}{})\n", s.machine, s.source_kind, s.source,
+                                     s.sweep_date.empty() ? "" : ", " + s.sweep_date);
     }
     if (upstream) {
         std::size_t over = 0;

@@ -26,7 +26,8 @@ double parse_percent(const po::variables_map& vm, const char* option, double lo,
         used = 0;
     }
     if (used == 0 || used != t.size() || !(v >= lo && v <= hi))
-        throw UsageError(fmt::format("--{} {}: expected a percentage from {} to {}, e.g. 5 (or 5%)", option, text, lo, hi));
+        throw UsageError(
+            fmt::format("--{} {}: expected a percentage from {} to {}, e.g. 5 (or 5%)", option, text, lo, hi));
     return v;
 }
 
@@ -37,59 +38,76 @@ std::string p_text(double p) {
 
 // "  2.512   2.498  -0.6 %  0.410" or the reason it was not compared.
 std::string change_cells(const Change& c, const char* value_format, int width) {
-    if (!c.compared) return fmt::format("{:<{}}", c.why.size() > static_cast<std::size_t>(width) ? c.why.substr(0, width - 3) + "..." : c.why, width);
-    return fmt::format("{:>8} {:>8} {:>8} {:>6}", fmt::format(fmt::runtime(value_format), c.shown_a), fmt::format(fmt::runtime(value_format), c.shown_b),
-                       fmt::format("{:+.1f}%", 100 * c.rel), p_text(c.p));
+    if (!c.compared)
+        return fmt::format("{:<{}}",
+                           c.why.size() > static_cast<std::size_t>(width) ? c.why.substr(0, width - 3) + "..." : c.why,
+                           width);
+    return fmt::format("{:>8} {:>8} {:>8} {:>6}", fmt::format(fmt::runtime(value_format), c.shown_a),
+                       fmt::format(fmt::runtime(value_format), c.shown_b), fmt::format("{:+.1f}%", 100 * c.rel),
+                       p_text(c.p));
 }
 
 std::string side_text(const CompareSide& s) {
-    return fmt::format("{} ({}{}{}, fputune {} {}{})", s.path, s.machine, s.kind.empty() ? "" : ", " + s.kind, s.date.empty() ? "" : ", " + s.date,
-                       s.tool_version, s.tool_commit, s.masked_features.empty() ? "" : ", masked: " + s.masked_features);
+    return fmt::format("{} ({}{}{}, fputune {} {}{})", s.path, s.machine, s.kind.empty() ? "" : ", " + s.kind,
+                       s.date.empty() ? "" : ", " + s.date, s.tool_version, s.tool_commit,
+                       s.masked_features.empty() ? "" : ", masked: " + s.masked_features);
 }
 
 void print_table(const CompareResult& r) {
     const RecommendOptions& o = r.options.recommend;
-    std::cout << fmt::format("fputune {} ({}) compare: {}\n", tool_version(), tool_commit(),
-                             r.kind == "bench" ? "bench files, core cycles per byte (p50)"
-                                               : fmt::format("sweeps, {} cache, core cycles per byte of the p50 and {} lines, limits for {} at {} "
-                                                             "(margin {}, rounding {})",
-                                                             name(o.cache), name(o.quantile), format_duration(o.budget_s), format_frequency(o.min_freq_hz),
-                                                             format_margin(o.margin), name(o.round)));
+    std::cout << fmt::format(
+        "fputune {} ({}) compare: {}\n", tool_version(), tool_commit(),
+        r.kind == "bench"
+            ? "bench files, core cycles per byte (p50)"
+            : fmt::format("sweeps, {} cache, core cycles per byte of the p50 and {} lines, limits for {} at {} "
+                          "(margin {}, rounding {})",
+                          name(o.cache), name(o.quantile), format_duration(o.budget_s), format_frequency(o.min_freq_hz),
+                          format_margin(o.margin), name(o.round)));
     std::cout << "A: " << side_text(r.a) << "\n";
     std::cout << "B: " << side_text(r.b) << "\n";
-    std::cout << fmt::format("significant: p < {:g} (two-sided; standard errors from each file's own 95 % intervals) and a change of at "
-                             "least {:g} %\n\n",
-                             r.options.alpha, 100 * r.options.min_change);
+    std::cout << fmt::format(
+        "significant: p < {:g} (two-sided; standard errors from each file's own 95 % intervals) and a change of at "
+        "least {:g} %\n\n",
+        r.options.alpha, 100 * r.options.min_change);
     const int w = 33;
     if (r.kind == "bench") {
-        std::cout << fmt::format("{:<24} {:>9} {:<{}}  {}\n", "kernel", "bytes", "   p50 c/B A        B   change      p", w, "verdict");
+        std::cout << fmt::format("{:<24} {:>9} {:<{}}  {}\n", "kernel", "bytes",
+                                 "   p50 c/B A        B   change      p", w, "verdict");
         for (const auto& row : r.rows)
-            std::cout << fmt::format("{:<24} {:>9} {:<{}}  {}\n", row.kernel, row.bytes, change_cells(row.p50_cpb, "{:.3f}", w), w, row.verdict);
+            std::cout << fmt::format("{:<24} {:>9} {:<{}}  {}\n", row.kernel, row.bytes,
+                                     change_cells(row.p50_cpb, "{:.3f}", w), w, row.verdict);
     } else {
-        std::cout << fmt::format("{:<24} {:<{}}  {:<{}}  {:<{}}  {}\n", "kernel", "   p50 c/B A        B   change      p", w,
-                                 "  bound c/B A        B   change      p", w, "     limit A        B   change      p", w, "verdict");
+        std::cout << fmt::format("{:<24} {:<{}}  {:<{}}  {:<{}}  {}\n", "kernel",
+                                 "   p50 c/B A        B   change      p", w, "  bound c/B A        B   change      p",
+                                 w, "     limit A        B   change      p", w, "verdict");
         for (const auto& row : r.rows)
-            std::cout << fmt::format("{:<24} {:<{}}  {:<{}}  {:<{}}  {}\n", row.kernel + (row.cache != o.cache ? " (" + std::string(name(row.cache)) + ")" : ""),
-                                     change_cells(row.p50_cpb, "{:.3f}", w), w, change_cells(row.bound_cpb, "{:.3f}", w), w,
-                                     change_cells(row.limit, "{:.0f}", w), w, row.verdict);
+            std::cout << fmt::format(
+                "{:<24} {:<{}}  {:<{}}  {:<{}}  {}\n",
+                row.kernel + (row.cache != o.cache ? " (" + std::string(name(row.cache)) + ")" : ""),
+                change_cells(row.p50_cpb, "{:.3f}", w), w, change_cells(row.bound_cpb, "{:.3f}", w), w,
+                change_cells(row.limit, "{:.0f}", w), w, row.verdict);
     }
     if (!r.algorithms.empty()) {
         auto thr = [](const std::optional<SimdThreshold>& t) -> std::string {
             if (!t) return "-";
-            const std::string v = t->kind == ThresholdKind::bytes ? fmt::format("{} B", t->bytes) : std::string(name(t->kind));
+            const std::string v =
+                t->kind == ThresholdKind::bytes ? fmt::format("{} B", t->bytes) : std::string(name(t->kind));
             return v + " (" + t->kernel + ")";
         };
         auto lim = [](const std::optional<std::uint64_t>& b, bool in) -> std::string {
             if (!in) return "-";
             return b ? fmt::format("{}", *b) : "no fit";
         };
-        std::cout << fmt::format("\nper algorithm: the constant to ship (smallest limit over its variants) and the SIMD threshold\n"
-                                 "{:<12} {:>9} {:<24} {:>9} {:<24} {:>8}  {:<28} {}\n",
-                                 "algorithm", "limit A", "bound by", "limit B", "bound by", "change", "SIMD from A", "SIMD from B");
+        std::cout << fmt::format(
+            "\nper algorithm: the constant to ship (smallest limit over its variants) and the SIMD threshold\n"
+            "{:<12} {:>9} {:<24} {:>9} {:<24} {:>8}  {:<28} {}\n",
+            "algorithm", "limit A", "bound by", "limit B", "bound by", "change", "SIMD from A", "SIMD from B");
         for (const auto& c : r.algorithms)
-            std::cout << fmt::format("{:<12} {:>9} {:<24} {:>9} {:<24} {:>8}  {:<28} {}\n", c.algorithm, lim(c.limit_a, c.in_a),
-                                     c.in_a ? c.bound_by_a : "-", lim(c.limit_b, c.in_b), c.in_b ? c.bound_by_b : "-",
-                                     c.limit_a && c.limit_b ? fmt::format("{:+.1f}%", 100 * c.rel) : "-", thr(c.threshold_a), thr(c.threshold_b));
+            std::cout << fmt::format("{:<12} {:>9} {:<24} {:>9} {:<24} {:>8}  {:<28} {}\n", c.algorithm,
+                                     lim(c.limit_a, c.in_a), c.in_a ? c.bound_by_a : "-", lim(c.limit_b, c.in_b),
+                                     c.in_b ? c.bound_by_b : "-",
+                                     c.limit_a && c.limit_b ? fmt::format("{:+.1f}%", 100 * c.rel) : "-",
+                                     thr(c.threshold_a), thr(c.threshold_b));
     }
     auto list = [](const std::vector<std::string>& v) {
         std::string s;
@@ -98,10 +116,14 @@ void print_table(const CompareResult& r) {
     };
     if (!r.only_a.empty()) std::cout << "\nonly in A: " << list(r.only_a) << "\n";
     if (!r.only_b.empty()) std::cout << (r.only_a.empty() ? "\n" : "") << "only in B: " << list(r.only_b) << "\n";
-    std::cout << fmt::format("\n{} compared: {} with no significant change, {} changed{}\n", r.rows.size(), r.rows.size() - r.changed(), r.changed(),
-                             r.only_a.size() + r.only_b.size() ? fmt::format("; {} only in A, {} only in B", r.only_a.size(), r.only_b.size()) : "");
+    std::cout << fmt::format("\n{} compared: {} with no significant change, {} changed{}\n", r.rows.size(),
+                             r.rows.size() - r.changed(), r.changed(),
+                             r.only_a.size() + r.only_b.size()
+                                 ? fmt::format("; {} only in A, {} only in B", r.only_a.size(), r.only_b.size())
+                                 : "");
     if (r.kind != "bench")
-        std::cout << "c/B: core cycles per byte (slope of the line; ticks x core/TSC); limit: the emitted limit in bytes, its p from the "
+        std::cout << "c/B: core cycles per byte (slope of the line; ticks x core/TSC); limit: the emitted limit in "
+                     "bytes, its p from the "
                      "band of the bound line\n";
     for (const auto& n : r.notes) std::cout << "note: " << n << "\n";
 }
@@ -111,15 +133,18 @@ void print_table(const CompareResult& r) {
 int run_compare(const Args& args) {
     po::options_description desc("compare options");
     desc.add_options()("a", po::value<std::string>(), "the file before (or the first machine)")(
-        "b", po::value<std::string>(), "the file after (or the second machine)")("json", "print JSON (fputune.compare/1)")(
+        "b", po::value<std::string>(), "the file after (or the second machine)")("json",
+                                                                                 "print JSON (fputune.compare/1)")(
         "fail-on-regression", po::value<std::string>(),
         "exit 1 when a variant is significantly slower (c/B) or its limit significantly smaller by more than PCT %")(
         "min-change", po::value<std::string>()->default_value("3"),
-        "smallest change in % called significant (the fits' intervals know the noise within one sweep, not the host's drift between two)")(
-        "alpha", po::value<double>()->default_value(0.05), "significance level of the two-sided test")(
+        "smallest change in % called significant (the fits' intervals know the noise within one sweep, not the host's "
+        "drift between two)")("alpha", po::value<double>()->default_value(0.05),
+                              "significance level of the two-sided test")(
         "budget", po::value<std::string>()->default_value("30us"), "for the limits: longest acceptable FPU section")(
-        "min-freq", po::value<std::string>()->default_value("1GHz"), "for the limits: lowest core frequency to plan for")(
-        "margin", po::value<std::string>()->default_value("1.0"), "for the limits: safety factor >= 1")(
+        "min-freq", po::value<std::string>()->default_value("1GHz"),
+        "for the limits: lowest core frequency to plan for")("margin", po::value<std::string>()->default_value("1.0"),
+                                                             "for the limits: safety factor >= 1")(
         "round", po::value<std::string>()->default_value("block"), "for the limits: block | kib | pow2")(
         "cache", po::value<std::string>()->default_value("cold"), "cold | hot: which sweep points to compare")(
         "quantile", po::value<std::string>()->default_value("p99"), "p99 | p90: the bound line");
@@ -127,13 +152,17 @@ int run_compare(const Args& args) {
     pos.add("a", 1).add("b", 1);
     po::variables_map vm;
     if (!parse("compare",
-               "A.json B.json [--json] [--fail-on-regression PCT] [--min-change PCT] [--budget 30us] [--min-freq 1GHz] [--cache cold|hot]\n\n"
-               "A and B: two sweeps (or model files), or two bench files. Per variant the change in core cycles per byte (p50 and bound "
+               "A.json B.json [--json] [--fail-on-regression PCT] [--min-change PCT] [--budget 30us] [--min-freq 1GHz] "
+               "[--cache cold|hot]\n\n"
+               "A and B: two sweeps (or model files), or two bench files. Per variant the change in core cycles per "
+               "byte (p50 and bound "
                "lines; bench: p50) and in the recommended limit, with a p-value from each file's own 95 % intervals.\n"
-               "Exit 0 (whatever changed), 1 with --fail-on-regression PCT when something regressed by more than PCT %, 2 bad input",
+               "Exit 0 (whatever changed), 1 with --fail-on-regression PCT when something regressed by more than PCT "
+               "%, 2 bad input",
                desc, args, vm, false, &pos))
         return kExitOk;
-    if (!vm.count("a") || !vm.count("b")) throw UsageError("which two files? e.g. `fputune compare before.json after.json`");
+    if (!vm.count("a") || !vm.count("b"))
+        throw UsageError("which two files? e.g. `fputune compare before.json after.json`");
     CompareOptions o;
     try {
         o.recommend.budget_s = parse_duration_s(vm["budget"].as<std::string>(), "--budget");
@@ -143,8 +172,10 @@ int run_compare(const Args& args) {
     }
     o.recommend.margin = margin_option(vm["margin"].as<std::string>());
     const std::string round = vm["round"].as<std::string>();
-    if (const auto r = parse_round(round)) o.recommend.round = *r;
-    else throw UsageError("--round " + round + ": expected block, kib or pow2");
+    if (const auto r = parse_round(round))
+        o.recommend.round = *r;
+    else
+        throw UsageError("--round " + round + ": expected block, kib or pow2");
     o.recommend.cache = cache_option(vm["cache"].as<std::string>());
     o.recommend.quantile = quantile_option(vm["quantile"].as<std::string>());
     o.recommend.command_line = command_line_of("compare", args);
@@ -155,7 +186,8 @@ int run_compare(const Args& args) {
     }
     o.min_change = parse_percent(vm, "min-change", 0, 1000) / 100;
     o.alpha = vm["alpha"].as<double>();
-    if (!(o.alpha > 0 && o.alpha < 1)) throw UsageError(fmt::format("--alpha {}: expected a level between 0 and 1, e.g. 0.05", o.alpha));
+    if (!(o.alpha > 0 && o.alpha < 1))
+        throw UsageError(fmt::format("--alpha {}: expected a level between 0 and 1, e.g. 0.05", o.alpha));
     double fail_pct = -1;
     if (vm.count("fail-on-regression")) fail_pct = parse_percent(vm, "fail-on-regression", 0, 1000);
     const CompareResult r = compare_files(vm["a"].as<std::string>(), vm["b"].as<std::string>(), o);

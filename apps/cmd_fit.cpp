@@ -11,8 +11,9 @@ namespace fputune::cli {
 
 int run_fit(const Args& args) {
     po::options_description desc("fit options");
-    desc.add_options()("input", po::value<std::string>()->default_value("fputune-sweep.json"), "sweep file (or model file) to fit")(
-        "output,o", po::value<std::string>(), "write the fputune.model/2 file here (atomically)")(
+    desc.add_options()("input", po::value<std::string>()->default_value("fputune-sweep.json"),
+                       "sweep file (or model file) to fit")("output,o", po::value<std::string>(),
+                                                            "write the fputune.model/2 file here (atomically)")(
         "kernel,k", po::value<std::vector<std::string>>()->composing(), "only kernels matching GLOB (repeatable)")(
         "json", "print the model JSON instead of the table");
     po::positional_options_description pos;

@@ -16,8 +16,9 @@ namespace fputune::cli {
 
 int run_list(const Args& args) {
     po::options_description desc("list options");
-    desc.add_options()("kernel,k", po::value<std::vector<std::string>>()->composing(), "only kernels matching GLOB, or a kind: hash, cipher, raid, all (repeatable)")(
-        "json", "print JSON");
+    desc.add_options()("kernel,k", po::value<std::vector<std::string>>()->composing(),
+                       "only kernels matching GLOB, or a kind: hash, cipher, raid, all (repeatable)")("json",
+                                                                                                      "print JSON");
     po::variables_map vm;
     if (!parse("list", "[-k GLOB]... [--json] [--disable FEATURES]", desc, args, vm)) return kExitOk;
     const std::vector<const Kernel*> kernels = selected_kernels(vm);
@@ -32,9 +33,14 @@ int run_list(const Args& args) {
     if (vm.count("json")) {
         nlohmann::json j = nlohmann::json::array();
         for (const Kernel* k : kernels)
-            j.push_back({{"name", k->name}, {"algorithm", k->algorithm}, {"isa", k->isa}, {"provider", k->provider},
-                         {"block_bytes", k->block_bytes}, {"needs_fpu", k->needs_fpu},
-                         {"requires", feature_list_string(k->required)}, {"available", missing_features(*k, usable) == 0},
+            j.push_back({{"name", k->name},
+                         {"algorithm", k->algorithm},
+                         {"isa", k->isa},
+                         {"provider", k->provider},
+                         {"block_bytes", k->block_bytes},
+                         {"needs_fpu", k->needs_fpu},
+                         {"requires", feature_list_string(k->required)},
+                         {"available", missing_features(*k, usable) == 0},
                          {"section", section_summary(*k)},
                          {"status", status(*k)}});
         std::cout << j.dump(1) << "\n";
@@ -42,13 +48,15 @@ int run_list(const Args& args) {
     }
     std::size_t provider_width = 9;  // "linux 6.12.117" is longer than the peers' names
     for (const Kernel* k : kernels) provider_width = std::max(provider_width, std::strlen(k->provider));
-    std::cout << fmt::format("{:<24} {:<11} {:<15} {:<{}} {:>6} {:<4} {:<15} {}\n", "kernel", "algorithm", "isa", "provider",
-                             provider_width, "block", "fpu", "section", "available");
+    std::cout << fmt::format("{:<24} {:<11} {:<15} {:<{}} {:>6} {:<4} {:<15} {}\n", "kernel", "algorithm", "isa",
+                             "provider", provider_width, "block", "fpu", "section", "available");
     for (const Kernel* k : kernels)
-        std::cout << fmt::format("{:<24} {:<11} {:<15} {:<{}} {:>6} {:<4} {:<15} {}\n", k->name, k->algorithm, k->isa, k->provider,
-                                 provider_width, k->block_bytes, k->needs_fpu ? "yes" : "no", section_summary(*k), status(*k));
+        std::cout << fmt::format("{:<24} {:<11} {:<15} {:<{}} {:>6} {:<4} {:<15} {}\n", k->name, k->algorithm, k->isa,
+                                 k->provider, provider_width, k->block_bytes, k->needs_fpu ? "yes" : "no",
+                                 section_summary(*k), status(*k));
     if (disabled_features())
-        std::cout << fmt::format("\nmasked features: {}\n", feature_list_string(disabled_features() & detected_features()));
+        std::cout << fmt::format("\nmasked features: {}\n",
+                                 feature_list_string(disabled_features() & detected_features()));
     return kExitOk;
 }
 

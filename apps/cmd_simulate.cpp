@@ -39,7 +39,8 @@ std::vector<std::uint64_t> module_sizes_in(const std::string& dir, std::string& 
         const std::uint64_t file_bytes = it->file_size(ec);
         if (ec) break;
         std::ifstream in(it->path(), std::ios::binary);
-        std::string head(64, '\0'), tail(static_cast<std::size_t>(std::min<std::uint64_t>(file_bytes, 64 * 1024)), '\0');
+        std::string head(64, '\0'),
+            tail(static_cast<std::size_t>(std::min<std::uint64_t>(file_bytes, 64 * 1024)), '\0');
         in.read(head.data(), static_cast<std::streamsize>(head.size()));
         head.resize(static_cast<std::size_t>(in.gcount()));
         in.clear();
@@ -57,13 +58,17 @@ std::vector<std::uint64_t> module_sizes_in(const std::string& dir, std::string& 
     }
     if (ec) throw UsageError(fmt::format("--modules {}: {}", dir, ec.message()));
     if (sizes.empty())
-        throw UsageError(fmt::format("--modules {}: no module files (*.ko, *.ko.gz, *.ko.xz, *.ko.zst) in it; give a folder that has "
-                                     "them, a file of sizes (one per line) or a list like 48186713,1MiB",
-                                     dir));
-    from = fmt::format("{} ({} files{})", dir, sizes.size(),
-                       compressed ? fmt::format(", {} compressed, counted uncompressed{}", compressed,
-                                                unknown ? fmt::format(" except {} whose format does not say (counted as stored)", unknown) : "")
-                                  : "");
+        throw UsageError(fmt::format(
+            "--modules {}: no module files (*.ko, *.ko.gz, *.ko.xz, *.ko.zst) in it; give a folder that has "
+            "them, a file of sizes (one per line) or a list like 48186713,1MiB",
+            dir));
+    from = fmt::format(
+        "{} ({} files{})", dir, sizes.size(),
+        compressed
+            ? fmt::format(
+                  ", {} compressed, counted uncompressed{}", compressed,
+                  unknown ? fmt::format(" except {} whose format does not say (counted as stored)", unknown) : "")
+            : "");
     return sizes;
 }
 
@@ -85,21 +90,25 @@ Workload module_signing(const po::variables_map& vm) {
         try {
             sizes = parse_module_sizes(where, "--modules");
         } catch (const std::invalid_argument&) {
-            throw UsageError(fmt::format("--modules {}: no such folder or file, and not a list of sizes (e.g. 48186713,1MiB)", where));
+            throw UsageError(fmt::format(
+                "--modules {}: no such folder or file, and not a list of sizes (e.g. 48186713,1MiB)", where));
         }
         from = "--modules " + where;
     } else {
-        throw UsageError(fmt::format("module-signing: this machine has no modules ({} does not exist); give their sizes with --modules: "
-                                     "a folder of *.ko*, a file of sizes (one per line, e.g. `find /lib/modules/$(uname -r) -name '*.ko' "
-                                     "-printf '%s\\n'` where they are) or a list like 48186713,1MiB",
-                                     where));
+        throw UsageError(fmt::format(
+            "module-signing: this machine has no modules ({} does not exist); give their sizes with --modules: "
+            "a folder of *.ko*, a file of sizes (one per line, e.g. `find /lib/modules/$(uname -r) -name '*.ko' "
+            "-printf '%s\\n'` where they are) or a list like 48186713,1MiB",
+            where));
     }
     return module_signing_workload(sizes, from);
 }
 
 Workload load_workload(const po::variables_map& vm) {
     if (!vm.count("workload"))
-        throw UsageError("--workload is required: bigbuf, module-signing, dm-crypt, wireguard, or a CSV file of kernel,bytes,count requests");
+        throw UsageError(
+            "--workload is required: bigbuf, module-signing, dm-crypt, wireguard, or a CSV file of kernel,bytes,count "
+            "requests");
     const std::string w = vm["workload"].as<std::string>();
     if (vm.count("modules") && w != "module-signing") throw UsageError("--modules: only for --workload module-signing");
     if (w == "bigbuf") return bigbuf_workload();
@@ -108,9 +117,10 @@ Workload load_workload(const po::variables_map& vm) {
     if (w == "module-signing") return module_signing(vm);
     std::error_code ec;
     if (!fs::is_regular_file(w, ec))
-        throw UsageError(fmt::format("--workload {}: unknown workload; expected bigbuf, module-signing, dm-crypt, wireguard, or a CSV "
-                                     "file of kernel,bytes,count requests",
-                                     w));
+        throw UsageError(fmt::format(
+            "--workload {}: unknown workload; expected bigbuf, module-signing, dm-crypt, wireguard, or a CSV "
+            "file of kernel,bytes,count requests",
+            w));
     try {
         return workload_from_csv(read_file(w), w);
     } catch (const std::invalid_argument& e) {
@@ -122,29 +132,39 @@ Workload load_workload(const po::variables_map& vm) {
 
 int run_simulate(const Args& args) {
     po::options_description desc("simulate options");
-    desc.add_options()("from", po::value<std::vector<std::string>>()->multitoken()->composing(),
-                       "sweep files, model files or reference CSVs (default fputune-sweep.json); one table per machine")(
+    desc.add_options()(
+        "from", po::value<std::vector<std::string>>()->multitoken()->composing(),
+        "sweep files, model files or reference CSVs (default fputune-sweep.json); one table per machine")(
         "workload", po::value<std::string>(),
-        "bigbuf (10 x 1 MiB per kernel), module-signing (the modules hashed with sha256/sha512), dm-crypt (4 KiB sectors), "
+        "bigbuf (10 x 1 MiB per kernel), module-signing (the modules hashed with sha256/sha512), dm-crypt (4 KiB "
+        "sectors), "
         "wireguard (a packet mix through poly1305), or a CSV file of kernel,bytes,count requests")(
-        "limits", po::value<std::string>(), "a header of FPUTUNE_<KERNEL|ALGORITHM>_FPU_BYTES limits (from `recommend --header`, or by hand)")(
+        "limits", po::value<std::string>(),
+        "a header of FPUTUNE_<KERNEL|ALGORITHM>_FPU_BYTES limits (from `recommend --header`, or by hand)")(
         "budget", po::value<std::string>(),
-        "longest acceptable FPU section, e.g. 30us: judges every longest section; without --limits, the limits `recommend` gives")(
-        "min-freq", po::value<std::string>()->default_value("1GHz"), "lowest core frequency to plan for (Hz, kHz, MHz, GHz)")(
-        "margin", po::value<std::string>()->default_value("1.0"), "safety factor >= 1: sections are judged against budget / margin")(
+        "longest acceptable FPU section, e.g. 30us: judges every longest section; without --limits, the limits "
+        "`recommend` gives")("min-freq", po::value<std::string>()->default_value("1GHz"),
+                             "lowest core frequency to plan for (Hz, kHz, MHz, GHz)")(
+        "margin", po::value<std::string>()->default_value("1.0"),
+        "safety factor >= 1: sections are judged against budget / margin")(
         "cache", po::value<std::string>()->default_value("cold"), "cold | hot: which sweep points to use")(
-        "quantile", po::value<std::string>()->default_value("p99"), "p99 | p90: the cost line that bounds the longest section")(
+        "quantile", po::value<std::string>()->default_value("p99"),
+        "p99 | p90: the cost line that bounds the longest section")(
         "modules", po::value<std::string>(),
-        "module-signing: a folder of modules (default /lib/modules/$(uname -r)), a file of sizes (one per line) or a list of sizes")(
+        "module-signing: a folder of modules (default /lib/modules/$(uname -r)), a file of sizes (one per line) or a "
+        "list of sizes")(
         "pair-cycles", po::value<double>()->default_value(0),
         "begin/end cost per section outside it, core cycles, added to cost (the seed measured 45-56 on Cascade Lake)")(
-        "repeat", po::value<std::uint64_t>()->default_value(1), "multiply every request count (the seed's tcrypt made 1000 x 1 MiB)")(
+        "repeat", po::value<std::uint64_t>()->default_value(1),
+        "multiply every request count (the seed's tcrypt made 1000 x 1 MiB)")(
         "kernel,k", po::value<std::vector<std::string>>()->composing(), "only kernels matching GLOB (repeatable)")(
         "json", "print JSON (fputune.simulation/1)");
     po::variables_map vm;
     if (!parse("simulate",
-               "--workload bigbuf|module-signing|dm-crypt|wireguard|FILE.csv [--from FILE...] [--limits limits.h | --budget 30us] "
-               "[--min-freq 1GHz] [--margin 1.0] [--cache cold|hot] [--modules DIR|FILE|SIZES] [--pair-cycles N] [--repeat N] "
+               "--workload bigbuf|module-signing|dm-crypt|wireguard|FILE.csv [--from FILE...] [--limits limits.h | "
+               "--budget 30us] "
+               "[--min-freq 1GHz] [--margin 1.0] [--cache cold|hot] [--modules DIR|FILE|SIZES] [--pair-cycles N] "
+               "[--repeat N] "
                "[-k GLOB]... [--json]",
                desc, args, vm, false))
         return kExitOk;
@@ -189,8 +209,10 @@ int run_simulate(const Args& args) {
     } catch (const std::invalid_argument& e) {
         throw UsageError(e.what());
     }
-    if (vm.count("json")) std::cout << to_json(s).dump(1) << "\n";
-    else std::cout << render_simulation(s);
+    if (vm.count("json"))
+        std::cout << to_json(s).dump(1) << "\n";
+    else
+        std::cout << render_simulation(s);
     return kExitOk;
 }
 

@@ -27,14 +27,19 @@ namespace fputune::cli {
 namespace {
 
 std::string sweep_csv(const SweepFile& f) {
-    std::string s = fmt::format("# fputune.sweep/1 as CSV; {} ; TSC {:.0f} Hz; core/TSC {:.4f} (probed {:.3f}..{:.3f}); dirty {}; date {}; "
-                                "ticks with timer overhead subtracted; cycles_* = each sample x the core/TSC ratio probed around it\n",
-                                f.cpu.value("brand", "?"), f.tsc_hz, f.core_per_tsc, f.ratio_trace.min, f.ratio_trace.max, f.dirty, f.date);
-    s += "kind,kernel,state,bytes,samples,min,p10,p50,p90,p99,p999,max,interrupted,rel_ci50,p99_clean,cycles_p50,cycles_p90,cycles_p99_clean,cycles_interrupted\n";
-    auto row = [&](const char* kind, const std::string& k, const std::string& state, std::uint64_t bytes, const PointStats& p, const PointStats& c) {
-        s += fmt::format("{},{},{},{},{},{:.1f},{:.1f},{:.1f},{:.1f},{:.1f},{:.1f},{:.1f},{},{:.4f},{:.1f},{:.1f},{:.1f},{:.1f},{}\n", kind, k, state, bytes,
-                         p.samples, p.min, p.p10, p.p50, p.p90, p.p99, p.p999, p.max, p.interrupted, p.rel_ci50, p.p99_clean, c.p50, c.p90,
-                         c.p99_clean, c.interrupted);
+    std::string s = fmt::format(
+        "# fputune.sweep/1 as CSV; {} ; TSC {:.0f} Hz; core/TSC {:.4f} (probed {:.3f}..{:.3f}); dirty {}; date {}; "
+        "ticks with timer overhead subtracted; cycles_* = each sample x the core/TSC ratio probed around it\n",
+        f.cpu.value("brand", "?"), f.tsc_hz, f.core_per_tsc, f.ratio_trace.min, f.ratio_trace.max, f.dirty, f.date);
+    s += "kind,kernel,state,bytes,samples,min,p10,p50,p90,p99,p999,max,interrupted,rel_ci50,p99_clean,cycles_p50,"
+         "cycles_p90,cycles_p99_clean,cycles_interrupted\n";
+    auto row = [&](const char* kind, const std::string& k, const std::string& state, std::uint64_t bytes,
+                   const PointStats& p, const PointStats& c) {
+        s += fmt::format(
+            "{},{},{},{},{},{:.1f},{:.1f},{:.1f},{:.1f},{:.1f},{:.1f},{:.1f},{},{:.4f},{:.1f},{:.1f},{:.1f},{:.1f},{}"
+            "\n",
+            kind, k, state, bytes, p.samples, p.min, p.p10, p.p50, p.p90, p.p99, p.p999, p.max, p.interrupted,
+            p.rel_ci50, p.p99_clean, c.p50, c.p90, c.p99_clean, c.interrupted);
     };
     for (const auto& p : f.sections) row("section", p.kernel, p.cache, p.bytes, p.ticks, p.cycles);
     for (const auto& p : f.thresholds) row("threshold", p.kernel, p.dirty, p.bytes, p.ticks, p.cycles);
@@ -52,9 +57,12 @@ SweepOptions sweep_options(const po::variables_map& vm) {
     } catch (const std::invalid_argument& e) {
         throw UsageError(e.what());
     }
-    if (!dirty_supported(opt.dirty)) throw UsageError(fmt::format("--dirty {}: this CPU (or --disable) lacks that register state", vm["dirty"].as<std::string>()));
+    if (!dirty_supported(opt.dirty))
+        throw UsageError(fmt::format("--dirty {}: this CPU (or --disable) lacks that register state",
+                                     vm["dirty"].as<std::string>()));
     const std::string cache = vm["cache"].as<std::string>();
-    if (cache != "hot" && cache != "cold" && cache != "both") throw UsageError("--cache '" + cache + "': accepted: hot, cold, both");
+    if (cache != "hot" && cache != "cold" && cache != "both")
+        throw UsageError("--cache '" + cache + "': accepted: hot, cold, both");
     opt.hot = cache != "cold";
     opt.cold = cache != "hot";
     opt.section_overhead_cycles = vm["section-overhead"].as<std::uint64_t>();
@@ -77,12 +85,14 @@ SweepOptions sweep_options(const po::variables_map& vm) {
                     throw UsageError("--threshold-dirty: unknown state '" + item +
                                      "'; accepted: a list of xmm, ymm, zmm, none (user state already saved), or all");
                 }
-            if (!dirty_supported(d)) throw UsageError("--threshold-dirty " + item + ": this CPU (or --disable) lacks that register state");
+            if (!dirty_supported(d))
+                throw UsageError("--threshold-dirty " + item + ": this CPU (or --disable) lacks that register state");
             opt.threshold_dirty.push_back(d);
         }
     }
     if (vm.count("zmm-idle") && !(opt.zmm_idle_s >= 10e-6 && opt.zmm_idle_s <= 1))
-        throw UsageError("--zmm-idle " + vm["zmm-idle"].as<std::string>() + ": an idle time of 10us to 1s, e.g. 1ms (Intel powers the "
+        throw UsageError("--zmm-idle " + vm["zmm-idle"].as<std::string>() +
+                         ": an idle time of 10us to 1s, e.g. 1ms (Intel powers the "
                          "512-bit units down after ~0.7 ms without 512-bit code)");
     opt.kernel_patterns = kernel_patterns(vm);
     opt.kernels = selected_kernels(vm);
@@ -94,9 +104,13 @@ SweepFile resume_file(const std::string& path, const nlohmann::json& probe, cons
     SweepFile file = read_sweep_file(path);
     if (file.cpu.value("brand", "") != probe.value("brand", "") || file.dirty != dirty_name(opt.dirty) ||
         file.options.value("section_overhead_cycles", std::uint64_t{0}) != opt.section_overhead_cycles)
-        throw UsageError(fmt::format("--resume {}: made on '{}' with --dirty {} --section-overhead {}; resume it on the same machine with the same options",
-                                     path, file.cpu.value("brand", "?"), file.dirty, file.options.value("section_overhead_cycles", std::uint64_t{0})));
-    spdlog::info("resuming {}: {} section and {} threshold points already measured", path, file.sections.size(), file.thresholds.size());
+        throw UsageError(
+            fmt::format("--resume {}: made on '{}' with --dirty {} --section-overhead {}; resume it on the same "
+                        "machine with the same options",
+                        path, file.cpu.value("brand", "?"), file.dirty,
+                        file.options.value("section_overhead_cycles", std::uint64_t{0})));
+    spdlog::info("resuming {}: {} section and {} threshold points already measured", path, file.sections.size(),
+                 file.thresholds.size());
     return file;
 }
 
@@ -113,8 +127,10 @@ class EventLog {
 public:
     void operator()(const DisturbanceEvent& e) {
         if (e.kind == DisturbanceKind::preempted || ++events_ > 10) return;
-        spdlog::info("host disturbance at {:.1f} s: {} for {:.3f} s ({}){}{}", e.start_s, disturbance_name(e.kind), e.length_s, e.detail,
-                     e.adopted ? "; it outlasted the wait and was taken as the new normal" : "; waited out, its samples taken again",
+        spdlog::info("host disturbance at {:.1f} s: {} for {:.3f} s ({}){}{}", e.start_s, disturbance_name(e.kind),
+                     e.length_s, e.detail,
+                     e.adopted ? "; it outlasted the wait and was taken as the new normal"
+                               : "; waited out, its samples taken again",
                      events_ == 10 ? " (further ones: in the file)" : "");
     }
 
@@ -126,11 +142,13 @@ private:
 
 int run_sweep(const Args& args) {
     po::options_description desc("sweep options");
-    desc.add_options()("kernel,k", po::value<std::vector<std::string>>()->composing(), "kernels matching GLOB, or a kind: hash, cipher, raid, all (repeatable; default: all of ours)")(
+    desc.add_options()("kernel,k", po::value<std::vector<std::string>>()->composing(),
+                       "kernels matching GLOB, or a kind: hash, cipher, raid, all (repeatable; default: all of ours)")(
         "output,o", po::value<std::string>()->default_value("fputune-sweep.json"), "sweep file to write (atomically)")(
         "csv", po::value<std::string>(), "also write the points as CSV to this file")(
         "dirty", po::value<std::string>()->default_value("ymm"), "user state dirtied before each request: xmm|ymm|zmm")(
-        "section-overhead", po::value<std::uint64_t>()->default_value(0), "extra core cycles per section (begin/end cost; 2022 kernel: 45-56)")(
+        "section-overhead", po::value<std::uint64_t>()->default_value(0),
+        "extra core cycles per section (begin/end cost; 2022 kernel: 45-56)")(
         "cache", po::value<std::string>()->default_value("both"), "hot|cold|both")(
         "sizes", po::value<std::string>(), "section sizes instead of the default geometric sweep (comma-separated)")(
         "max-bytes", po::value<std::string>()->default_value("1MiB"), "largest section of the default sweep")(
@@ -138,13 +156,17 @@ int run_sweep(const Args& args) {
         "quick", "10-30 s: to 256 KiB, 2 points per doubling, 2 rounds, fewer samples (p90 to ~3 %)")(
         "time-budget", po::value<double>(), "seconds for the whole sweep (default 150; --quick 25)")(
         "rounds", po::value<int>(), "rounds each point's samples are spread over (default 4; --quick 2)")(
-        "zmm-idle", po::value<std::string>(), "also sweep the ZMM warm-up state: each AVX-512 kernel's first section after this long "
-                                             "without vector code, e.g. 1ms (sizes to 256 KiB; each sample waits that long)")(
-        "threshold-dirty", po::value<std::string>(), "dirty states for the threshold sweep: a list of xmm,ymm,zmm,none (none = user state already saved, no XSAVE) or 'all' (= xmm,ymm,zmm,none; default: --dirty)")(
-        "resume", po::value<std::string>(), "continue a partial sweep file (written back to -o)")(
+        "zmm-idle", po::value<std::string>(),
+        "also sweep the ZMM warm-up state: each AVX-512 kernel's first section after this long "
+        "without vector code, e.g. 1ms (sizes to 256 KiB; each sample waits that long)")(
+        "threshold-dirty", po::value<std::string>(),
+        "dirty states for the threshold sweep: a list of xmm,ymm,zmm,none (none = user state already saved, no XSAVE) "
+        "or 'all' (= xmm,ymm,zmm,none; default: --dirty)")("resume", po::value<std::string>(),
+                                                           "continue a partial sweep file (written back to -o)")(
         "cpu", po::value<int>(), "pin to this CPU (default: the last allowed)");
     po::variables_map vm;
-    if (!parse("sweep", "[-k GLOB]... [-o FILE] [--csv FILE] [--dirty ymm] [--cache both] [--quick] [--resume FILE]", desc, args, vm))
+    if (!parse("sweep", "[-k GLOB]... [-o FILE] [--csv FILE] [--dirty ymm] [--cache both] [--quick] [--resume FILE]",
+               desc, args, vm))
         return kExitOk;
 
     SweepOptions opt = sweep_options(vm);
@@ -171,9 +193,12 @@ int run_sweep(const Args& args) {
     in.doctor = doctor.to_json();
     in.calm = doctor.health.calm;
 
-    spdlog::info("sweep on {} (CPU {}), TSC {:.4f} GHz, core/TSC {:.3f}; dirty {}, cache {}, section overhead {} cycles, {} rounds{}",
-                 in.cpu.value("brand", "?"), opt.cpu, tsc_info().hz / 1e9, doctor.health.calm.core_per_tsc, dirty_name(opt.dirty),
-                 opt.to_json()["cache"].get<std::string>(), opt.section_overhead_cycles, opt.sampling.rounds, opt.quick ? ", quick" : "");
+    spdlog::info(
+        "sweep on {} (CPU {}), TSC {:.4f} GHz, core/TSC {:.3f}; dirty {}, cache {}, section overhead {} cycles, {} "
+        "rounds{}",
+        in.cpu.value("brand", "?"), opt.cpu, tsc_info().hz / 1e9, doctor.health.calm.core_per_tsc,
+        dirty_name(opt.dirty), opt.to_json()["cache"].get<std::string>(), opt.section_overhead_cycles,
+        opt.sampling.rounds, opt.quick ? ", quick" : "");
     // Until the file is written, these signals (a second Ctrl-C too) only ask the sweep to stop.
     const StopOnSignals signals;
     in.stop_reason = [&] { return signals.signal() ? std::string(signal_name(signals.signal())) : std::string(); };
@@ -197,12 +222,14 @@ int run_sweep(const Args& args) {
     std::uint64_t interrupted = 0;
     for (const auto& p : file.sections) interrupted += p.cycles.samples ? p.cycles.interrupted : p.ticks.interrupted;
     std::ostream& summary = is_stdout_path(output) ? std::cerr : std::cout;  // `-o -` keeps stdout pure JSON
-    summary << fmt::format("{} {}: {} kernels, {} section points, {} threshold points in {:.0f} s ({} rounds); {} samples hit by interruptions; "
-                           "{} impossible samples and {} in host disturbances measured again{}\n",
-                           file.partial ? "partial sweep written to" : "wrote", output, file.kernels.size(), file.sections.size(),
-                           file.thresholds.size(), file.sampling.elapsed_s, file.sampling.rounds, interrupted, file.sampling.rejected,
-                           file.sampling.retaken,
-                           file.partial ? fmt::format(" (continue with: fputune sweep --resume {} -o {})", output, output) : "");
+    summary << fmt::format(
+        "{} {}: {} kernels, {} section points, {} threshold points in {:.0f} s ({} rounds); {} samples hit by "
+        "interruptions; "
+        "{} impossible samples and {} in host disturbances measured again{}\n",
+        file.partial ? "partial sweep written to" : "wrote", output, file.kernels.size(), file.sections.size(),
+        file.thresholds.size(), file.sampling.elapsed_s, file.sampling.rounds, interrupted, file.sampling.rejected,
+        file.sampling.retaken,
+        file.partial ? fmt::format(" (continue with: fputune sweep --resume {} -o {})", output, output) : "");
     return file.partial ? kExitPartial : kExitOk;
 }
 

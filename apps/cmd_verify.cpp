@@ -57,31 +57,36 @@ bool map_count_constant(const HeaderConstant& c, const SweepOptions& opt, SweepP
             if (missing_features(*kern, usable_features())) break;
             const std::uint64_t sources = c.value > unit.extra ? c.value - unit.extra : 0;
             if (sources < std::max(1u, kern->min_sources) || (kern->max_sources && sources > kern->max_sources)) {
-                notes.push_back(fmt::format("ignored {} (line {}) for {}: {} {} is {} sources, outside the {}..{} it takes", c.name, c.line,
-                                            kern->name, c.value, unit.word, sources, std::max(1u, kern->min_sources), kern->max_sources));
+                notes.push_back(fmt::format(
+                    "ignored {} (line {}) for {}: {} {} is {} sources, outside the {}..{} it takes", c.name, c.line,
+                    kern->name, c.value, unit.word, sources, std::max(1u, kern->min_sources), kern->max_sources));
                 refused = true;
                 break;
             }
             const SeriesSpec series{SectionShape::stripe, static_cast<std::uint32_t>(sources)};
-            const std::uint64_t bytes = std::max<std::uint64_t>(1, kStripeBytes / kern->block_bytes) * kern->block_bytes;
+            const std::uint64_t bytes =
+                std::max<std::uint64_t>(1, kStripeBytes / kern->block_bytes) * kern->block_bytes;
             k.target = name == kern->name ? series_name(*kern, series) : name;
             auto [it, fresh] = index.emplace(std::make_pair(series_name(*kern, series), bytes), plan.sections.size());
             if (fresh) {
                 plan.sections.push_back({kern, opt.cold, bytes, series});
-                if (std::find(plan.kernels.begin(), plan.kernels.end(), kern) == plan.kernels.end()) plan.kernels.push_back(kern);
+                if (std::find(plan.kernels.begin(), plan.kernels.end(), kern) == plan.kernels.end())
+                    plan.kernels.push_back(kern);
             }
             k.points.push_back(it->second);
             break;
         }
     }
     if (!matched) return false;
-    if (k.points.empty() && !refused) notes.push_back(fmt::format("ignored {} (line {}): no variant of it is available on this CPU", c.name, c.line));
+    if (k.points.empty() && !refused)
+        notes.push_back(fmt::format("ignored {} (line {}): no variant of it is available on this CPU", c.name, c.line));
     if (!k.points.empty()) out.push_back(std::move(k));
     return true;
 }
 
 // The constants of the header that name a kernel or algorithm of ours, and the plan that measures them.
-std::vector<Constant> map_constants(const std::string& text, const SweepOptions& opt, SweepPlan& plan, std::vector<std::string>& notes) {
+std::vector<Constant> map_constants(const std::string& text, const SweepOptions& opt, SweepPlan& plan,
+                                    std::vector<std::string>& notes) {
     std::vector<std::string> skipped;
     std::vector<Constant> out;
     std::map<std::pair<std::string, std::uint64_t>, std::size_t> index;  // (series, bytes) -> point
@@ -106,20 +111,24 @@ std::vector<Constant> map_constants(const std::string& text, const SweepOptions&
                 k.target = as_kernel ? info.name : info.algorithm;
                 const std::uint64_t bytes = std::max<std::uint64_t>(1, c.value / kern->block_bytes) * kern->block_bytes;
                 if (bytes != c.value)
-                    notes.push_back(fmt::format("{} (line {}): {} B is not whole blocks of {} B; {} measures {} B per section", c.name, c.line,
-                                                c.value, kern->block_bytes, info.name, bytes));
+                    notes.push_back(
+                        fmt::format("{} (line {}): {} B is not whole blocks of {} B; {} measures {} B per section",
+                                    c.name, c.line, c.value, kern->block_bytes, info.name, bytes));
                 auto [it, fresh] = index.emplace(std::make_pair(info.name, bytes), plan.sections.size());
                 if (fresh) {
                     plan.sections.push_back({kern, opt.cold, bytes, series});
-                    if (std::find(plan.kernels.begin(), plan.kernels.end(), kern) == plan.kernels.end()) plan.kernels.push_back(kern);
+                    if (std::find(plan.kernels.begin(), plan.kernels.end(), kern) == plan.kernels.end())
+                        plan.kernels.push_back(kern);
                 }
                 k.points.push_back(it->second);
             }
         }
         if (k.points.empty()) {
-            notes.push_back(unavailable.empty() ? fmt::format("ignored {} (line {}): no kernel or algorithm of ours is named '{}'", c.name, c.line, stem)
-                                                : fmt::format("ignored {} (line {}): {} not available on this CPU", c.name, c.line,
-                                                              fmt::join(unavailable, ", ")));
+            notes.push_back(unavailable.empty()
+                                ? fmt::format("ignored {} (line {}): no kernel or algorithm of ours is named '{}'",
+                                              c.name, c.line, stem)
+                                : fmt::format("ignored {} (line {}): {} not available on this CPU", c.name, c.line,
+                                              fmt::join(unavailable, ", ")));
             continue;
         }
         out.push_back(std::move(k));
@@ -131,22 +140,29 @@ std::vector<Constant> map_constants(const std::string& text, const SweepOptions&
 
 int run_verify(const Args& args) {
     po::options_description desc("verify options");
-    desc.add_options()("header", po::value<std::string>(), "the header whose FPUTUNE_*_FPU_BYTES constants (and *_MAX_DISKS_4K, *_MAX_SOURCES_4K counts) to measure")(
+    desc.add_options()(
+        "header", po::value<std::string>(),
+        "the header whose FPUTUNE_*_FPU_BYTES constants (and *_MAX_DISKS_4K, *_MAX_SOURCES_4K counts) to measure")(
         "budget", po::value<std::string>(), "time budget per FPU section, e.g. 30us (required)")(
         "min-freq", po::value<std::string>()->default_value("1GHz"), "slowest core clock the budget must hold at")(
-        "quantile", po::value<std::string>()->default_value("p99"), "judged statistic: p99 of uninterrupted samples, or p90 of all (as recommend --quantile)")(
-        "dirty", po::value<std::string>()->default_value("ymm"), "user state dirtied before each request: xmm|ymm|zmm (as the sweep)")(
+        "quantile", po::value<std::string>()->default_value("p99"),
+        "judged statistic: p99 of uninterrupted samples, or p90 of all (as recommend --quantile)")(
+        "dirty", po::value<std::string>()->default_value("ymm"),
+        "user state dirtied before each request: xmm|ymm|zmm (as the sweep)")(
         "cache", po::value<std::string>()->default_value("cold"), "hot|cold (recommend's default: cold)")(
-        "section-overhead", po::value<std::uint64_t>()->default_value(0), "extra core cycles per section (as the sweep)")(
-        "time-budget", po::value<double>()->default_value(30), "seconds for the measurement")(
-        "json", "print the results as JSON (fputune.verify/1)")(
-        "cpu", po::value<int>(), "pin to this CPU (default: the last allowed)");
+        "section-overhead", po::value<std::uint64_t>()->default_value(0),
+        "extra core cycles per section (as the sweep)")("time-budget", po::value<double>()->default_value(30),
+                                                        "seconds for the measurement")(
+        "json", "print the results as JSON (fputune.verify/1)")("cpu", po::value<int>(),
+                                                                "pin to this CPU (default: the last allowed)");
     po::positional_options_description pos;
     pos.add("header", 1);
     po::variables_map vm;
-    if (!parse("verify", "limits.h --budget 30us [--min-freq 1GHz] [--cache cold] [--dirty ymm] [--json]", desc, args, vm, true, &pos))
+    if (!parse("verify", "limits.h --budget 30us [--min-freq 1GHz] [--cache cold] [--dirty ymm] [--json]", desc, args,
+               vm, true, &pos))
         return kExitOk;
-    if (!vm.count("header")) throw UsageError("which header? e.g. `fputune verify limits.h --budget 30us --min-freq 1GHz`");
+    if (!vm.count("header"))
+        throw UsageError("which header? e.g. `fputune verify limits.h --budget 30us --min-freq 1GHz`");
     if (!vm.count("budget")) throw UsageError("--budget is required, e.g. --budget 30us");
     SweepOptions opt;
     double budget_s = 0, min_freq_hz = 0;
@@ -159,7 +175,9 @@ int run_verify(const Args& args) {
     }
     const std::string quantile = vm["quantile"].as<std::string>();
     if (quantile != "p99" && quantile != "p90") throw UsageError("--quantile " + quantile + ": expected p90 or p99");
-    if (!dirty_supported(opt.dirty)) throw UsageError("--dirty " + vm["dirty"].as<std::string>() + ": this CPU (or --disable) lacks that register state");
+    if (!dirty_supported(opt.dirty))
+        throw UsageError("--dirty " + vm["dirty"].as<std::string>() +
+                         ": this CPU (or --disable) lacks that register state");
     const std::string cache = vm["cache"].as<std::string>();
     if (cache != "hot" && cache != "cold") throw UsageError("--cache '" + cache + "': accepted: hot, cold");
     opt.cold = cache == "cold";
@@ -181,9 +199,10 @@ int run_verify(const Args& args) {
     std::vector<std::string> notes;
     const std::vector<Constant> constants = map_constants(text, opt, plan, notes);
     if (constants.empty())
-        throw UsageError(fmt::format("{}: no constant of the form FPUTUNE_<KERNEL>_FPU_BYTES or FPUTUNE_<ALGORITHM>_FPU_BYTES names a kernel "
-                                     "this CPU runs; write one, e.g. #define FPUTUNE_SHA256_FPU_BYTES 4096U",
-                                     path));
+        throw UsageError(fmt::format(
+            "{}: no constant of the form FPUTUNE_<KERNEL>_FPU_BYTES or FPUTUNE_<ALGORITHM>_FPU_BYTES names a kernel "
+            "this CPU runs; write one, e.g. #define FPUTUNE_SHA256_FPU_BYTES 4096U",
+            path));
     opt.cpu = pin_cpu(vm);
     DoctorReport doctor = fputune::run_doctor("/", opt.cpu, 0.5);
     const bool json_out = vm.count("json") > 0;
@@ -203,22 +222,36 @@ int run_verify(const Args& args) {
         const PointStats st = summarize(s.cycles);
         // The statistics recommend bounds: p99 of the uninterrupted samples, or the p90 of all.
         const double bound = q == 0.99 ? st.p99_clean : st.p90;
-        return Row{series_name(*plan.sections[i].kernel, plan.sections[i].series), plan.sections[i].bytes, st.p50 / min_freq_hz, bound / min_freq_hz, st.samples, st.interrupted};
+        return Row{series_name(*plan.sections[i].kernel, plan.sections[i].series),
+                   plan.sections[i].bytes,
+                   st.p50 / min_freq_hz,
+                   bound / min_freq_hz,
+                   st.samples,
+                   st.interrupted};
     };
     bool all_pass = true;
     nlohmann::json results = nlohmann::json::array();
-    std::string table = fmt::format("{:<36} {:>9} {:<26} {:>9} {:>10} {:>8}  {}\n", "constant", "bytes", "kernel", "p50", quantile == "p99" ? "p99 clean" : "p90",
-                                    "samples", "verdict");
+    std::string table = fmt::format("{:<36} {:>9} {:<26} {:>9} {:>10} {:>8}  {}\n", "constant", "bytes", "kernel",
+                                    "p50", quantile == "p99" ? "p99 clean" : "p90", "samples", "verdict");
     for (const Constant& c : constants) {
         for (std::size_t i : c.points) {
             const Row r = row_of(i);
             const bool pass = r.bound_s <= budget_s && r.samples > 0;
             all_pass = all_pass && pass;
-            table += fmt::format("{:<36} {:>9} {:<26} {:>9} {:>10} {:>8}  {}\n", c.c.name, r.bytes, r.kernel, format_duration(r.p50_s),
-                                 format_duration(r.bound_s), r.samples, pass ? "PASS" : "OVER");
-            results.push_back({{"constant", c.c.name}, {"line", c.c.line}, {"value", c.c.value}, {"target", c.target}, {"kernel", r.kernel},
-                               {"bytes", r.bytes}, {"p50_s", r.p50_s}, {"bound_s", r.bound_s}, {"samples", r.samples},
-                               {"interrupted", r.interrupted}, {"pass", pass}});
+            table +=
+                fmt::format("{:<36} {:>9} {:<26} {:>9} {:>10} {:>8}  {}\n", c.c.name, r.bytes, r.kernel,
+                            format_duration(r.p50_s), format_duration(r.bound_s), r.samples, pass ? "PASS" : "OVER");
+            results.push_back({{"constant", c.c.name},
+                               {"line", c.c.line},
+                               {"value", c.c.value},
+                               {"target", c.target},
+                               {"kernel", r.kernel},
+                               {"bytes", r.bytes},
+                               {"p50_s", r.p50_s},
+                               {"bound_s", r.bound_s},
+                               {"samples", r.samples},
+                               {"interrupted", r.interrupted},
+                               {"pass", pass}});
         }
     }
     if (json_out) {
@@ -240,14 +273,17 @@ int run_verify(const Args& args) {
         std::cout << j.dump(1) << "\n";
         return all_pass ? kExitOk : kExitCheckFailed;
     }
-    std::cout << fmt::format("fputune {} ({}) verify {}: each section measured on CPU {} ({}), {} cache, dirty {}, section overhead {} "
-                             "cycles; {} in core cycles at {} against {}\n\n",
-                             tool_version(), tool_commit(), path, opt.cpu, probe_cpu().value("brand", "?"), cache, dirty_name(opt.dirty),
-                             opt.section_overhead_cycles, quantile == "p99" ? "p99 of uninterrupted samples" : "p90", format_frequency(min_freq_hz), format_duration(budget_s));
+    std::cout << fmt::format(
+        "fputune {} ({}) verify {}: each section measured on CPU {} ({}), {} cache, dirty {}, section overhead {} "
+        "cycles; {} in core cycles at {} against {}\n\n",
+        tool_version(), tool_commit(), path, opt.cpu, probe_cpu().value("brand", "?"), cache, dirty_name(opt.dirty),
+        opt.section_overhead_cycles, quantile == "p99" ? "p99 of uninterrupted samples" : "p90",
+        format_frequency(min_freq_hz), format_duration(budget_s));
     std::cout << table;
     for (const std::string& n : notes) std::cout << "note: " << n << "\n";
     std::cout << fmt::format("\n{}: {} sections measured in {:.1f} s ({} host disturbances waited out; doctor: {})\n",
-                             all_pass ? "PASS" : "OVER", plan.sections.size(), m.pool.elapsed_s, m.pool.events.size(), verdict_name(doctor.verdict));
+                             all_pass ? "PASS" : "OVER", plan.sections.size(), m.pool.elapsed_s, m.pool.events.size(),
+                             verdict_name(doctor.verdict));
     return all_pass ? kExitOk : kExitCheckFailed;
 }
 

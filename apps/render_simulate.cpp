@@ -21,15 +21,16 @@ std::string longest_time(const SimColumn& c) {
 }
 
 std::string column_header(const std::string& tcol, const char* last) {
-    return fmt::format("{:<24} {:>9} {:>10} {:>13} {:>15} {:>12} {:>12} {:>8} {:>5} {:>10}  {:<6}  {}\n", "kernel", "requests", "calls",
-                       "cost", "inside", "maxcycles", tcol, "bpf", "KiB", "maxlen", "budget", last);
+    return fmt::format("{:<24} {:>9} {:>10} {:>13} {:>15} {:>12} {:>12} {:>8} {:>5} {:>10}  {:<6}  {}\n", "kernel",
+                       "requests", "calls", "cost", "inside", "maxcycles", tcol, "bpf", "KiB", "maxlen", "budget",
+                       last);
 }
 
 std::string column_line(const SimRow& row, const SimColumn& c, const std::string& from) {
     const std::uint64_t bpf = c.limit_bytes.value_or(0);
-    return fmt::format("{:<24} {:>9.0f} {:>10.0f} {:>13.0f} {:>15.0f} {:>12.0f} {:>12} {:>8} {:>5} {:>10}  {:<6}  {}\n", row.kernel, c.requests,
-                       c.sections, c.cost_cycles, c.inside_cycles, c.longest_cycles, longest_time(c), bpf, bpf / 1024, c.longest_bytes,
-                       verdict(c), from);
+    return fmt::format("{:<24} {:>9.0f} {:>10.0f} {:>13.0f} {:>15.0f} {:>12.0f} {:>12} {:>8} {:>5} {:>10}  {:<6}  {}\n",
+                       row.kernel, c.requests, c.sections, c.cost_cycles, c.inside_cycles, c.longest_cycles,
+                       longest_time(c), bpf, bpf / 1024, c.longest_bytes, verdict(c), from);
 }
 
 std::string signed_percent(double x) { return fmt::format("{:+.1f} %", 100 * x); }
@@ -39,30 +40,38 @@ std::string signed_percent(double x) { return fmt::format("{:+.1f} %", 100 * x);
 std::string render_simulation(const Simulation& s) {
     const SimulateOptions& o = s.options;
     const Workload& w = s.workload;
-    std::string out = fmt::format("fputune {} ({}) simulate: workload {}: {}{}\n", s.tool_version, s.tool_commit, w.name, w.description,
-                                  o.repeat > 1 ? fmt::format(", every count x {}", o.repeat) : "");
+    std::string out =
+        fmt::format("fputune {} ({}) simulate: workload {}: {}{}\n", s.tool_version, s.tool_commit, w.name,
+                    w.description, o.repeat > 1 ? fmt::format(", every count x {}", o.repeat) : "");
     out += "workload source: " + w.source + "\n";
-    out += fmt::format("minimum frequency {}, {} cache, longest section: upper 95 % line of the {} fit; totals: the p50 line{}\n",
-                       format_frequency(o.min_freq_hz), name(o.cache), name(o.quantile),
-                       o.budget_s > 0 ? fmt::format("; budget {} per section (margin {}: judged against {})", format_duration(o.budget_s),
-                                                    format_margin(o.margin), format_duration(o.budget_s / o.margin))
-                                      : "");
+    out += fmt::format(
+        "minimum frequency {}, {} cache, longest section: upper 95 % line of the {} fit; totals: the p50 line{}\n",
+        format_frequency(o.min_freq_hz), name(o.cache), name(o.quantile),
+        o.budget_s > 0
+            ? fmt::format("; budget {} per section (margin {}: judged against {})", format_duration(o.budget_s),
+                          format_margin(o.margin), format_duration(o.budget_s / o.margin))
+            : "");
     if (!s.limits_label.empty()) out += "limits: " + s.limits_label + "\n";
-    if (o.pair_cycles > 0) out += fmt::format("begin/end cost outside each section: {:.0f} core cycles (--pair-cycles)\n", o.pair_cycles);
+    if (o.pair_cycles > 0)
+        out += fmt::format("begin/end cost outside each section: {:.0f} core cycles (--pair-cycles)\n", o.pair_cycles);
     const std::string tcol = "max@" + format_frequency(o.min_freq_hz);
     for (const SimMachine& m : s.machines) {
-        out += fmt::format("\nmachine: {} ({} {}{}), core/TSC {:.3f}, state save + restore per request: {}\n", m.machine, m.kind, m.source,
-                           m.date.empty() ? "" : ", " + m.date, m.core_per_tsc,
-                           !m.save_known      ? std::string("unknown")
-                           : w.kernel_thread ? fmt::format("none in kernel threads ({:.0f} + {:.0f} core cycles in a task, {} dirty)",
-                                                           m.save_cycles, m.restore_cycles, m.dirty)
-                                             : fmt::format("{:.0f} + {:.0f} core cycles ({} dirty)", m.save_cycles, m.restore_cycles, m.dirty));
+        out += fmt::format(
+            "\nmachine: {} ({} {}{}), core/TSC {:.3f}, state save + restore per request: {}\n", m.machine, m.kind,
+            m.source, m.date.empty() ? "" : ", " + m.date, m.core_per_tsc,
+            !m.save_known ? std::string("unknown")
+            : w.kernel_thread
+                ? fmt::format("none in kernel threads ({:.0f} + {:.0f} core cycles in a task, {} dirty)", m.save_cycles,
+                              m.restore_cycles, m.dirty)
+                : fmt::format("{:.0f} + {:.0f} core cycles ({} dirty)", m.save_cycles, m.restore_cycles, m.dirty));
         if (m.rows.empty()) {
             out += "no kernel of this input is reached by the workload\n";
             for (const auto& n : m.notes) out += "note: " + n + "\n";
             continue;
         }
-        out += "\nwithout limits: the kernel as it is today (upstream's own chunks where it has them, see 'chunking'; bpf 0 = none)\n";
+        out +=
+            "\nwithout limits: the kernel as it is today (upstream's own chunks where it has them, see 'chunking'; bpf "
+            "0 = none)\n";
         out += column_header(tcol, "chunking");
         for (const SimRow& row : m.rows) out += column_line(row, row.upstream, row.upstream.limit_from);
         const bool limited = !m.rows.empty() && m.rows.front().limited.has_value();
@@ -70,38 +79,52 @@ std::string render_simulation(const Simulation& s) {
             out += "\nwith limits (" + s.limits_label + ")\n";
             out += column_header(tcol, "limit from");
             for (const SimRow& row : m.rows) out += column_line(row, *row.limited, row.limited->limit_from);
-            out += "\nwhat the limits change (throughput cost: total cycles, inside + cost, with the limits against without)\n";
-            out += fmt::format("{:<24} {:>27} {:>25} {:>23} {:>16}\n", "kernel", "maxcycles", tcol, "calls", "throughput cost");
+            out +=
+                "\nwhat the limits change (throughput cost: total cycles, inside + cost, with the limits against "
+                "without)\n";
+            out += fmt::format("{:<24} {:>27} {:>25} {:>23} {:>16}\n", "kernel", "maxcycles", tcol, "calls",
+                               "throughput cost");
             for (const SimRow& row : m.rows) {
                 const SimColumn &a = row.upstream, &b = *row.limited;
                 out += fmt::format("{:<24} {:>27} {:>25} {:>23} {:>16}\n", row.kernel,
                                    fmt::format("{:.0f} -> {:.0f}", a.longest_cycles, b.longest_cycles),
                                    fmt::format("{} -> {}", longest_time(a), longest_time(b)),
-                                   fmt::format("{:.0f} -> {:.0f}", a.sections, b.sections), signed_percent(row.throughput_cost));
+                                   fmt::format("{:.0f} -> {:.0f}", a.sections, b.sections),
+                                   signed_percent(row.throughput_cost));
             }
         }
         out += "\n";
         std::string extrapolated;
         for (const SimRow& row : m.rows) {
             if (row.upstream.extrapolated || (row.limited && row.limited->extrapolated))
-                extrapolated += fmt::format("{}{} ({} B)", extrapolated.empty() ? "" : ", ", row.kernel, row.bound_fit_max_bytes);
+                extrapolated +=
+                    fmt::format("{}{} ({} B)", extrapolated.empty() ? "" : ", ", row.kernel, row.bound_fit_max_bytes);
             for (const auto& n : row.notes) out += fmt::format("note: {}: {}\n", row.kernel, n);
         }
         if (!extrapolated.empty())
-            out += fmt::format("note: * the longest section is beyond the sizes the {} line was fitted on (sections of at most ~50 us "
-                               "at the sweep's clock), so it is extrapolated: {}\n", name(o.quantile), extrapolated);
+            out += fmt::format(
+                "note: * the longest section is beyond the sizes the {} line was fitted on (sections of at most ~50 us "
+                "at the sweep's clock), so it is extrapolated: {}\n",
+                name(o.quantile), extrapolated);
         for (const auto& n : m.notes) out += "note: " + n + "\n";
     }
     if (!w.notes.empty() || !s.notes.empty()) out += "\n";
     for (const auto& n : w.notes) out += "note: " + n + "\n";
     for (const auto& n : s.notes) out += "note: " + n + "\n";
-    out += "\ncolumns: requests per kernel; calls = kernel_fpu_begin/end pairs (a hash's final() pads in a pair of its own); "
-           "cost = core cycles of the user-state save + restore (once per request that takes the SIMD path, none in kernel "
-           "threads) and of --pair-cycles per pair; inside = core cycles inside the sections (p50 line, the save left to cost); maxcycles = the longest section "
-           "in core cycles (upper line, the save included, as `recommend` and `check` bound it); bpf = bytes per FPU section, "
-           "KiB = bpf / 1024 rounded down, as the seed prints them; maxlen = bytes in the longest section. Each section's fixed "
-           "cost is the line's A, measured on a request's first section: it includes per-request setup (poly1305's key powers, "
-           "say) that the kernel pays once, so the throughput cost of more sections is an upper bound\n";
+    out +=
+        "\ncolumns: requests per kernel; calls = kernel_fpu_begin/end pairs (a hash's final() pads in a pair of its "
+        "own); "
+        "cost = core cycles of the user-state save + restore (once per request that takes the SIMD path, none in "
+        "kernel "
+        "threads) and of --pair-cycles per pair; inside = core cycles inside the sections (p50 line, the save left to "
+        "cost); maxcycles = the longest section "
+        "in core cycles (upper line, the save included, as `recommend` and `check` bound it); bpf = bytes per FPU "
+        "section, "
+        "KiB = bpf / 1024 rounded down, as the seed prints them; maxlen = bytes in the longest section. Each section's "
+        "fixed "
+        "cost is the line's A, measured on a request's first section: it includes per-request setup (poly1305's key "
+        "powers, "
+        "say) that the kernel pays once, so the throughput cost of more sections is an upper bound\n";
     return out;
 }
 

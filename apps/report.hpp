@@ -18,13 +18,13 @@ struct ChartToolError : SystemError {
 };
 
 struct Chart {
-    std::string id;                   // "c3": unique in the page; prefixes the ids inside its SVG
-    std::string kind;                 // "tradeoff" | "threshold" | "fpu"
-    std::string title;                // the SVG's <title> and the figure's caption
+    std::string id;  // "c3": unique in the page; prefixes the ids inside its SVG
+    std::string kind;  // "tradeoff" | "threshold" | "fpu"
+    std::string title;  // the SVG's <title> and the figure's caption
     std::vector<std::string> series;  // the plot titles, in drawing order (gnuplot puts each in <g><title>)
-    std::string script;               // gnuplot commands and data, after the terminal and output are set
-    int width = 600, height = 470;    // the SVG's size (it scales with the page; the legend's rows set the height)
-    std::string svg;                  // filled by render_charts: inline SVG, ids prefixed, no XML prolog
+    std::string script;  // gnuplot commands and data, after the terminal and output are set
+    int width = 600, height = 470;  // the SVG's size (it scales with the page; the legend's rows set the height)
+    std::string svg;  // filled by render_charts: inline SVG, ids prefixed, no XML prolog
 };
 
 // The charts of a report, keyed "tradeoff:<kernel>", "threshold:<algorithm>:<input>", "fpu".

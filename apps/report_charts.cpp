@@ -36,7 +36,8 @@ namespace fs = std::filesystem;
 constexpr const char* kMachineColours[] = {"#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#000000", "#F0E442"};
 constexpr const char* kBudgetColour = "#D55E00";
 constexpr const char* kUpstreamColour = "#555555";
-constexpr const char* kPathColours[] = {"#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#F0E442", "#882255", "#44AA99"};
+constexpr const char* kPathColours[] = {"#0072B2", "#E69F00", "#009E73", "#CC79A7",
+                                        "#56B4E9", "#F0E442", "#882255", "#44AA99"};
 
 const char* machine_colour(std::size_t input) { return kMachineColours[input % std::size(kMachineColours)]; }
 
@@ -73,7 +74,8 @@ std::string datablock(const std::string& name, const std::vector<std::vector<dou
 std::string size_tics(double lo, double hi) {
     std::string tics;
     for (double x = std::exp2(std::ceil(std::log2(lo))); x <= hi * 1.0001; x *= 4)
-        tics += fmt::format("{}{} {}", tics.empty() ? "" : ", ", quoted(format_size(static_cast<std::uint64_t>(x))), number(x));
+        tics += fmt::format("{}{} {}", tics.empty() ? "" : ", ", quoted(format_size(static_cast<std::uint64_t>(x))),
+                            number(x));
     return "set xtics (" + tics + ")\nset mxtics 2\n";
 }
 
@@ -105,7 +107,8 @@ Chart tradeoff_chart(const ReportData& d, const TradeoffChart& t, const std::str
     Chart c;
     c.id = id;
     c.kind = "tradeoff";
-    c.title = fmt::format("{}: section time at {} and throughput against bytes per FPU section", t.kernel, format_frequency(o.min_freq_hz));
+    c.title = fmt::format("{}: section time at {} and throughput against bytes per FPU section", t.kernel,
+                          format_frequency(o.min_freq_hz));
     const std::string q(name(o.quantile));
     // y range (us): every line and point, and the budget.
     double y_lo = effective_budget_s(o) * 1e6, y_hi = o.budget_s * 1e6;
@@ -113,7 +116,8 @@ Chart tradeoff_chart(const ReportData& d, const TradeoffChart& t, const std::str
         if (s > 0 && std::isfinite(s)) y_lo = std::min(y_lo, s * 1e6), y_hi = std::max(y_hi, s * 1e6);
     };
     for (const auto& cv : t.curves) {
-        for (std::size_t i = 0; i < cv.bytes.size(); ++i) widen(cv.p50_s[i]), widen(cv.bound_hi_s[i]), widen(cv.bound_s[i]);
+        for (std::size_t i = 0; i < cv.bytes.size(); ++i)
+            widen(cv.p50_s[i]), widen(cv.bound_hi_s[i]), widen(cv.bound_s[i]);
         for (const auto* pts : {&cv.points_p50, &cv.points_bound, &cv.points_bound_unfitted})
             for (const auto& p : *pts) widen(p.y);
     }
@@ -147,12 +151,15 @@ Chart tradeoff_chart(const ReportData& d, const TradeoffChart& t, const std::str
             lines.push_back({cv.bytes[i], clamp_us(cv.p50_s[i]), clamp_us(cv.bound_s[i]), clamp_us(cv.bound_lo_s[i]),
                              clamp_us(cv.bound_hi_s[i]), 100 * cv.share[i]});
         p.script += datablock(base + "_lines", lines);
-        e[kBand] = {fmt::format("${}_lines using 1:4:5 with filledcurves {} fs transparent solid 0.18 noborder", base, col),
-                    m + q + " band (95 %)"};
+        e[kBand] = {
+            fmt::format("${}_lines using 1:4:5 with filledcurves {} fs transparent solid 0.18 noborder", base, col),
+            m + q + " band (95 %)"};
         e[kBound] = {fmt::format("${}_lines using 1:3 with lines lw 2 {}", base, col), m + q + " line (bound)"};
         e[kP50] = {fmt::format("${}_lines using 1:2 with lines lw 1.5 dt 2 {}", base, col), m + "p50 line"};
-        e[kShare] = {fmt::format("${}_lines using 1:6 axes x1y2 with lines lw 1.2 dt 3 {}", base, col), m + "throughput (right axis)"};
-        auto points = [&](int kind, const std::vector<XY>& pts, const std::string& name, const std::string& style, const std::string& title) {
+        e[kShare] = {fmt::format("${}_lines using 1:6 axes x1y2 with lines lw 1.2 dt 3 {}", base, col),
+                     m + "throughput (right axis)"};
+        auto points = [&](int kind, const std::vector<XY>& pts, const std::string& name, const std::string& style,
+                          const std::string& title) {
             if (pts.empty()) return;
             std::vector<std::vector<double>> rows;
             for (const auto& x : pts) rows.push_back({x.x, clamp_us(x.y)});
@@ -171,7 +178,8 @@ Chart tradeoff_chart(const ReportData& d, const TradeoffChart& t, const std::str
     }
     std::size_t rows = 0;
     for (const auto& e : entries)
-        rows = std::max<std::size_t>(rows, std::count_if(e.begin(), e.end(), [](const auto& x) { return !x.first.empty(); }));
+        rows = std::max<std::size_t>(rows,
+                                     std::count_if(e.begin(), e.end(), [](const auto& x) { return !x.first.empty(); }));
     for (const auto& e : entries) {
         std::size_t n = 0;
         for (const auto& [clause, title] : e)
@@ -180,7 +188,8 @@ Chart tradeoff_chart(const ReportData& d, const TradeoffChart& t, const std::str
     }
     const std::size_t before_common = p.clauses.size();
     p.script += datablock(id + "_budget", {{t.x_min, o.budget_s * 1e6}, {t.x_max, o.budget_s * 1e6}});
-    p.add(fmt::format("${}_budget using 1:2 with lines lw 2 lc rgb '{}'", id, kBudgetColour), "budget " + format_duration(o.budget_s));
+    p.add(fmt::format("${}_budget using 1:2 with lines lw 2 lc rgb '{}'", id, kBudgetColour),
+          "budget " + format_duration(o.budget_s));
     if (o.margin > 1) {
         const double e = effective_budget_s(o) * 1e6;
         p.script += datablock(id + "_margin", {{t.x_min, e}, {t.x_max, e}});
@@ -210,12 +219,15 @@ Chart threshold_chart(const ReportData& d, const ThresholdChart& t, const std::s
     Chart c;
     c.id = id;
     c.kind = "threshold";
-    c.title = fmt::format("{} on {}: one-shot cost against input length, per path and dirty state", t.algorithm, d.labels[t.input]);
+    c.title = fmt::format("{} on {}: one-shot cost against input length, per path and dirty state", t.algorithm,
+                          d.labels[t.input]);
     const std::optional<Dirty> chosen_state = d.options.dirty ? d.options.dirty : d.inputs[t.input].model->dirty;
     const std::string chosen = chosen_state ? std::string(name(*chosen_state)) : "";
     double x_lo = std::numeric_limits<double>::infinity(), x_hi = 0, y_lo = x_lo, y_hi = 0;
     for (const auto& cv : t.curves)
-        for (const auto& p : cv.cycles) x_lo = std::min(x_lo, p.x), x_hi = std::max(x_hi, p.x), y_lo = std::min(y_lo, p.y), y_hi = std::max(y_hi, p.y);
+        for (const auto& p : cv.cycles)
+            x_lo = std::min(x_lo, p.x), x_hi = std::max(x_hi, p.x), y_lo = std::min(y_lo, p.y),
+            y_hi = std::max(y_hi, p.y);
     x_lo = std::max(1.0, x_lo);
     x_hi = std::max(x_hi, 2 * x_lo);  // one length measured: still a range to draw in
     y_lo = std::pow(10, std::floor(std::log10(y_lo / 1.1)));
@@ -236,19 +248,27 @@ Chart threshold_chart(const ReportData& d, const ThresholdChart& t, const std::s
         if (cv.needs_fpu) last_kernel = cv.kernel;
         const std::string col = cv.needs_fpu ? kPathColours[colour % std::size(kPathColours)] : "#000000";
         // The dirty state recommend uses is drawn solid; the others dashed; "none" (state already saved) dash-dot.
-        const int dt = !cv.needs_fpu || cv.dirty == chosen ? 1 : cv.dirty == "none" ? 5 : cv.dirty == "xmm" ? 3 : cv.dirty == "ymm" ? 2 : 4;
+        const int dt = !cv.needs_fpu || cv.dirty == chosen ? 1
+                       : cv.dirty == "none"                ? 5
+                       : cv.dirty == "xmm"                 ? 3
+                       : cv.dirty == "ymm"                 ? 2
+                                                           : 4;
         std::vector<std::vector<double>> rows;
         for (const auto& x : cv.cycles) rows.push_back({x.x, x.y});
         const std::string name = fmt::format("{}_{}", id, k);
         p.script += datablock(name, rows);
-        const std::string title = cv.needs_fpu ? fmt::format("{}, {} dirty", cv.kernel, cv.dirty) : cv.kernel + " (no FPU)";
-        p.add(fmt::format("${} using 1:2 with lines lw {} dt {} lc rgb '{}'", name, cv.needs_fpu ? "1.4" : "2.4", dt, col), title);
+        const std::string title =
+            cv.needs_fpu ? fmt::format("{}, {} dirty", cv.kernel, cv.dirty) : cv.kernel + " (no FPU)";
+        p.add(fmt::format("${} using 1:2 with lines lw {} dt {} lc rgb '{}'", name, cv.needs_fpu ? "1.4" : "2.4", dt,
+                          col),
+              title);
     }
     if (t.crossover && t.crossover->kind != ThresholdKind::never) {
         const double x = static_cast<double>(t.crossover->bytes);
         p.script += datablock(id + "_crossover", {{x, y_lo}, {x, y_hi}});
         p.add(fmt::format("${}_crossover using 1:2 with lines lw 2.2 dt 4 lc rgb '{}'", id, kBudgetColour),
-              fmt::format("crossover {} B{}", t.crossover->bytes, d.inputs.size() > 1 && t.binds ? " (binds)" : ""));  // which variant: the caption
+              fmt::format("crossover {} B{}", t.crossover->bytes,
+                          d.inputs.size() > 1 && t.binds ? " (binds)" : ""));  // which variant: the caption
     }
     const UpstreamLimit* u = find_upstream_limit(t.algorithm);
     if (u && u->simd_min_len != "none" && !u->simd_min_len.empty()) {
@@ -289,10 +309,12 @@ Chart fpu_chart(const ReportData& d, const std::string& id) {
     Plot p;
     p.script += kCommon;
     std::string tics;
-    for (std::size_t i = 0; i < states.size(); ++i) tics += fmt::format("{}{} {}", i ? ", " : "", quoted(states[i] + " dirty"), i);
-    p.script += fmt::format("set xrange [-0.55:{}]\nset yrange [0:{}]\nset xtics ({}) scale 0\nset grid noxtics ytics\n"
-                            "set ylabel 'ns at the measured clock (median)' noenhanced\nset boxwidth {} absolute\n",
-                            number(static_cast<double>(states.size()) - 0.45), number(y_hi * 1.15), tics, number(width * 0.92));
+    for (std::size_t i = 0; i < states.size(); ++i)
+        tics += fmt::format("{}{} {}", i ? ", " : "", quoted(states[i] + " dirty"), i);
+    p.script += fmt::format(
+        "set xrange [-0.55:{}]\nset yrange [0:{}]\nset xtics ({}) scale 0\nset grid noxtics ytics\n"
+        "set ylabel 'ns at the measured clock (median)' noenhanced\nset boxwidth {} absolute\n",
+        number(static_cast<double>(states.size()) - 0.45), number(y_hi * 1.15), tics, number(width * 0.92));
     std::size_t slot = 0;
     for (std::size_t i : with) {
         std::vector<std::vector<double>> rows;
@@ -305,11 +327,11 @@ Chart fpu_chart(const ReportData& d, const std::string& id) {
         const std::string m = d.inputs.size() > 1 ? d.labels[i] + " " : "";
         const double off_save = -0.4 + (static_cast<double>(slot) + 0.5) * width, off_restore = off_save + width;
         slot += 2;
-        p.add(fmt::format("${} using ($1+{}):2 with boxes fs solid 0.85 border lc rgb '#333333' lc rgb '{}'", name, number(off_save),
-                          machine_colour(i)),
+        p.add(fmt::format("${} using ($1+{}):2 with boxes fs solid 0.85 border lc rgb '#333333' lc rgb '{}'", name,
+                          number(off_save), machine_colour(i)),
               m + "save");
-        p.add(fmt::format("${} using ($1+{}):3 with boxes fs pattern 4 border lc rgb '{}' lc rgb '{}'", name, number(off_restore),
-                          machine_colour(i), machine_colour(i)),
+        p.add(fmt::format("${} using ($1+{}):3 with boxes fs pattern 4 border lc rgb '{}' lc rgb '{}'", name,
+                          number(off_restore), machine_colour(i), machine_colour(i)),
               m + "restore");
     }
     c.script = p.finish();
@@ -322,7 +344,8 @@ Chart fpu_chart(const ReportData& d, const std::string& id) {
 std::string inline_svg(std::string svg, const Chart& c) {
     if (auto at = svg.find("<svg"); at != std::string::npos) svg.erase(0, at);
     auto replace_all = [&](const std::string& from, const std::string& to) {
-        for (std::size_t at = svg.find(from); at != std::string::npos; at = svg.find(from, at + to.size())) svg.replace(at, from.size(), to);
+        for (std::size_t at = svg.find(from); at != std::string::npos; at = svg.find(from, at + to.size()))
+            svg.replace(at, from.size(), to);
     };
     replace_all(" xmlns=\"http://www.w3.org/2000/svg\"", "");
     replace_all(" xmlns:xlink=\"http://www.w3.org/1999/xlink\"", "");
@@ -335,7 +358,8 @@ std::string inline_svg(std::string svg, const Chart& c) {
     replace_all("href=\"#", "href=\"#" + p);
     replace_all("url(#", "url(#" + p);
     replace_all("<title>Gnuplot</title>", "<title>" + html_escape(c.title) + "</title>");
-    replace_all("<svg ", fmt::format("<svg class=\"chart\" role=\"img\" aria-label=\"{}\" data-chart=\"{}\" ", html_escape(c.title), c.kind));
+    replace_all("<svg ", fmt::format("<svg class=\"chart\" role=\"img\" aria-label=\"{}\" data-chart=\"{}\" ",
+                                     html_escape(c.title), c.kind));
     return svg;
 }
 
@@ -344,7 +368,9 @@ struct TempDir {
     TempDir() {
         const char* tmp = std::getenv("TMPDIR");
         std::string tmpl = std::string(tmp && *tmp ? tmp : "/tmp") + "/fputune-report-XXXXXX";
-        if (!mkdtemp(tmpl.data())) throw ChartToolError(fmt::format("cannot make a temporary folder in {}: {}", tmp ? tmp : "/tmp", std::strerror(errno)));
+        if (!mkdtemp(tmpl.data()))
+            throw ChartToolError(
+                fmt::format("cannot make a temporary folder in {}: {}", tmp ? tmp : "/tmp", std::strerror(errno)));
         path = tmpl;
     }
     ~TempDir() {
@@ -367,7 +393,8 @@ std::map<std::string, Chart> report_charts(const ReportData& d) {
     for (const auto& a : d.algorithms) {
         for (const auto& t : a.tradeoffs)
             if (!t.curves.empty()) charts["tradeoff:" + t.kernel] = tradeoff_chart(d, t, next_id());
-        for (const auto& t : a.thresholds) charts[fmt::format("threshold:{}:{}", t.algorithm, t.input)] = threshold_chart(d, t, next_id());
+        for (const auto& t : a.thresholds)
+            charts[fmt::format("threshold:{}:{}", t.algorithm, t.input)] = threshold_chart(d, t, next_id());
     }
     return charts;
 }
@@ -380,9 +407,11 @@ std::string find_gnuplot() {
         if (dir.empty()) continue;
         const std::string candidate = dir + "/gnuplot";
         struct stat st {};
-        if (::stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(candidate.c_str(), X_OK) == 0) return candidate;
+        if (::stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(candidate.c_str(), X_OK) == 0)
+            return candidate;
     }
-    throw ChartToolError("gnuplot not found on PATH: the charts are drawn with it; install it (Debian: apt-get install gnuplot-nox)");
+    throw ChartToolError(
+        "gnuplot not found on PATH: the charts are drawn with it; install it (Debian: apt-get install gnuplot-nox)");
 }
 
 void render_charts(std::map<std::string, Chart>& charts, const std::string& gnuplot) {
@@ -390,10 +419,10 @@ void render_charts(std::map<std::string, Chart>& charts, const std::string& gnup
     const TempDir dir;
     std::string script;
     for (const auto& [key, c] : charts)
-        script += fmt::format("reset\nset terminal svg size {} dynamic enhanced font 'sans-serif,11' background rgb 'white'\n"
-                              "set output {}\n{}unset output\n",
-                              fmt::format("{},{}", c.width, c.height),
-                              quoted((dir.path / (c.id + ".svg")).string()), c.script);
+        script += fmt::format(
+            "reset\nset terminal svg size {} dynamic enhanced font 'sans-serif,11' background rgb 'white'\n"
+            "set output {}\n{}unset output\n",
+            fmt::format("{},{}", c.width, c.height), quoted((dir.path / (c.id + ".svg")).string()), c.script);
     const std::string script_path = (dir.path / "report.gp").string(), err_path = (dir.path / "gnuplot.err").string();
     std::ofstream(script_path) << script;
     posix_spawn_file_actions_t actions;
@@ -407,27 +436,26 @@ void render_charts(std::map<std::string, Chart>& charts, const std::string& gnup
     posix_spawn_file_actions_destroy(&actions);
     if (spawned != 0) throw ChartToolError(fmt::format("cannot run {}: {}", gnuplot, std::strerror(spawned)));
     int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
     std::string err;
     try {
         err = read_file(err_path);
-    } catch (const std::exception&) {
-    }
+    } catch (const std::exception&) {}
     const std::string first_line = err.substr(0, err.find_first_of("\n", err.find_first_not_of(" \n")));
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        throw ChartToolError(fmt::format("{} failed ({}){}", gnuplot,
-                                         WIFEXITED(status) ? fmt::format("exit {}", WEXITSTATUS(status)) : "killed by a signal",
-                                         first_line.empty() ? "" : ": " + first_line));
+        throw ChartToolError(
+            fmt::format("{} failed ({}){}", gnuplot,
+                        WIFEXITED(status) ? fmt::format("exit {}", WEXITSTATUS(status)) : "killed by a signal",
+                        first_line.empty() ? "" : ": " + first_line));
     for (auto& [key, c] : charts) {
         const fs::path svg = dir.path / (c.id + ".svg");
         std::string text;
         try {
             text = read_file(svg.string());
-        } catch (const std::exception&) {
-        }
+        } catch (const std::exception&) {}
         if (text.find("</svg>") == std::string::npos)
-            throw ChartToolError(fmt::format("{} left the chart '{}' undrawn{}", gnuplot, c.title, first_line.empty() ? "" : ": " + first_line));
+            throw ChartToolError(fmt::format("{} left the chart '{}' undrawn{}", gnuplot, c.title,
+                                             first_line.empty() ? "" : ": " + first_line));
         c.svg = inline_svg(std::move(text), c);
     }
 }

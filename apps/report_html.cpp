@@ -33,7 +33,8 @@ using nlohmann::json;
 
 const char* kStyle = R"css(
 :root { color-scheme: light; }
-body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; color: #1a1a1a; margin: 0 auto;
+body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; color: #1a1a1a;
+       margin: 0 auto;
        max-width: 1320px; padding: 16px 24px 48px; background: #fff; }
 h1 { font-size: 24px; margin: 8px 0 4px; }
 h2 { font-size: 20px; margin: 32px 0 8px; padding-top: 8px; border-top: 2px solid #ddd; }
@@ -55,7 +56,8 @@ td.note { min-width: 240px; font-size: 12px; color: #444; }
 td.by { min-width: 170px; }
 nav ul { columns: 4 180px; list-style: none; padding: 0; }
 .grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(560px, 1fr)); gap: 12px 20px; }
-figure { margin: 0; padding: 6px 8px 8px; border: 1px solid #e2e2e2; border-radius: 4px; break-inside: avoid; page-break-inside: avoid; }
+figure { margin: 0; padding: 6px 8px 8px; border: 1px solid #e2e2e2; border-radius: 4px; break-inside: avoid;
+  page-break-inside: avoid; }
 figure.wide { max-width: 860px; }
 figcaption { font-size: 13px; margin-bottom: 4px; }
 figcaption .kernel { font-weight: 600; font-size: 14px; }
@@ -77,12 +79,11 @@ svg.chart { width: 100%; height: auto; display: block; }
 std::string esc(const std::string& s) { return html_escape(s); }
 // An option's value as the command line spells it (the names are plain words).
 template <typename E>
-    requires std::is_enum_v<E>
-std::string esc(E v) {
-    return std::string(name(v));
-}
+requires std::is_enum_v<E> std::string esc(E v) { return std::string(name(v)); }
 
-std::string size_text(std::uint64_t b) { return b < 1024 ? fmt::format("{} B", b) : fmt::format("{} B ({})", b, format_size(b)); }
+std::string size_text(std::uint64_t b) {
+    return b < 1024 ? fmt::format("{} B", b) : fmt::format("{} B ({})", b, format_size(b));
+}
 
 std::string threshold_text(const std::optional<SimdThreshold>& t) {
     if (!t) return "-";
@@ -99,7 +100,8 @@ std::string upstream_text(bool known, const std::optional<std::uint64_t>& bytes)
 std::string verdict_html(bool known, double time_s, bool pass) {
     if (!known) return "-";
     if (std::isinf(time_s)) return "<span class=\"over\">unbounded, OVER</span>";
-    return fmt::format("{} <span class=\"{}\">{}</span>", esc(format_duration(time_s)), pass ? "pass" : "over", pass ? "PASS" : "OVER");
+    return fmt::format("{} <span class=\"{}\">{}</span>", esc(format_duration(time_s)), pass ? "pass" : "over",
+                       pass ? "PASS" : "OVER");
 }
 
 std::string notes_list(const std::vector<std::string>& notes, const char* cls = "notes") {
@@ -112,8 +114,9 @@ std::string notes_list(const std::vector<std::string>& notes, const char* cls = 
 std::string figure(const Chart& c, const std::string& caption, const std::string& extra_class = "") {
     std::string series;
     for (const auto& s : c.series) series += (series.empty() ? "" : "|") + s;
-    return fmt::format("<figure class=\"chart {}{}\" id=\"{}\" data-series=\"{}\">\n<figcaption>{}</figcaption>\n{}\n</figure>\n", c.kind,
-                       extra_class.empty() ? "" : " " + extra_class, c.id, esc(series), caption, c.svg);
+    return fmt::format(
+        "<figure class=\"chart {}{}\" id=\"{}\" data-series=\"{}\">\n<figcaption>{}</figcaption>\n{}\n</figure>\n",
+        c.kind, extra_class.empty() ? "" : " " + extra_class, c.id, esc(series), caption, c.svg);
 }
 
 std::string str(const json& j, const char* key) {
@@ -124,7 +127,9 @@ std::string str(const json& j, const char* key) {
     return v.dump();
 }
 
-double num(const json& j, const char* key) { return j.is_object() && j.contains(key) && j[key].is_number() ? j[key].get<double>() : NAN; }
+double num(const json& j, const char* key) {
+    return j.is_object() && j.contains(key) && j[key].is_number() ? j[key].get<double>() : NAN;
+}
 
 std::string row(std::initializer_list<std::string> cells) {
     std::string s = "<tr>";
@@ -143,7 +148,8 @@ std::string compact(const json& v, bool top = true) {
     }
     if (!v.is_object()) return v.dump();
     std::string s;
-    for (const auto& [key, value] : v.items()) s += (s.empty() ? "" : ", ") + key + (top ? "=" : ": ") + compact(value, false);
+    for (const auto& [key, value] : v.items())
+        s += (s.empty() ? "" : ", ") + key + (top ? "=" : ": ") + compact(value, false);
     return top ? s : "{" + s + "}";
 }
 
@@ -152,8 +158,9 @@ std::string doctor(const json& d) {
     std::string s = "<h3>doctor</h3>\n";
     if (!d.is_object()) return s + "<p class=\"mono\">" + esc(d.dump()) + "</p>\n";
     if (d.contains("verdict"))
-        s += "<p>verdict: <span class=\"verdict " + std::string(str(d, "verdict") == "calm" ? "pass" : "over") + "\">" + esc(str(d, "verdict")) +
-             "</span>" + (d.value("quick", false) ? " (the quick check a sweep runs first)" : "") + "</p>\n";
+        s += "<p>verdict: <span class=\"verdict " + std::string(str(d, "verdict") == "calm" ? "pass" : "over") + "\">" +
+             esc(str(d, "verdict")) + "</span>" +
+             (d.value("quick", false) ? " (the quick check a sweep runs first)" : "") + "</p>\n";
     if (d.contains("findings") && d["findings"].is_array() && !d["findings"].empty()) {
         s += "<table class=\"doctor\"><tr><th>severity</th><th>check</th><th>found</th><th>advice</th></tr>\n";
         for (const auto& f : d["findings"])
@@ -162,7 +169,8 @@ std::string doctor(const json& d) {
     }
     std::string rest;
     for (const auto& [key, value] : d.items())
-        if (key != "verdict" && key != "findings" && key != "quick") rest += row({esc(key), "<span class=\"mono\">" + esc(compact(value)) + "</span>"});
+        if (key != "verdict" && key != "findings" && key != "quick")
+            rest += row({esc(key), "<span class=\"mono\">" + esc(compact(value)) + "</span>"});
     if (!rest.empty()) s += "<table class=\"doctor facts\">" + rest + "</table>\n";
     return s;
 }
@@ -182,25 +190,35 @@ std::string summary(const ReportData& d) {
         return machine;
     };
     std::string s = "<section class=\"part\" id=\"summary\">\n<h2>Summary: the limits</h2>\n";
-    s += fmt::format("<p>Per algorithm the smallest limit over its variants{}: what a kernel constant shared by every variant should "
-                     "be. <b>Bound by</b> names the variant{} that sets it.</p>\n",
-                     many ? " and machines" : "", many ? " and the machine" : "");
-    s += fmt::format("<table class=\"summary algorithms\"><tr><th>algorithm</th><th>limit</th><th>time at {}</th><th>bound by</th>"
-                     "<th>upstream</th><th>upstream at {}</th><th>SIMD from</th>{}</tr>\n",
-                     esc(format_frequency(o.min_freq_hz)), esc(format_frequency(o.min_freq_hz)), many ? "<th>threshold from</th>" : "");
+    s += fmt::format(
+        "<p>Per algorithm the smallest limit over its variants{}: what a kernel constant shared by every variant "
+        "should "
+        "be. <b>Bound by</b> names the variant{} that sets it.</p>\n",
+        many ? " and machines" : "", many ? " and the machine" : "");
+    s += fmt::format(
+        "<table class=\"summary algorithms\"><tr><th>algorithm</th><th>limit</th><th>time at {}</th><th>bound by</th>"
+        "<th>upstream</th><th>upstream at {}</th><th>SIMD from</th>{}</tr>\n",
+        esc(format_frequency(o.min_freq_hz)), esc(format_frequency(o.min_freq_hz)),
+        many ? "<th>threshold from</th>" : "");
     for (const auto& a : r.algorithms) {
-        const std::string by = esc(a.kernel) + (many ? " on <span class=\"binds\">" + esc(machine_label(a.machine)) + "</span>" : "");
-        s += fmt::format("<tr><td><a href=\"#alg-{}\">{}</a></td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td><td class=\"num\">{}"
-                         "</td><td>{}</td><td class=\"num\">{}</td>{}</tr>\n",
-                         esc(a.algorithm), esc(a.algorithm), a.fits ? esc(size_text(a.bytes)) : "no size fits",
-                         esc(format_duration(a.fits ? a.time_s : a.one_block_s)), by, esc(upstream_text(a.upstream_known, a.upstream_bytes)),
-                         verdict_html(a.upstream_known, a.upstream_time_s, a.upstream_pass), esc(threshold_text(a.threshold)),
-                         many ? "<td>" + esc(a.threshold ? machine_label(a.threshold_machine) : "-") + "</td>" : "");
+        const std::string by =
+            esc(a.kernel) + (many ? " on <span class=\"binds\">" + esc(machine_label(a.machine)) + "</span>" : "");
+        s += fmt::format(
+            "<tr><td><a href=\"#alg-{}\">{}</a></td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td><td "
+            "class=\"num\">{}"
+            "</td><td>{}</td><td class=\"num\">{}</td>{}</tr>\n",
+            esc(a.algorithm), esc(a.algorithm), a.fits ? esc(size_text(a.bytes)) : "no size fits",
+            esc(format_duration(a.fits ? a.time_s : a.one_block_s)), by,
+            esc(upstream_text(a.upstream_known, a.upstream_bytes)),
+            verdict_html(a.upstream_known, a.upstream_time_s, a.upstream_pass), esc(threshold_text(a.threshold)),
+            many ? "<td>" + esc(a.threshold ? machine_label(a.threshold_machine) : "-") + "</td>" : "");
     }
     s += "</table>\n<h3>Per variant</h3>\n";
-    s += fmt::format("<table class=\"summary variants\"><tr><th>kernel</th><th>cache</th><th>limit</th><th>unrounded</th><th>time at {}</th>"
-                     "<th>throughput cost</th><th>upstream</th><th>upstream at {}</th><th>SIMD from</th>{}<th>notes</th></tr>\n",
-                     esc(format_frequency(o.min_freq_hz)), esc(format_frequency(o.min_freq_hz)), many ? "<th>bound by</th>" : "");
+    s += fmt::format(
+        "<table class=\"summary variants\"><tr><th>kernel</th><th>cache</th><th>limit</th><th>unrounded</th><th>time "
+        "at {}</th>"
+        "<th>throughput cost</th><th>upstream</th><th>upstream at {}</th><th>SIMD from</th>{}<th>notes</th></tr>\n",
+        esc(format_frequency(o.min_freq_hz)), esc(format_frequency(o.min_freq_hz)), many ? "<th>bound by</th>" : "");
     for (const auto& vr : r.variants) {
         const VariantResult& v = vr.bound;
         std::string per;
@@ -208,29 +226,39 @@ std::string summary(const ReportData& d) {
             for (const auto& pm : vr.per_machine)
                 per += fmt::format("{}{}: {}", per.empty() ? "" : "; ", machine_tag(label_of(pm.source, pm.machine)),
                                    pm.fits ? size_text(pm.bytes) : "no size fits");
-        s += fmt::format("<tr><td><a href=\"#v-{}\">{}</a></td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
-                         "<td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td><td class=\"num\">{}</td>{}<td class=\"note\">{}</td></tr>\n",
-                         esc(v.kernel), esc(v.kernel), esc(v.cache), v.fits ? esc(size_text(v.bytes)) : "no size fits",
-                         v.fits ? fmt::format("{:.0f} B", v.unrounded_bytes) : "-",
-                         esc(format_duration(v.fits ? v.time_s : v.one_block_s)), v.fits ? fmt::format("{:.1f} %", 100 * v.throughput_cost) : "-",
-                         esc(upstream_text(v.upstream_known, v.upstream_bytes)), verdict_html(v.upstream_known, v.upstream_time_s, v.upstream_pass),
-                         esc(threshold_text(v.threshold)),
-                         many ? "<td class=\"by\"><span class=\"binds\">" + esc(label_of(v.source, v.machine)) + "</span><br><span class=\"muted\">" + esc(per) +
-                                    "</span></td>"
-                              : "",
-                         esc([&] {
-                             std::string n;
-                             for (const auto& x : v.notes) n += (n.empty() ? "" : "; ") + x;
-                             return n;
-                         }()));
+        s += fmt::format(
+            "<tr><td><a href=\"#v-{}\">{}</a></td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td "
+            "class=\"num\">{}</td>"
+            "<td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td><td class=\"num\">{}</td>{}<td "
+            "class=\"note\">{}</td></tr>\n",
+            esc(v.kernel), esc(v.kernel), esc(v.cache), v.fits ? esc(size_text(v.bytes)) : "no size fits",
+            v.fits ? fmt::format("{:.0f} B", v.unrounded_bytes) : "-",
+            esc(format_duration(v.fits ? v.time_s : v.one_block_s)),
+            v.fits ? fmt::format("{:.1f} %", 100 * v.throughput_cost) : "-",
+            esc(upstream_text(v.upstream_known, v.upstream_bytes)),
+            verdict_html(v.upstream_known, v.upstream_time_s, v.upstream_pass), esc(threshold_text(v.threshold)),
+            many ? "<td class=\"by\"><span class=\"binds\">" + esc(label_of(v.source, v.machine)) +
+                       "</span><br><span class=\"muted\">" + esc(per) + "</span></td>"
+                 : "",
+            esc([&] {
+                std::string n;
+                for (const auto& x : v.notes) n += (n.empty() ? "" : "; ") + x;
+                return n;
+            }()));
     }
     s += "</table>\n";
-    s += fmt::format("<p class=\"muted\">limit: the largest section in whole {} whose predicted time (upper edge of the 95 % band of the {} "
-                     "line; core cycles = ticks × core/TSC) at {} fits the budget / margin ({}); unrounded: where it equals it; throughput "
-                     "cost: A / (A + B·n) of the p50 line, what the limit costs against no limit; SIMD from: the shortest input from which "
-                     "the SIMD path (state save included) beats the no-FPU one for every longer input measured.</p>\n",
-                     o.round == Round::block ? "blocks" : o.round == Round::kib ? "KiB (and blocks)" : "blocks, a power of two", esc(o.quantile),
-                     esc(format_frequency(o.min_freq_hz)), esc(format_duration(effective_budget_s(o))));
+    s += fmt::format(
+        "<p class=\"muted\">limit: the largest section in whole {} whose predicted time (upper edge of the 95 % band "
+        "of the {} "
+        "line; core cycles = ticks × core/TSC) at {} fits the budget / margin ({}); unrounded: where it equals it; "
+        "throughput "
+        "cost: A / (A + B·n) of the p50 line, what the limit costs against no limit; SIMD from: the shortest input "
+        "from which "
+        "the SIMD path (state save included) beats the no-FPU one for every longer input measured.</p>\n",
+        o.round == Round::block ? "blocks"
+        : o.round == Round::kib ? "KiB (and blocks)"
+                                : "blocks, a power of two",
+        esc(o.quantile), esc(format_frequency(o.min_freq_hz)), esc(format_duration(effective_budget_s(o))));
     s += notes_list(r.notes);
     return s + "</section>\n";
 }
@@ -239,8 +267,10 @@ std::string machines(const ReportData& d, const std::map<std::string, Chart>& ch
     std::string s = "<section class=\"part\" id=\"machines\">\n<h2>The machines</h2>\n";
     if (auto it = charts.find("fpu"); it != charts.end())
         s += figure(it->second,
-                    "<span class=\"kernel\">FPU state save and restore by dirty state</span><br>what the first kernel_fpu_begin() of a "
-                    "request pays (save), and the return to user space (restore); medians, from each machine's <code>fputune cpu</code> probe",
+                    "<span class=\"kernel\">FPU state save and restore by dirty state</span><br>what the first "
+                    "kernel_fpu_begin() of a "
+                    "request pays (save), and the return to user space (restore); medians, from each machine's "
+                    "<code>fputune cpu</code> probe",
                     "wide");
     for (std::size_t i = 0; i < d.inputs.size(); ++i) {
         const ReportInput& in = d.inputs[i];
@@ -248,38 +278,47 @@ std::string machines(const ReportData& d, const std::map<std::string, Chart>& ch
         s += fmt::format("<h3 id=\"machine-{}\">{}</h3>\n", i + 1, esc(d.labels[i]));
         if (!c.is_object() || c.empty() || !c.contains("vendor")) {
             s += fmt::format("<p class=\"muted\">{} carries no <code>fputune cpu</code> probe{}.</p>\n", esc(in.path),
-                             c.is_object() && c.contains("source") ? " (the machine is named from " + esc(str(c, "source")) + ")" : "");
+                             c.is_object() && c.contains("source")
+                                 ? " (the machine is named from " + esc(str(c, "source")) + ")"
+                                 : "");
             continue;
         }
         s += "<table class=\"machine\">\n";
         s += row({"CPU", esc(str(c, "brand") + " (" + str(c, "vendor") + ")")});
         if (c.contains("family"))
-            s += row({"signature", esc(fmt::format("family {:#x} model {:#x} stepping {}", static_cast<unsigned>(num(c, "family")),
-                                                   static_cast<unsigned>(num(c, "model")), str(c, "stepping")))});
+            s += row({"signature",
+                      esc(fmt::format("family {:#x} model {:#x} stepping {}", static_cast<unsigned>(num(c, "family")),
+                                      static_cast<unsigned>(num(c, "model")), str(c, "stepping")))});
         s += row({"microcode", esc(str(c, "microcode").empty() ? "not readable" : str(c, "microcode"))});
         s += row({"kernel", esc(str(c, "kernel_release"))});
-        s += row({"logical CPUs", esc(str(c, "logical_cpus") + (c.value("hypervisor", false) ? " (under a hypervisor)" : ""))});
+        s += row({"logical CPUs",
+                  esc(str(c, "logical_cpus") + (c.value("hypervisor", false) ? " (under a hypervisor)" : ""))});
         if (c.contains("tsc") && c["tsc"].is_object()) {
             const json& t = c["tsc"];
-            s += row({"TSC", esc(fmt::format("{:.4f} GHz ({}); invariant {}; empty timed section {:.0f} ticks, step {:.0f} ticks", num(t, "hz") / 1e9,
-                                             str(t, "source"), t.value("invariant", false) ? "yes" : "no", num(t, "overhead_ticks"),
-                                             num(t, "granularity_ticks")))});
+            s += row({"TSC", esc(fmt::format(
+                                 "{:.4f} GHz ({}); invariant {}; empty timed section {:.0f} ticks, step {:.0f} ticks",
+                                 num(t, "hz") / 1e9, str(t, "source"), t.value("invariant", false) ? "yes" : "no",
+                                 num(t, "overhead_ticks"), num(t, "granularity_ticks")))});
         }
         if (c.contains("core_per_tsc") && c["core_per_tsc"].is_object()) {
             const json& r = c["core_per_tsc"];
-            s += row({"core/TSC", esc(fmt::format("{:.3f} core cycles per tick (median {:.3f}, min {:.3f}, spread {:.1f} %)", num(r, "value"),
-                                                  num(r, "median"), num(r, "min"), 100 * num(r, "spread")))});
+            s += row({"core/TSC",
+                      esc(fmt::format("{:.3f} core cycles per tick (median {:.3f}, min {:.3f}, spread {:.1f} %)",
+                                      num(r, "value"), num(r, "median"), num(r, "min"), 100 * num(r, "spread")))});
         }
         if (in.model) s += row({"core/TSC of the models", esc(fmt::format("{:.3f}", in.model->core_per_tsc))});
         if (c.contains("xsave") && c["xsave"].is_object()) {
             const json& x = c["xsave"];
             std::string costs;
             for (const auto& f : d.fpu_costs[i])
-                costs += fmt::format("{}{}: save {:.0f} ns, restore {:.0f} ns, pair {:.0f} ns", costs.empty() ? "" : "; ", f.dirty, f.save_ns,
-                                     f.restore_ns, f.pair_ns);
-            s += row({"XSAVE", esc(fmt::format("{}; {} bytes compacted; XCR0 {}", str(x, "instruction").empty() ? "save" : str(x, "instruction"),
+                costs += fmt::format("{}{}: save {:.0f} ns, restore {:.0f} ns, pair {:.0f} ns",
+                                     costs.empty() ? "" : "; ", f.dirty, f.save_ns, f.restore_ns, f.pair_ns);
+            s += row({"XSAVE", esc(fmt::format("{}; {} bytes compacted; XCR0 {}",
+                                               str(x, "instruction").empty() ? "save" : str(x, "instruction"),
                                                str(x, "compacted_bytes"),
-                                               c.contains("xcr0") && c["xcr0"].is_number_unsigned() ? fmt::format("{:#x}", c["xcr0"].get<std::uint64_t>()) : "?"))});
+                                               c.contains("xcr0") && c["xcr0"].is_number_unsigned()
+                                                   ? fmt::format("{:#x}", c["xcr0"].get<std::uint64_t>())
+                                                   : "?"))});
             if (!costs.empty()) s += row({"save/restore", esc(costs)});
         }
         s += "</table>\n";
@@ -287,22 +326,31 @@ std::string machines(const ReportData& d, const std::map<std::string, Chart>& ch
             s += "<ul class=\"features\">";
             for (const auto& f : c["features"]) {
                 const bool masked = f.value("masked", false), detected = f.value("detected", false);
-                s += fmt::format("<li>{} <span class=\"{}\">{}</span></li>", esc(str(f, "name")), masked ? "over" : detected ? "pass" : "muted",
-                                 masked ? "masked" : detected ? "yes" : "no");
+                s += fmt::format("<li>{} <span class=\"{}\">{}</span></li>", esc(str(f, "name")),
+                                 masked     ? "over"
+                                 : detected ? "pass"
+                                            : "muted",
+                                 masked     ? "masked"
+                                 : detected ? "yes"
+                                            : "no");
             }
             s += "</ul>\n";
         }
         if (!in.doctor.is_null()) {
             s += doctor(in.doctor);
-        } else if (in.kind == "sweep") {            s += "<p class=\"muted\">No <code>doctor</code> verdict in this sweep (made by an fputune without it).</p>\n";
+        } else if (in.kind == "sweep") {
+            s += "<p class=\"muted\">No <code>doctor</code> verdict in this sweep (made by an fputune without "
+                 "it).</p>\n";
         }
     }
     return s + "</section>\n";
 }
 
 std::string inputs(const ReportData& d) {
-    std::string s = "<h2 id=\"inputs\">Inputs and their provenance</h2>\n<table class=\"inputs\"><tr><th>#</th><th>file</th><th>kind</th>"
-                    "<th>machine</th><th>measured</th><th>by fputune</th><th>options</th><th>points</th><th>warnings</th></tr>\n";
+    std::string s =
+        "<h2 id=\"inputs\">Inputs and their provenance</h2>\n<table "
+        "class=\"inputs\"><tr><th>#</th><th>file</th><th>kind</th>"
+        "<th>machine</th><th>measured</th><th>by fputune</th><th>options</th><th>points</th><th>warnings</th></tr>\n";
     for (std::size_t i = 0; i < d.inputs.size(); ++i) {
         const ReportInput& in = d.inputs[i];
         std::string date, tool, options, points;
@@ -313,17 +361,23 @@ std::string inputs(const ReportData& d) {
         }
         if (in.model) {
             if (date.empty()) date = in.model->sweep_date;
-            if (tool.empty() && !in.model->sweep_tool_version.empty()) tool = in.model->sweep_tool_version + " (" + in.model->sweep_tool_commit + ")";
-            if (in.kind == "model") tool += "; fitted by " + in.model->tool_version + " (" + in.model->tool_commit + ") " + in.model->date;
+            if (tool.empty() && !in.model->sweep_tool_version.empty())
+                tool = in.model->sweep_tool_version + " (" + in.model->sweep_tool_commit + ")";
+            if (in.kind == "model")
+                tool += "; fitted by " + in.model->tool_version + " (" + in.model->tool_commit + ") " + in.model->date;
             if (!in.sweep) points = fmt::format("{} fitted lines, no points", in.model->models.size());
         }
         const json& opts = in.sweep ? in.sweep->options : in.model ? in.model->options : json();
         if (opts.is_object())
             for (const auto& [key, value] : opts.items()) {
-                if ((value.is_array() && value.empty()) || (value.is_string() && value.get<std::string>().empty())) continue;
-                options += (options.empty() ? "" : ", ") + key + "=" + (value.is_string() ? value.get<std::string>() : value.dump());
+                if ((value.is_array() && value.empty()) || (value.is_string() && value.get<std::string>().empty()))
+                    continue;
+                options += (options.empty() ? "" : ", ") + key + "=" +
+                           (value.is_string() ? value.get<std::string>() : value.dump());
             }
-        const std::string dirty = in.sweep ? in.sweep->dirty : in.model && in.model->dirty ? std::string(name(*in.model->dirty)) : "";
+        const std::string dirty = in.sweep                      ? in.sweep->dirty
+                                  : in.model && in.model->dirty ? std::string(name(*in.model->dirty))
+                                                                : "";
         if (!dirty.empty()) options += (options.empty() ? "" : ", ") + std::string("dirty=") + dirty;
         const bool partial = in.sweep ? in.sweep->partial : in.model && in.model->partial;
         std::string warnings;
@@ -331,19 +385,24 @@ std::string inputs(const ReportData& d) {
             warnings += (warnings.empty() ? "" : "; ") + w;
         if (partial) warnings = "partial (interrupted)" + std::string(warnings.empty() ? "" : "; ") + warnings;
         if (in.sampling.is_object()) points += "; sampling: " + compact(in.sampling);
-        s += fmt::format("<tr><td>{}</td><td class=\"mono\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"mono\">{}</td>"
-                         "<td>{}</td><td>{}</td></tr>\n",
-                         i + 1, esc(in.path), esc(in.kind + (in.schema.empty() ? "" : " (" + in.schema + ")")), esc(in.machine),
-                         esc(date.empty() ? "-" : date), esc(tool.empty() ? "-" : tool), esc(options.empty() ? "-" : options),
-                         esc(points.empty() ? "-" : points), esc(warnings.empty() ? "-" : warnings));
+        s += fmt::format(
+            "<tr><td>{}</td><td class=\"mono\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td "
+            "class=\"mono\">{}</td>"
+            "<td>{}</td><td>{}</td></tr>\n",
+            i + 1, esc(in.path), esc(in.kind + (in.schema.empty() ? "" : " (" + in.schema + ")")), esc(in.machine),
+            esc(date.empty() ? "-" : date), esc(tool.empty() ? "-" : tool), esc(options.empty() ? "-" : options),
+            esc(points.empty() ? "-" : points), esc(warnings.empty() ? "-" : warnings));
     }
     return s + "</table>\n";
 }
 
 std::string sim_longest(const SimColumn& c) {
     if (!c.longest_bytes) return "-";
-    std::string s = fmt::format("{} B, {}{}", c.longest_bytes, esc(format_duration(c.longest_s)), c.extrapolated ? "*" : "");
-    if (c.within_budget) s += fmt::format(" <span class=\"{}\">{}</span>", *c.within_budget ? "pass" : "over", *c.within_budget ? "PASS" : "OVER");
+    std::string s =
+        fmt::format("{} B, {}{}", c.longest_bytes, esc(format_duration(c.longest_s)), c.extrapolated ? "*" : "");
+    if (c.within_budget)
+        s += fmt::format(" <span class=\"{}\">{}</span>", *c.within_budget ? "pass" : "over",
+                         *c.within_budget ? "PASS" : "OVER");
     return s;
 }
 
@@ -363,31 +422,42 @@ std::string workloads(const ReportData& d, const std::string& algorithm) {
                 std::string label = m.machine;
                 for (std::size_t i = 0; i < d.inputs.size(); ++i)
                     if (d.inputs[i].model && d.inputs[i].model->source == m.source) label = d.labels[i];
-                rows += fmt::format("<tr><td>{}</td>{}<td class=\"num\">{:.0f}</td><td class=\"num\">{}</td><td>{}</td>", esc(r.kernel),
-                                    many ? "<td>" + esc(machine_tag(label)) + "</td>" : "", u.sections, sim_longest(u), esc(u.limit_from));
+                rows +=
+                    fmt::format("<tr><td>{}</td>{}<td class=\"num\">{:.0f}</td><td class=\"num\">{}</td><td>{}</td>",
+                                esc(r.kernel), many ? "<td>" + esc(machine_tag(label)) + "</td>" : "", u.sections,
+                                sim_longest(u), esc(u.limit_from));
                 if (r.limited)
-                    rows += fmt::format("<td class=\"num\">{}</td><td class=\"num\">{:.0f}</td><td class=\"num\">{}</td><td class=\"num\">{:+.1f} %</td>",
-                                        r.limited->limit_bytes ? esc(size_text(*r.limited->limit_bytes)) : "-", r.limited->sections,
-                                        sim_longest(*r.limited), 100 * r.throughput_cost);
+                    rows += fmt::format(
+                        "<td class=\"num\">{}</td><td class=\"num\">{:.0f}</td><td class=\"num\">{}</td><td "
+                        "class=\"num\">{:+.1f} %</td>",
+                        r.limited->limit_bytes ? esc(size_text(*r.limited->limit_bytes)) : "-", r.limited->sections,
+                        sim_longest(*r.limited), 100 * r.throughput_cost);
                 else
                     rows += "<td colspan=\"4\">-</td>";
                 rows += "</tr>\n";
             }
         if (rows.empty()) continue;
         const Workload& w = sim.workload;
-        s += fmt::format("<h3>Workload {}: what the limits change</h3>\n<p>{}{} <span class=\"muted\">({})</span></p>\n", esc(w.name),
-                         esc(w.description), w.kernel_thread ? " In kernel threads: no user state to save." : "", esc(w.source));
-        s += fmt::format("<table class=\"simulation\"><tr><th rowspan=\"2\">kernel</th>{}<th colspan=\"3\">today (upstream)</th>"
-                         "<th colspan=\"4\">with the limits</th></tr>\n<tr><th>sections</th><th>longest section at {}</th><th>chunking</th>"
-                         "<th>limit</th><th>sections</th><th>longest section at {}</th><th>throughput cost</th></tr>\n{}</table>\n",
-                         many ? "<th rowspan=\"2\">machine</th>" : "", esc(format_frequency(d.options.min_freq_hz)),
-                         esc(format_frequency(d.options.min_freq_hz)), rows);
+        s +=
+            fmt::format("<h3>Workload {}: what the limits change</h3>\n<p>{}{} <span class=\"muted\">({})</span></p>\n",
+                        esc(w.name), esc(w.description),
+                        w.kernel_thread ? " In kernel threads: no user state to save." : "", esc(w.source));
+        s += fmt::format(
+            "<table class=\"simulation\"><tr><th rowspan=\"2\">kernel</th>{}<th colspan=\"3\">today (upstream)</th>"
+            "<th colspan=\"4\">with the limits</th></tr>\n<tr><th>sections</th><th>longest section at "
+            "{}</th><th>chunking</th>"
+            "<th>limit</th><th>sections</th><th>longest section at {}</th><th>throughput cost</th></tr>\n{}</table>\n",
+            many ? "<th rowspan=\"2\">machine</th>" : "", esc(format_frequency(d.options.min_freq_hz)),
+            esc(format_frequency(d.options.min_freq_hz)), rows);
     }
     if (!s.empty())
-        s += "<p class=\"muted\">Throughput cost: total cycles (inside the sections, plus the state save and restore per request) "
-             "with the limits against today; negative where the limits make fewer or cheaper sections than upstream's own chunks.</p>\n";
+        s += "<p class=\"muted\">Throughput cost: total cycles (inside the sections, plus the state save and restore "
+             "per request) "
+             "with the limits against today; negative where the limits make fewer or cheaper sections than upstream's "
+             "own chunks.</p>\n";
     if (extrapolated)
-        s += "<p class=\"muted\">* beyond the sizes the bound line was fitted on (sections of at most 50 µs): an extrapolation.</p>\n";
+        s += "<p class=\"muted\">* beyond the sizes the bound line was fitted on (sections of at most 50 µs): an "
+             "extrapolation.</p>\n";
     return s;
 }
 
@@ -400,23 +470,27 @@ std::string algorithm(const ReportData& d, const AlgorithmReport& a, const std::
         return machine;
     };
     const AlgorithmRow& r = a.row;
-    std::string s = fmt::format("<section class=\"algorithm\" id=\"alg-{}\" data-algorithm=\"{}\">\n<h2>{}</h2>\n", esc(a.algorithm),
-                                esc(a.algorithm), esc(a.algorithm));
-    std::string line = r.fits ? fmt::format("Limit <b>{}</b>, {} at {}", esc(size_text(r.bytes)), esc(format_duration(r.time_s)),
-                                            esc(format_frequency(o.min_freq_hz)))
-                              : fmt::format("<b>No size fits</b>: one block takes {} at {}", esc(format_duration(r.one_block_s)),
-                                            esc(format_frequency(o.min_freq_hz)));
-    line += ", bound by <span class=\"binds\">" + esc(r.kernel) + (many ? " on " + esc(machine_label(r.machine)) : "") + "</span>. ";
+    std::string s = fmt::format("<section class=\"algorithm\" id=\"alg-{}\" data-algorithm=\"{}\">\n<h2>{}</h2>\n",
+                                esc(a.algorithm), esc(a.algorithm), esc(a.algorithm));
+    std::string line = r.fits ? fmt::format("Limit <b>{}</b>, {} at {}", esc(size_text(r.bytes)),
+                                            esc(format_duration(r.time_s)), esc(format_frequency(o.min_freq_hz)))
+                              : fmt::format("<b>No size fits</b>: one block takes {} at {}",
+                                            esc(format_duration(r.one_block_s)), esc(format_frequency(o.min_freq_hz)));
+    line += ", bound by <span class=\"binds\">" + esc(r.kernel) + (many ? " on " + esc(machine_label(r.machine)) : "") +
+            "</span>. ";
     if (r.upstream_known)
-        line += "Upstream: " + esc(upstream_text(true, r.upstream_bytes)) + ", " + verdict_html(true, r.upstream_time_s, r.upstream_pass) +
-                " here" + (a.upstream ? " (<code>" + esc(a.upstream->source) + "</code>)" : "") + ". ";
+        line += "Upstream: " + esc(upstream_text(true, r.upstream_bytes)) + ", " +
+                verdict_html(true, r.upstream_time_s, r.upstream_pass) + " here" +
+                (a.upstream ? " (<code>" + esc(a.upstream->source) + "</code>)" : "") + ". ";
     else
         line += "Upstream: no constant known. ";
     line += "SIMD from: " + esc(threshold_text(r.threshold));
     if (r.threshold)
-        line += " (" + esc(r.threshold->kernel) + ", " + esc(r.threshold->dirty) + " dirty" + (many ? ", on " + esc(machine_label(r.threshold_machine)) : "") +
-                ")";
-    if (a.upstream) line += "; upstream: " + esc(a.upstream->simd_min_len == "none" ? "no length gate" : "from " + a.upstream->simd_min_len + " B");
+        line += " (" + esc(r.threshold->kernel) + ", " + esc(r.threshold->dirty) + " dirty" +
+                (many ? ", on " + esc(machine_label(r.threshold_machine)) : "") + ")";
+    if (a.upstream)
+        line += "; upstream: " +
+                esc(a.upstream->simd_min_len == "none" ? "no length gate" : "from " + a.upstream->simd_min_len + " B");
     s += "<p>" + line + ".</p>\n";
     s += "<h3>Trade-off: section time and throughput against bytes per section</h3>\n<div class=\"grid\">\n";
     for (const auto& t : a.tradeoffs) {
@@ -429,8 +503,8 @@ std::string algorithm(const ReportData& d, const AlgorithmReport& a, const std::
                    (v.fits ? fmt::format("limit {} = {}", esc(size_text(v.bytes)), esc(format_duration(v.time_s)))
                            : esc(no_fit_message(v, o.min_freq_hz))) +
                    (v.fits ? fmt::format(", throughput cost {:.1f} %", 100 * v.throughput_cost) : "") +
-                   (v.upstream_bytes ? ", upstream " + verdict_html(true, v.upstream_time_s, v.upstream_pass) : "") + ", " + esc(v.cache) + " cache" +
-                   (many && cv.binds ? " <span class=\"binds\">(binds)</span>" : "");
+                   (v.upstream_bytes ? ", upstream " + verdict_html(true, v.upstream_time_s, v.upstream_pass) : "") +
+                   ", " + esc(v.cache) + " cache" + (many && cv.binds ? " <span class=\"binds\">(binds)</span>" : "");
         }
         std::vector<std::string> notes = t.notes;
         for (const auto& cv : t.curves)
@@ -443,8 +517,10 @@ std::string algorithm(const ReportData& d, const AlgorithmReport& a, const std::
         for (const auto& t : a.thresholds) {
             auto it = charts.find(fmt::format("threshold:{}:{}", t.algorithm, t.input));
             if (it == charts.end()) continue;
-            std::string cap = "<span class=\"kernel\">" + esc(a.algorithm) + (many ? " on " + esc(d.labels[t.input]) : "") + "</span><br>";
-            cap += t.crossover ? fmt::format("crossover: {} ({}, {} dirty, against {}){}", esc(threshold_text(t.crossover)), esc(t.crossover->kernel),
+            std::string cap = "<span class=\"kernel\">" + esc(a.algorithm) +
+                              (many ? " on " + esc(d.labels[t.input]) : "") + "</span><br>";
+            cap += t.crossover ? fmt::format("crossover: {} ({}, {} dirty, against {}){}",
+                                             esc(threshold_text(t.crossover)), esc(t.crossover->kernel),
                                              esc(t.crossover->dirty), esc(t.crossover->scalar_kernels),
                                              many && t.binds ? " <span class=\"binds\">(binds)</span>" : "")
                                : "no crossover computed";
@@ -465,28 +541,32 @@ std::string report_html(const ReportData& d, const std::map<std::string, Chart>&
     s += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
     std::string machines_title;
     for (const auto& in : d.inputs) machines_title += (machines_title.empty() ? "" : ", ") + in.machine;
-    s += "<title>fputune report: " + esc(format_duration(o.budget_s)) + " at " + esc(format_frequency(o.min_freq_hz)) + " — " + esc(machines_title) +
-         "</title>\n";
+    s += "<title>fputune report: " + esc(format_duration(o.budget_s)) + " at " + esc(format_frequency(o.min_freq_hz)) +
+         " — " + esc(machines_title) + "</title>\n";
     s += std::string("<style>") + kStyle + "</style>\n</head>\n<body>\n";
     s += "<header>\n<h1>fputune report</h1>\n";
-    s += fmt::format("<p>How many bytes a SIMD kernel may process per <code>kernel_fpu_begin()</code>/<code>kernel_fpu_end()</code> section "
-                     "for a budget of <b>{}</b> at a minimum core frequency of <b>{}</b> (margin {}: limits fit {}), {} cache, "
-                     "thresholds with {} dirty, bound: the {} line, rounding {}.</p>\n",
-                     esc(format_duration(o.budget_s)), esc(format_frequency(o.min_freq_hz)), esc(format_margin(o.margin)),
-                     esc(format_duration(effective_budget_s(o))), esc(o.cache),
-                     esc(d.recommendation ? d.recommendation->dirty_label() : (o.dirty ? std::string(name(*o.dirty)) : "as swept")),
-                     o.quantile == Quantile::p99 ? "p99 (of samples not hit by an interruption)" : "p90", esc(o.round));
+    s += fmt::format(
+        "<p>How many bytes a SIMD kernel may process per <code>kernel_fpu_begin()</code>/<code>kernel_fpu_end()</code> "
+        "section "
+        "for a budget of <b>{}</b> at a minimum core frequency of <b>{}</b> (margin {}: limits fit {}), {} cache, "
+        "thresholds with {} dirty, bound: the {} line, rounding {}.</p>\n",
+        esc(format_duration(o.budget_s)), esc(format_frequency(o.min_freq_hz)), esc(format_margin(o.margin)),
+        esc(format_duration(effective_budget_s(o))), esc(o.cache),
+        esc(d.recommendation ? d.recommendation->dirty_label() : (o.dirty ? std::string(name(*o.dirty)) : "as swept")),
+        o.quantile == Quantile::p99 ? "p99 (of samples not hit by an interruption)" : "p90", esc(o.round));
     s += "<ul class=\"machines\">";
     for (std::size_t i = 0; i < d.inputs.size(); ++i)
-        s += fmt::format("<li><a href=\"#machine-{}\">{}</a>: <span class=\"mono\">{}</span> ({})</li>", i + 1, esc(d.labels[i]), esc(d.inputs[i].path),
-                         esc(d.inputs[i].kind));
+        s += fmt::format("<li><a href=\"#machine-{}\">{}</a>: <span class=\"mono\">{}</span> ({})</li>", i + 1,
+                         esc(d.labels[i]), esc(d.inputs[i].path), esc(d.inputs[i].kind));
     s += "</ul>\n";
-    s += fmt::format("<p class=\"muted\">Made {} by fputune {} ({}): <code>{}</code></p>\n</header>\n", esc(ctx.date), esc(tool_version()),
-                     esc(tool_commit()), esc(ctx.command_line));
+    s += fmt::format("<p class=\"muted\">Made {} by fputune {} ({}): <code>{}</code></p>\n</header>\n", esc(ctx.date),
+                     esc(tool_version()), esc(tool_commit()), esc(ctx.command_line));
     s += "<nav><ul>";
     if (d.recommendation) s += "<li><a href=\"#summary\">Summary</a></li>";
-    s += "<li><a href=\"#machines\">Machines</a></li><li><a href=\"#inputs\">Inputs</a></li><li><a href=\"#reading\">How to read</a></li>";
-    for (const auto& a : d.algorithms) s += fmt::format("<li><a href=\"#alg-{}\">{}</a></li>", esc(a.algorithm), esc(a.algorithm));
+    s += "<li><a href=\"#machines\">Machines</a></li><li><a href=\"#inputs\">Inputs</a></li><li><a "
+         "href=\"#reading\">How to read</a></li>";
+    for (const auto& a : d.algorithms)
+        s += fmt::format("<li><a href=\"#alg-{}\">{}</a></li>", esc(a.algorithm), esc(a.algorithm));
     s += "</ul></nav>\n";
     if (!d.notes.empty()) s += "<h2 id=\"cannot\">What this report cannot show</h2>\n" + notes_list(d.notes);
     if (d.recommendation) s += summary(d);
@@ -495,16 +575,24 @@ std::string report_html(const ReportData& d, const std::map<std::string, Chart>&
     for (const auto& a : d.algorithms) s += algorithm(d, a, charts);
     s += fmt::format(
         "<h2 id=\"reading\">How to read the charts</h2>\n<ul>\n"
-        "<li><b>Trade-off</b> (one chart per variant; machines overlaid in their colours): x = bytes per FPU section; left axis = the "
-        "section's time at {} (core cycles / {}), right axis = throughput against no limit (p50 line: B·n / (A + B·n)). The solid line "
-        "is the {} fit with its 95 % band; <code>recommend</code> uses the band's upper edge. The dashed line is the p50 fit. Open "
-        "circles: measured p50; dots: measured {} on the sections the bound was fitted on (at most 50 µs); crosses: longer sections, "
-        "where a host's interruptions dominate. The red line is the budget; the vertical lines are the recommended limit per machine "
+        "<li><b>Trade-off</b> (one chart per variant; machines overlaid in their colours): x = bytes per FPU section; "
+        "left axis = the "
+        "section's time at {} (core cycles / {}), right axis = throughput against no limit (p50 line: B·n / (A + "
+        "B·n)). The solid line "
+        "is the {} fit with its 95 % band; <code>recommend</code> uses the band's upper edge. The dashed line is the "
+        "p50 fit. Open "
+        "circles: measured p50; dots: measured {} on the sections the bound was fitted on (at most 50 µs); crosses: "
+        "longer sections, "
+        "where a host's interruptions dominate. The red line is the budget; the vertical lines are the recommended "
+        "limit per machine "
         "and upstream's constant (grey).</li>\n"
-        "<li><b>Threshold</b>: the one-shot cost of one call (init + update + final, the FPU state save and restore included for "
-        "SIMD paths) against input length, per path; the dirty state the limits use is solid, others dashed. The crossover is where "
+        "<li><b>Threshold</b>: the one-shot cost of one call (init + update + final, the FPU state save and restore "
+        "included for "
+        "SIMD paths) against input length, per path; the dirty state the limits use is solid, others dashed. The "
+        "crossover is where "
         "the SIMD path starts to win for every longer input measured; upstream's threshold in grey.</li>\n"
-        "<li><b>Machines</b>: the cost of the user-state save and restore that a section's first <code>kernel_fpu_begin()</code> "
+        "<li><b>Machines</b>: the cost of the user-state save and restore that a section's first "
+        "<code>kernel_fpu_begin()</code> "
         "pays, by how much state the user had dirtied.</li>\n</ul>\n",
         esc(format_frequency(o.min_freq_hz)), esc(format_frequency(o.min_freq_hz)), esc(o.quantile), esc(o.quantile));
     s += "</body>\n</html>\n";

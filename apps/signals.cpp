@@ -45,8 +45,10 @@ StopOnSignals::~StopOnSignals() {
     // dead reader just fails. Without one, the previous dispositions come back.
     const bool stopping = g_signal.load() != 0;
     for (std::size_t i = 0; i < std::size(kSignals); ++i) {
-        if (stopping) std::signal(kSignals[i], SIG_IGN);
-        else sigaction(kSignals[i], &g_previous[i], nullptr);
+        if (stopping)
+            std::signal(kSignals[i], SIG_IGN);
+        else
+            sigaction(kSignals[i], &g_previous[i], nullptr);
     }
 }
 

@@ -17,11 +17,11 @@ namespace fputune {
 
 // What a kernel computes, shared by every variant and peer of it.
 struct Algorithm {
-    const char* name;            // "sha256"
-    std::uint32_t block_bytes;   // sections hold whole blocks of this size
-    std::uint32_t key_bytes = 0; // 0 for unkeyed hashes and CRCs
-    std::uint32_t out_bytes;     // digest / tag / CRC size
-    std::uint32_t iv_bytes = 0;         // ciphers: the last iv_bytes of key_bytes are the IV (kernel.hpp)
+    const char* name;  // "sha256"
+    std::uint32_t block_bytes;  // sections hold whole blocks of this size
+    std::uint32_t key_bytes = 0;  // 0 for unkeyed hashes and CRCs
+    std::uint32_t out_bytes;  // digest / tag / CRC size
+    std::uint32_t iv_bytes = 0;  // ciphers: the last iv_bytes of key_bytes are the IV (kernel.hpp)
     std::uint32_t final_min_bytes = 0;  // ciphers with ciphertext stealing (XTS): 16
 };
 
@@ -31,11 +31,11 @@ struct Algorithm {
 // may carry a version after a space ("linux 6.12.117", kernels/linux); the name carries its first word.
 struct Variant {
     const char* name;
-    const char* isa = nullptr;           // only for the third form
-    const char* provider = "fputune";    // a peer names its library: "openssl", "isal", "sodium"
-    FeatureSet required = 0;             // every one must be usable, or the kernel is unavailable
-    bool needs_fpu = true;               // false only for code that touches no vector register
-    bool reference_only = false;         // a portable oracle, not a path the kernel has (kernel.hpp)
+    const char* isa = nullptr;  // only for the third form
+    const char* provider = "fputune";  // a peer names its library: "openssl", "isal", "sodium"
+    FeatureSet required = 0;  // every one must be usable, or the kernel is unavailable
+    bool needs_fpu = true;  // false only for code that touches no vector register
+    bool reference_only = false;  // a portable oracle, not a path the kernel has (kernel.hpp)
 };
 
 // A glue type: the algorithm, the context size, and the Kernel entry points: init, final, and blocks (hashes)
@@ -44,27 +44,41 @@ template <class G>
 concept KernelGlue = requires(void* ctx, const std::uint8_t* in, std::size_t n, std::uint8_t* out) {
     { G::algorithm } -> std::convertible_to<Algorithm>;
     { G::ctx_bytes } -> std::convertible_to<std::size_t>;
-    { G::init(ctx, in) } noexcept;
-    { G::final(ctx, in, n, out) } noexcept;
-} && (requires(void* ctx, const std::uint8_t* in, std::size_t n) { { G::blocks(ctx, in, n) } noexcept; } ||
-      requires(void* ctx, const std::uint8_t* in, std::size_t n, std::uint8_t* out) { { G::crypt(ctx, in, out, n) } noexcept; });
+    { G::init(ctx, in) }
+    noexcept;
+    { G::final(ctx, in, n, out) }
+    noexcept;
+}
+&&(
+    requires(void* ctx, const std::uint8_t* in, std::size_t n) {
+        { G::blocks(ctx, in, n) }
+        noexcept;
+    } ||
+    requires(void* ctx, const std::uint8_t* in, std::size_t n, std::uint8_t* out) {
+        { G::crypt(ctx, in, out, n) }
+        noexcept;
+    });
 
 // A cipher's glue adds crypt() (kernel.hpp); its blocks() is its associated data, if it has any.
 template <class G>
 constexpr auto glue_blocks() noexcept {
-    if constexpr (requires { G::blocks; }) return &G::blocks;
-    else return static_cast<void (*)(void*, const std::uint8_t*, std::size_t) noexcept>(nullptr);
+    if constexpr (requires { G::blocks; })
+        return &G::blocks;
+    else
+        return static_cast<void (*)(void*, const std::uint8_t*, std::size_t) noexcept>(nullptr);
 }
 template <class G>
 constexpr auto glue_crypt() noexcept {
-    if constexpr (requires { G::crypt; }) return &G::crypt;
-    else return static_cast<void (*)(void*, const std::uint8_t*, std::uint8_t*, std::size_t) noexcept>(nullptr);
+    if constexpr (requires { G::crypt; })
+        return &G::crypt;
+    else
+        return static_cast<void (*)(void*, const std::uint8_t*, std::uint8_t*, std::size_t) noexcept>(nullptr);
 }
 
 // Declares a glue type's entry points as static members, for glue written out of line (peers).
-#define FPUTUNE_KERNEL_ENTRY_POINTS                                                                      \
-    static void init(void* ctx, const std::uint8_t* key) noexcept;                                       \
-    static void blocks(void* ctx, const std::uint8_t* data, std::size_t nblocks) noexcept;               \
+#define FPUTUNE_KERNEL_ENTRY_POINTS                                                        \
+    static void init(void* ctx, const std::uint8_t* key) noexcept;                         \
+    static void blocks(void* ctx, const std::uint8_t* data, std::size_t nblocks) noexcept; \
     static void final(void* ctx, const std::uint8_t* data, std::size_t len, std::uint8_t* out) noexcept
 
 // The glue of an algorithm whose init/blocks/final are written once, out of line with baseline flags,
@@ -132,7 +146,8 @@ concept MultiSourceGlue = requires(std::size_t n, const std::uint8_t* const* src
     { G::min_sources } -> std::convertible_to<std::uint32_t>;
     { G::max_sources } -> std::convertible_to<std::uint32_t>;
     { G::align_bytes } -> std::convertible_to<std::uint32_t>;
-    { G::stripe(n, n, src, dst) } noexcept;
+    { G::stripe(n, n, src, dst) }
+    noexcept;
 };
 
 namespace detail {

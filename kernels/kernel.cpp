@@ -15,15 +15,17 @@ void kernel_digest(const Kernel& k, const std::uint8_t* key, const std::uint8_t*
 }
 
 void run_section(const Kernel& k, void* ctx, const std::uint8_t* src, std::uint8_t* dst, std::size_t nblocks) noexcept {
-    if (k.crypt) k.crypt(ctx, src, dst, nblocks);
-    else k.blocks(ctx, src, nblocks);
+    if (k.crypt)
+        k.crypt(ctx, src, dst, nblocks);
+    else
+        k.blocks(ctx, src, nblocks);
 }
 
 std::string_view feature_name(Feature f) noexcept {
     static constexpr std::string_view names[] = {
-        "sse2", "ssse3", "sse4.1", "sse4.2", "pclmul", "aes", "avx", "avx2", "bmi1", "bmi2", "adx", "fma",
-        "avx512f", "avx512vl", "avx512bw", "avx512dq", "avx512ifma", "avx512vbmi", "sha", "vaes",
-        "vpclmulqdq", "gfni"};
+        "sse2",       "ssse3",      "sse4.1", "sse4.2", "pclmul",     "aes",      "avx",      "avx2",
+        "bmi1",       "bmi2",       "adx",    "fma",    "avx512f",    "avx512vl", "avx512bw", "avx512dq",
+        "avx512ifma", "avx512vbmi", "sha",    "vaes",   "vpclmulqdq", "gfni"};
     static_assert(std::size(names) == static_cast<unsigned>(Feature::count));
     return names[static_cast<unsigned>(f)];
 }

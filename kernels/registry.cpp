@@ -15,8 +15,8 @@ namespace fputune {
 std::span<const Kernel* const> all_kernels() {
     static const std::vector<const Kernel*> table = [] {
         std::vector<const Kernel*> t;
-        std::vector<std::span<const Kernel>> families = {sha_kernels(), crc_kernels(), mac_kernels(), aes_kernels(),
-                                                         chacha_kernels(), raid_kernels()};
+        std::vector<std::span<const Kernel>> families = {sha_kernels(), crc_kernels(),    mac_kernels(),
+                                                         aes_kernels(), chacha_kernels(), raid_kernels()};
 #ifdef FPUTUNE_WITH_LINUX
         families.push_back(linux_kernels());
 #endif

@@ -16,9 +16,7 @@ std::span<const Kernel* const> all_kernels();
 bool is_peer(const Kernel& k) noexcept;  // provider neither "fputune" nor "linux <version>"
 
 // Features in `required` that `usable` lacks (0 = available).
-constexpr FeatureSet missing_features(const Kernel& k, FeatureSet usable) noexcept {
-    return k.required & ~usable;
-}
+constexpr FeatureSet missing_features(const Kernel& k, FeatureSet usable) noexcept { return k.required & ~usable; }
 
 // fnmatch-style glob ('*', '?', '[...]') on the kernel name; also matches an algorithm name exactly.
 bool kernel_matches(const Kernel& k, std::string_view pattern);

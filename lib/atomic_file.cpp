@@ -52,7 +52,8 @@ std::optional<int> fd_path(const std::string& path) {
     for (std::string_view prefix : {"/dev/fd/", "/proc/self/fd/"}) {
         if (path.rfind(prefix, 0) != 0) continue;
         const std::string digits = path.substr(prefix.size());
-        if (digits.empty() || digits.size() > 6 || digits.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+        if (digits.empty() || digits.size() > 6 || digits.find_first_not_of("0123456789") != std::string::npos)
+            return std::nullopt;
         return std::stoi(digits);
     }
     return std::nullopt;
@@ -62,10 +63,10 @@ enum class Kind { replace, through_path, through_fd };
 
 struct Plan {
     Kind kind = Kind::replace;
-    std::string target;      // the path written (symlinks followed)
-    bool exists = false;     // target exists (a regular file for replace)
-    struct stat st {};       // of the target, when it exists
-    int fd = -1;             // through_fd
+    std::string target;  // the path written (symlinks followed)
+    bool exists = false;  // target exists (a regular file for replace)
+    struct stat st {};  // of the target, when it exists
+    int fd = -1;  // through_fd
 };
 
 // Follows symlinks to the end of the chain (at most 40 links) and decides how the target is written.
@@ -105,9 +106,12 @@ Plan plan_output(const std::string& path) {
             plan.kind = Kind::through_path;
             return plan;
         }
-        if (S_ISDIR(st.st_mode)) fail_input(path, p == path ? "it is a directory" : "it leads to the directory '" + p + "'");
-        if (S_ISBLK(st.st_mode)) fail_input(path, "it is a block device; fputune writes only files, FIFOs and character devices");
-        if (S_ISSOCK(st.st_mode)) fail_input(path, "it is a socket; fputune writes only files, FIFOs and character devices");
+        if (S_ISDIR(st.st_mode))
+            fail_input(path, p == path ? "it is a directory" : "it leads to the directory '" + p + "'");
+        if (S_ISBLK(st.st_mode))
+            fail_input(path, "it is a block device; fputune writes only files, FIFOs and character devices");
+        if (S_ISSOCK(st.st_mode))
+            fail_input(path, "it is a socket; fputune writes only files, FIFOs and character devices");
         fail_input(path, "not a regular file");
     }
     const std::string dir = dir_of(plan.target);
@@ -145,7 +149,9 @@ std::string random_hex() {
 }
 
 // ".<name>.fputune-tmp." (the base name shortened so that the whole stays within NAME_MAX).
-std::string temp_prefix(const std::string& target) { return fmt::format(".{}{}", base_of(target).substr(0, 180), kTempMarker); }
+std::string temp_prefix(const std::string& target) {
+    return fmt::format(".{}{}", base_of(target).substr(0, 180), kTempMarker);
+}
 
 // Closes fd on every path out, and unlinks the temporary unless released.
 struct TempFile {
@@ -163,14 +169,16 @@ void replace_file(const Plan& plan, const std::string& path, std::string_view co
     remove_stale_temporaries(plan.target);
     TempFile tmp;
     for (int attempt = 0; tmp.fd < 0; ++attempt) {
-        const std::string name = (fs::path(dir) / (temp_prefix(plan.target) + std::to_string(getpid()) + "." + random_hex())).string();
+        const std::string name =
+            (fs::path(dir) / (temp_prefix(plan.target) + std::to_string(getpid()) + "." + random_hex())).string();
         const int fd = ::open(name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
         if (fd >= 0) {
             tmp.path = name;
             tmp.fd = fd;
         } else if (errno != EEXIST || attempt >= 16) {
             const int err = errno;
-            if (is_input_errno(err)) fail_input(path, fmt::format("cannot create a file in directory '{}' ({})", dir, std::strerror(err)));
+            if (is_input_errno(err))
+                fail_input(path, fmt::format("cannot create a file in directory '{}' ({})", dir, std::strerror(err)));
             fail_system(path, std::strerror(err));
         }
     }
@@ -194,7 +202,8 @@ void replace_file(const Plan& plan, const std::string& path, std::string_view co
     if (dfd >= 0) {
         const int rc = ::fsync(dfd), err = errno;
         ::close(dfd);
-        if (rc != 0 && err != EINVAL && err != EROFS) fail_system(path, std::string("fsync of its directory: ") + std::strerror(err));
+        if (rc != 0 && err != EINVAL && err != EROFS)
+            fail_system(path, std::string("fsync of its directory: ") + std::strerror(err));
     }
 }
 
@@ -236,11 +245,13 @@ void check_writable(const std::string& path) {
     const Plan plan = plan_output(path);
     if (plan.kind == Kind::through_fd) return;
     if (plan.kind == Kind::through_path) {
-        if (access(plan.target.c_str(), W_OK) != 0) fail_input(path, std::string("not writable (") + std::strerror(errno) + ")");
+        if (access(plan.target.c_str(), W_OK) != 0)
+            fail_input(path, std::string("not writable (") + std::strerror(errno) + ")");
         return;
     }
     const std::string dir = dir_of(plan.target);
-    if (access(dir.c_str(), W_OK) != 0) fail_input(path, "directory '" + dir + "' is not writable (" + std::strerror(errno) + ")");
+    if (access(dir.c_str(), W_OK) != 0)
+        fail_input(path, "directory '" + dir + "' is not writable (" + std::strerror(errno) + ")");
     if (plan.exists && access(plan.target.c_str(), W_OK) != 0)
         fail_input(path, std::string("the existing file is not writable (") + std::strerror(errno) + ")");
 }
@@ -248,8 +259,10 @@ void check_writable(const std::string& path) {
 void write_file_atomic(const std::string& path, std::string_view contents) {
     check_writable(path);
     const Plan plan = plan_output(path);
-    if (plan.kind == Kind::replace) replace_file(plan, path, contents);
-    else write_through(plan, path, contents);
+    if (plan.kind == Kind::replace)
+        replace_file(plan, path, contents);
+    else
+        write_through(plan, path, contents);
 }
 
 int remove_stale_temporaries(const std::string& path) {
@@ -269,7 +282,8 @@ int remove_stale_temporaries(const std::string& path) {
         if (pid <= 0 || (kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH)) continue;
         const std::string full = (fs::path(dir) / name).string();
         struct stat st {};
-        if (lstat(full.c_str(), &st) != 0 || !(S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)) || st.st_uid != geteuid()) continue;
+        if (lstat(full.c_str(), &st) != 0 || !(S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)) || st.st_uid != geteuid())
+            continue;
         if (::unlink(full.c_str()) == 0) ++removed;
     }
     closedir(d);
@@ -304,14 +318,17 @@ void refuse_same_files(const std::vector<NamedPath>& outputs, const std::vector<
         if (!id) continue;
         for (const auto& o : outs)
             if (o.id && *o.id == *id)
-                throw InputError(fmt::format("{} is also the input {}: writing it would destroy what is read; name another output file",
-                                             says(*o.named), says(in)));
+                throw InputError(fmt::format(
+                    "{} is also the input {}: writing it would destroy what is read; name another output file",
+                    says(*o.named), says(in)));
     }
     for (std::size_t i = 0; i < outs.size(); ++i)
         for (std::size_t j = i + 1; j < outs.size(); ++j)
-            if ((outs[i].id && outs[j].id && *outs[i].id == *outs[j].id) || (!outs[i].id && !outs[j].id && outs[i].canonical == outs[j].canonical))
-                throw InputError(fmt::format("{} and {} name the same file: the second would replace the first; name two files",
-                                             says(*outs[i].named), says(*outs[j].named)));
+            if ((outs[i].id && outs[j].id && *outs[i].id == *outs[j].id) ||
+                (!outs[i].id && !outs[j].id && outs[i].canonical == outs[j].canonical))
+                throw InputError(
+                    fmt::format("{} and {} name the same file: the second would replace the first; name two files",
+                                says(*outs[i].named), says(*outs[j].named)));
 }
 
 std::string read_file(const std::string& path) {
@@ -326,7 +343,8 @@ std::string read_file(const std::string& path) {
     if (fstat(fd, &st) != 0) throw SystemError("cannot read '" + path + "': " + std::strerror(errno));
     if (S_ISDIR(st.st_mode)) throw fail("it is a directory");
     if (S_ISREG(st.st_mode) && static_cast<std::uint64_t>(st.st_size) > kMaxInputBytes)
-        throw fail(fmt::format("{} bytes, more than any fputune file ({} MiB at most)", st.st_size, kMaxInputBytes >> 20));
+        throw fail(
+            fmt::format("{} bytes, more than any fputune file ({} MiB at most)", st.st_size, kMaxInputBytes >> 20));
     std::string text;
     if (S_ISREG(st.st_mode)) text.reserve(static_cast<std::size_t>(st.st_size));
     char buf[1 << 16];

@@ -41,7 +41,8 @@ void sample_calls(const Call& call, double time_cap_s, BenchResult& r) {
         for (std::uint64_t i = 0; i < batch; ++i) call();
         std::uint64_t t1 = tsc_end();
         const double corrected = static_cast<double>(t1 - t0) - timer.overhead_ticks;
-        if (corrected > timer.step_ticks) samples.push_back(corrected / static_cast<double>(batch));  // else impossible: taken again
+        if (corrected > timer.step_ticks)
+            samples.push_back(corrected / static_cast<double>(batch));  // else impossible: taken again
         if (samples.size() >= 15 && samples.size() % 8 == 0) {
             std::vector<double> sorted = samples;
             std::sort(sorted.begin(), sorted.end());
@@ -74,8 +75,10 @@ BenchResult bench_stripe(const Kernel& k, std::uint64_t size_bytes, double time_
     std::vector<std::uint8_t*> dst;
     for (std::size_t i = 0; i < storage.size(); ++i) {
         std::uint8_t* p = random_buffer(storage[i], bytes, rng);
-        if (i < n) src.push_back(p);
-        else dst.push_back(p);
+        if (i < n)
+            src.push_back(p);
+        else
+            dst.push_back(p);
     }
     sample_calls([&] { k.stripe(n, bytes, src.data(), dst.data()); }, time_cap_s, r);
     return r;
@@ -104,7 +107,9 @@ BenchResult bench_kernel(const Kernel& k, std::uint64_t size_bytes, double time_
 }
 
 std::string bench_call(const Kernel& k) {
-    if (is_multisource(k)) return fmt::format("stripe() over {} sources into {} (bytes = sources x size)", kStripeSources[0], k.dest_count);
+    if (is_multisource(k))
+        return fmt::format("stripe() over {} sources into {} (bytes = sources x size)", kStripeSources[0],
+                           k.dest_count);
     return is_cipher(k) ? "crypt() into a second buffer" : "blocks()";
 }
 

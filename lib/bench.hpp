@@ -10,9 +10,9 @@
 namespace fputune {
 
 struct BenchResult {
-    std::uint64_t bytes = 0;      // whole blocks actually hashed per call (multi-source: sources x stripe bytes)
+    std::uint64_t bytes = 0;  // whole blocks actually hashed per call (multi-source: sources x stripe bytes)
     std::uint64_t calls_per_sample = 0;
-    PointStats ticks_per_call;    // per section call (timer overhead subtracted, batch-averaged)
+    PointStats ticks_per_call;  // per section call (timer overhead subtracted, batch-averaged)
 };
 
 // Times one section (blocks(), a cipher's crypt(), a multi-source kernel's stripe() over kStripeSources[0]

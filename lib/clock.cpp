@@ -42,9 +42,17 @@ double calibrate_hz() {
 // 100 dependent register-register adds per iteration: each needs the previous result, so one per
 // core cycle. Not "add $1": Intel's Golden Cove and later fold add-immediate chains at rename
 // (an Emerald Rapids host measured 7.9 "cycles" per tick with them).
-#define FPUTUNE_ADD10 "add %[one], %[x]\n\t" "add %[one], %[x]\n\t" "add %[one], %[x]\n\t" "add %[one], %[x]\n\t" \
-                      "add %[one], %[x]\n\t" "add %[one], %[x]\n\t" "add %[one], %[x]\n\t" "add %[one], %[x]\n\t" \
-                      "add %[one], %[x]\n\t" "add %[one], %[x]\n\t"
+#define FPUTUNE_ADD10      \
+    "add %[one], %[x]\n\t" \
+    "add %[one], %[x]\n\t" \
+    "add %[one], %[x]\n\t" \
+    "add %[one], %[x]\n\t" \
+    "add %[one], %[x]\n\t" \
+    "add %[one], %[x]\n\t" \
+    "add %[one], %[x]\n\t" \
+    "add %[one], %[x]\n\t" \
+    "add %[one], %[x]\n\t" \
+    "add %[one], %[x]\n\t"
 void add_chain(std::uint64_t iterations) noexcept {
     std::uint64_t x = 0, one = 1;
     __asm__ volatile("1:\n\t" FPUTUNE_ADD10 FPUTUNE_ADD10 FPUTUNE_ADD10 FPUTUNE_ADD10 FPUTUNE_ADD10 FPUTUNE_ADD10
@@ -57,7 +65,10 @@ void add_chain(std::uint64_t iterations) noexcept {
 // 10 dependent register-register adds per iteration: about 10 core cycles.
 void add_chain10(std::uint64_t iterations) noexcept {
     std::uint64_t x = 0, one = 1;
-    __asm__ volatile("1:\n\t" FPUTUNE_ADD10 "dec %[n]\n\tjnz 1b" : [x] "+r"(x), [n] "+r"(iterations) : [one] "r"(one) : "cc");
+    __asm__ volatile("1:\n\t" FPUTUNE_ADD10 "dec %[n]\n\tjnz 1b"
+                     : [x] "+r"(x), [n] "+r"(iterations)
+                     : [one] "r"(one)
+                     : "cc");
 }
 #undef FPUTUNE_ADD10
 
@@ -124,7 +135,7 @@ const TscInfo& tsc_info() {
 
 CoreRatio measure_core_per_tsc(int repeats) {
     const std::uint64_t iterations = 10000;  // 1 M adds: ~0.3 ms per repeat, rarely hit by an interrupt
-    add_chain(iterations);                     // warm up (and let the core leave any idle state)
+    add_chain(iterations);  // warm up (and let the core leave any idle state)
     std::vector<double> ratios;
     for (int r = 0; r < repeats; ++r) {
         std::uint64_t t0 = tsc_begin();

@@ -26,11 +26,11 @@ inline std::uint64_t tsc_end() noexcept {
 
 struct TscInfo {
     double hz = 0;
-    std::string source;           // "cpuid 0x15", "hypervisor leaf 0x40000010", "calibrated against CLOCK_MONOTONIC_RAW"
-    double calibrated_hz = 0;     // always measured, as a cross-check
-    bool invariant = false;       // CPUID 0x80000007 EDX[8]
-    double overhead_ticks = 0;    // median of an empty timed section (subtracted from every sample)
-    double granularity_ticks = 0; // smallest non-zero step between two reads
+    std::string source;  // "cpuid 0x15", "hypervisor leaf 0x40000010", "calibrated against CLOCK_MONOTONIC_RAW"
+    double calibrated_hz = 0;  // always measured, as a cross-check
+    bool invariant = false;  // CPUID 0x80000007 EDX[8]
+    double overhead_ticks = 0;  // median of an empty timed section (subtracted from every sample)
+    double granularity_ticks = 0;  // smallest non-zero step between two reads
 };
 // Measured once per process (about 60 ms) and cached. The overhead and granularity here describe the
 // start only: on a shared VM both move within seconds (62-832 ticks of overhead were seen), so code that

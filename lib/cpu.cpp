@@ -35,8 +35,8 @@ FeatureSet detect() noexcept {
     const CpuId l1 = cpuid(1);
     const CpuId l7 = max_leaf >= 7 ? cpuid(7, 0) : CpuId{};
     const std::uint64_t xcr0 = xgetbv0();
-    const bool os_sse = (xcr0 & 0x2) || true;             // SSE state is always usable in 64-bit user mode
-    const bool os_avx = (xcr0 & 0x6) == 0x6;              // XMM | YMM
+    const bool os_sse = (xcr0 & 0x2) || true;  // SSE state is always usable in 64-bit user mode
+    const bool os_avx = (xcr0 & 0x6) == 0x6;  // XMM | YMM
     const bool os_avx512 = os_avx && (xcr0 & 0xe0) == 0xe0;  // opmask | ZMM_Hi256 | Hi16_ZMM
     FeatureSet f = 0;
     auto set = [&](Feature feat, bool on) {
@@ -72,15 +72,24 @@ struct Dependency {
     Feature feature, needs;
 };
 constexpr Dependency kDependencies[] = {
-    {Feature::ssse3, Feature::sse2},      {Feature::sse41, Feature::ssse3},
-    {Feature::sse42, Feature::sse41},     {Feature::pclmul, Feature::sse2},
-    {Feature::aesni, Feature::sse2},      {Feature::sha, Feature::sse2},
-    {Feature::gfni, Feature::sse2},       {Feature::avx, Feature::sse42},
-    {Feature::fma, Feature::avx},         {Feature::avx2, Feature::avx},
-    {Feature::vaes, Feature::avx},        {Feature::vpclmulqdq, Feature::avx},
-    {Feature::avx512f, Feature::avx2},    {Feature::avx512vl, Feature::avx512f},
-    {Feature::avx512bw, Feature::avx512f}, {Feature::avx512dq, Feature::avx512f},
-    {Feature::avx512ifma, Feature::avx512f}, {Feature::avx512vbmi, Feature::avx512f},
+    {Feature::ssse3, Feature::sse2},
+    {Feature::sse41, Feature::ssse3},
+    {Feature::sse42, Feature::sse41},
+    {Feature::pclmul, Feature::sse2},
+    {Feature::aesni, Feature::sse2},
+    {Feature::sha, Feature::sse2},
+    {Feature::gfni, Feature::sse2},
+    {Feature::avx, Feature::sse42},
+    {Feature::fma, Feature::avx},
+    {Feature::avx2, Feature::avx},
+    {Feature::vaes, Feature::avx},
+    {Feature::vpclmulqdq, Feature::avx},
+    {Feature::avx512f, Feature::avx2},
+    {Feature::avx512vl, Feature::avx512f},
+    {Feature::avx512bw, Feature::avx512f},
+    {Feature::avx512dq, Feature::avx512f},
+    {Feature::avx512ifma, Feature::avx512f},
+    {Feature::avx512vbmi, Feature::avx512f},
 };
 
 std::atomic<FeatureSet> g_disabled{0};

@@ -38,9 +38,9 @@ std::string feature_list_string(FeatureSet set);  // "avx2 sha vaes"
 struct CpuIdentity {
     std::string vendor, brand;
     unsigned family = 0, model = 0, stepping = 0;
-    std::string microcode;        // from /proc/cpuinfo, "" when not readable
-    std::string kernel_release;   // uname -r
-    unsigned logical_cpus = 0;    // online
+    std::string microcode;  // from /proc/cpuinfo, "" when not readable
+    std::string kernel_release;  // uname -r
+    unsigned logical_cpus = 0;  // online
     bool hypervisor = false;
 };
 CpuIdentity cpu_identity();

@@ -26,8 +26,10 @@ std::optional<CpuLock> CpuLock::try_acquire(int cpu, const std::string& command_
     const std::string path = fmt::format("{}/fputune-cpu{}.lock", cpu_lock_dir(), cpu);
     // O_NOFOLLOW: the folder may be world-writable (/tmp); a planted link must not redirect the write.
     int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
-    if (fd >= 0) (void)fchmod(fd, 0666);  // whoever runs next, root or not, can take it too
-    else fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);  // made by another user: locking needs no write
+    if (fd >= 0)
+        (void)fchmod(fd, 0666);  // whoever runs next, root or not, can take it too
+    else
+        fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);  // made by another user: locking needs no write
     if (fd < 0) throw SystemError(fmt::format("cannot open the CPU lock file '{}': {}", path, std::strerror(errno)));
     struct stat st {};
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {

@@ -66,22 +66,24 @@ void DisturbanceMonitor::adopt(const Calibration& c) {
 DisturbanceKind DisturbanceMonitor::judge_calibration(const Calibration& c) const {
     if (overhead_level_ > 0 && c.overhead_ticks > rules_.slow_overhead_factor * overhead_level_ + 2 * step_level_)
         return DisturbanceKind::timer_slow;
-    if (step_level_ > 0 && c.step_ticks > rules_.slow_step_factor * step_level_ + 10) return DisturbanceKind::timer_slow;
+    if (step_level_ > 0 && c.step_ticks > rules_.slow_step_factor * step_level_ + 10)
+        return DisturbanceKind::timer_slow;
     if (c.core_per_tsc <= 0) return DisturbanceKind::clock_collapse;
     return DisturbanceKind::none;
 }
 
-DisturbanceMonitor::Verdict DisturbanceMonitor::observe(const Calibration& before, const Calibration& after, const IntervalCounts& counts) {
+DisturbanceMonitor::Verdict DisturbanceMonitor::observe(const Calibration& before, const Calibration& after,
+                                                        const IntervalCounts& counts) {
     Verdict v;
     v.kind = judge_calibration(after);
     if (v.kind == DisturbanceKind::timer_slow) {
-        v.detail = fmt::format("timer overhead {:.0f} ticks, step {:.0f} (calm: {:.0f}, {:.0f})", after.overhead_ticks, after.step_ticks,
-                               overhead_level_, step_level_);
+        v.detail = fmt::format("timer overhead {:.0f} ticks, step {:.0f} (calm: {:.0f}, {:.0f})", after.overhead_ticks,
+                               after.step_ticks, overhead_level_, step_level_);
         return v;
     }
     if (v.kind == DisturbanceKind::clock_collapse) {
-        v.detail = fmt::format("core/TSC ratio below {:.3f} on {} probes in a row (recent level {:.3f})", probe_floor(), after.probes_rejected,
-                               ratio_level_);
+        v.detail = fmt::format("core/TSC ratio below {:.3f} on {} probes in a row (recent level {:.3f})", probe_floor(),
+                               after.probes_rejected, ratio_level_);
         return v;
     }
     // The stall rate over the last storm_window_s of sampling, against the sweep's own.
@@ -99,18 +101,22 @@ DisturbanceMonitor::Verdict DisturbanceMonitor::observe(const Calibration& befor
     for (const IntervalCounts& w : window_) hits += static_cast<double>(w.hits);
     const double rate = window_ticks_ > 0 ? hits / window_ticks_ : 0;  // per tick
     const double per_ms = rate * tsc_hz_ * 1e-3;
-    if (window_ticks_ >= span && per_ms > rules_.storm_min_rate_per_ms && sampled_ticks_ > 0 && rate > rules_.storm_factor * hit_rate_per_tick()) {
+    if (window_ticks_ >= span && per_ms > rules_.storm_min_rate_per_ms && sampled_ticks_ > 0 &&
+        rate > rules_.storm_factor * hit_rate_per_tick()) {
         v.kind = DisturbanceKind::interrupt_storm;
-        v.detail = fmt::format("{:.0f} stalled samples in {:.1f} ms of sampling ({:.1f} per ms; the sweep's rate {:.2f} per ms)", hits,
-                               window_ticks_ / tsc_hz_ * 1e3, per_ms, hit_rate_per_tick() * tsc_hz_ * 1e-3);
+        v.detail = fmt::format(
+            "{:.0f} stalled samples in {:.1f} ms of sampling ({:.1f} per ms; the sweep's rate {:.2f} per ms)", hits,
+            window_ticks_ / tsc_hz_ * 1e3, per_ms, hit_rate_per_tick() * tsc_hz_ * 1e-3);
         window_.clear();
         window_ticks_ = 0;
         return v;
     }
     if (before.core_per_tsc > 0 && after.core_per_tsc > 0 &&
-        std::max(before.core_per_tsc, after.core_per_tsc) > (1 + rules_.ratio_moved) * std::min(before.core_per_tsc, after.core_per_tsc)) {
+        std::max(before.core_per_tsc, after.core_per_tsc) >
+            (1 + rules_.ratio_moved) * std::min(before.core_per_tsc, after.core_per_tsc)) {
         v.ambiguous = true;
-        v.detail = fmt::format("core/TSC ratio moved {:.3f} -> {:.3f} within one interval", before.core_per_tsc, after.core_per_tsc);
+        v.detail = fmt::format("core/TSC ratio moved {:.3f} -> {:.3f} within one interval", before.core_per_tsc,
+                               after.core_per_tsc);
     }
     learn(after);
     return v;

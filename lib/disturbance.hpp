@@ -12,11 +12,11 @@ namespace fputune {
 
 // One local calibration, taken between samples every ~0.25 ms of sampling.
 struct Calibration {
-    std::uint64_t tsc = 0;        // when (TSC)
-    double overhead_ticks = 0;    // median of 7 empty timed sections
-    double step_ticks = 0;        // smallest positive step of back-to-back reads
-    double core_per_tsc = 0;      // the accepted ratio probe (0: every try was rejected)
-    int probes_rejected = 0;      // tries that read low: interrupted inside the probe
+    std::uint64_t tsc = 0;  // when (TSC)
+    double overhead_ticks = 0;  // median of 7 empty timed sections
+    double step_ticks = 0;  // smallest positive step of back-to-back reads
+    double core_per_tsc = 0;  // the accepted ratio probe (0: every try was rejected)
+    int probes_rejected = 0;  // tries that read low: interrupted inside the probe
 };
 
 enum class DisturbanceKind { none, timer_slow, clock_collapse, interrupt_storm, preempted };
@@ -36,22 +36,22 @@ struct DisturbanceEvent {
 // within 0.5 % of each other; a trapped timer: overhead 344-832, step 116-378; interrupted probes:
 // 0.001-0.8 of the real ratio; host stalls ~1 per ms).
 struct DisturbanceRules {
-    double slow_overhead_factor = 2.5;   // timer slow: overhead above 2.5 x its calm level + 2 steps...
-    double slow_step_factor = 3.0;       // ...or the step above 3 x its calm level + 10 ticks
-    double probe_low_factor = 0.8;       // a ratio probe below 0.8 x the recent ones was interrupted
-    double ratio_moved = 0.10;           // probes around an interval 10 % apart: its samples are ambiguous
-    double storm_window_s = 8e-3;        // sampling time over which the interruption rate is judged
-    double storm_factor = 5;             // a storm: stalls at more than 5 x the sweep's own rate...
-    double storm_min_rate_per_ms = 10;   // ...and more than 10 per ms (this host: 0.4-1 per ms; windows of
-                                         // short AVX-512 points reach 5 per ms without any host event)
-    double preempted_s = 1e-3;           // a single stall this long: the thread lost the CPU
+    double slow_overhead_factor = 2.5;  // timer slow: overhead above 2.5 x its calm level + 2 steps...
+    double slow_step_factor = 3.0;  // ...or the step above 3 x its calm level + 10 ticks
+    double probe_low_factor = 0.8;  // a ratio probe below 0.8 x the recent ones was interrupted
+    double ratio_moved = 0.10;  // probes around an interval 10 % apart: its samples are ambiguous
+    double storm_window_s = 8e-3;  // sampling time over which the interruption rate is judged
+    double storm_factor = 5;  // a storm: stalls at more than 5 x the sweep's own rate...
+    double storm_min_rate_per_ms = 10;  // ...and more than 10 per ms (this host: 0.4-1 per ms; windows of
+        // short AVX-512 points reach 5 per ms without any host event)
+    double preempted_s = 1e-3;  // a single stall this long: the thread lost the CPU
 };
 
 // What happened in one interval of sampling (between two calibrations).
 struct IntervalCounts {
-    double sampled_ticks = 0;   // time inside samples
+    double sampled_ticks = 0;  // time inside samples
     std::uint64_t samples = 0;
-    std::uint64_t hits = 0;     // samples stalled: above their point's interruption threshold and 2 us over its median
+    std::uint64_t hits = 0;  // samples stalled: above their point's interruption threshold and 2 us over its median
 };
 
 // Tracks the calm levels (the timer's overhead and step, the core/TSC ratio, the interruption rate) and
@@ -79,7 +79,9 @@ public:
     double overhead_level() const noexcept { return overhead_level_; }
     double step_level() const noexcept { return step_level_; }
     double ratio_level() const noexcept { return ratio_level_; }
-    double hit_rate_per_tick() const noexcept { return sampled_ticks_ > 0 ? static_cast<double>(hits_) / sampled_ticks_ : 0; }
+    double hit_rate_per_tick() const noexcept {
+        return sampled_ticks_ > 0 ? static_cast<double>(hits_) / sampled_ticks_ : 0;
+    }
     const DisturbanceRules& rules() const noexcept { return rules_; }
 
 private:

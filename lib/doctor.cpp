@@ -41,15 +41,16 @@ std::vector<int> parse_cpu_list(const std::string& text) {
     std::vector<int> out;
     std::stringstream ss(text);
     for (std::string item; std::getline(ss, item, ',');) {
-        item.erase(std::remove_if(item.begin(), item.end(), [](char c) { return std::isspace(static_cast<unsigned char>(c)); }), item.end());
+        item.erase(std::remove_if(item.begin(), item.end(),
+                                  [](char c) { return std::isspace(static_cast<unsigned char>(c)); }),
+                   item.end());
         if (item.empty()) continue;
         try {
             const auto dash = item.find('-');
             const int lo = std::stoi(item.substr(0, dash));
             const int hi = dash == std::string::npos ? lo : std::stoi(item.substr(dash + 1));
             for (int c = lo; c <= hi && c - lo < 4096; ++c) out.push_back(c);
-        } catch (const std::exception&) {
-        }
+        } catch (const std::exception&) {}
     }
     return out;
 }
@@ -102,7 +103,8 @@ SystemSnapshot read_snapshot(const std::string& root) {
     s.at_s = monotonic_s();
     std::stringstream stat(slurp(root + "/proc/stat"));
     for (std::string line; std::getline(stat, line);) {
-        if (line.rfind("cpu", 0) != 0 || line.size() < 4 || !std::isdigit(static_cast<unsigned char>(line[3]))) continue;
+        if (line.rfind("cpu", 0) != 0 || line.size() < 4 || !std::isdigit(static_cast<unsigned char>(line[3])))
+            continue;
         std::stringstream ws(line.substr(3));
         int cpu = 0;
         ws >> cpu;
@@ -150,13 +152,17 @@ SystemFacts read_system_facts(const std::string& root, int cpu, const SystemSnap
     for (int s : parse_cpu_list(first_line(cpu_dir + "/topology/thread_siblings_list")))
         if (s != cpu) f.siblings.push_back(s);
     f.governor = first_line(cpu_dir + "/cpufreq/scaling_governor");
-    if (exists(sys + "/intel_pstate/no_turbo")) f.boost = first_line(sys + "/intel_pstate/no_turbo") == "1" ? 0 : 1;
-    else if (exists(sys + "/cpufreq/boost")) f.boost = first_line(sys + "/cpufreq/boost") == "1" ? 1 : 0;
+    if (exists(sys + "/intel_pstate/no_turbo"))
+        f.boost = first_line(sys + "/intel_pstate/no_turbo") == "1" ? 0 : 1;
+    else if (exists(sys + "/cpufreq/boost"))
+        f.boost = first_line(sys + "/cpufreq/boost") == "1" ? 1 : 0;
     const std::string cmdline = first_line(root + "/proc/cmdline");
     f.isolated = parse_cpu_list(first_line(sys + "/isolated"));
     if (f.isolated.empty()) {
-        std::string iso = cmdline_value(cmdline, "isolcpus");  // "domain,managed_irq,2-3": the CPU list is the last field
-        if (auto comma = iso.find_last_of(','); comma != std::string::npos && !std::isdigit(static_cast<unsigned char>(iso[0])))
+        std::string iso =
+            cmdline_value(cmdline, "isolcpus");  // "domain,managed_irq,2-3": the CPU list is the last field
+        if (auto comma = iso.find_last_of(',');
+            comma != std::string::npos && !std::isdigit(static_cast<unsigned char>(iso[0])))
             iso = iso.substr(comma + 1);
         f.isolated = parse_cpu_list(iso);
     }
@@ -300,69 +306,92 @@ DoctorReport diagnose(const SystemFacts& f, const TimerHealth& h) {
     // The clock itself.
     if (!f.constant_tsc || !f.nonstop_tsc)
         add(Verdict::unfit, "tsc",
-            fmt::format("the TSC is not invariant (cpuinfo lacks {}): its ticks are not time when the core clock or C-state changes",
+            fmt::format("the TSC is not invariant (cpuinfo lacks {}): its ticks are not time when the core clock or "
+                        "C-state changes",
                         !f.constant_tsc ? "constant_tsc" : "nonstop_tsc"),
-            "measure on a CPU with an invariant TSC (constant_tsc and nonstop_tsc); under a hypervisor, expose them to the guest");
+            "measure on a CPU with an invariant TSC (constant_tsc and nonstop_tsc); under a hypervisor, expose them to "
+            "the guest");
     const bool tsc_trusted = f.clocksource == "tsc" || f.clocksource == "kvm-clock" ||
                              std::find(f.clocksources.begin(), f.clocksources.end(), "tsc") != f.clocksources.end();
     if (!f.clocksource.empty() && !tsc_trusted)
         add(Verdict::unfit, "clocksource",
-            fmt::format("the kernel uses the '{}' clocksource and does not offer 'tsc': it judged the TSC unstable", f.clocksource),
+            fmt::format("the kernel uses the '{}' clocksource and does not offer 'tsc': it judged the TSC unstable",
+                        f.clocksource),
             "look for 'tsc: Marking TSC unstable' in dmesg; measure on another machine");
     if (h.slow_share > 0.5)
-        add(Verdict::unfit, "timer", fmt::format("the timer was slow (trapped) in {:.0f} % of {:.1f} s: empty section up to {:.0f} ticks, step up to {:.0f}",
-                                                 100 * h.slow_share, h.seconds, h.overhead_max, h.step_max),
+        add(Verdict::unfit, "timer",
+            fmt::format("the timer was slow (trapped) in {:.0f} % of {:.1f} s: empty section up to {:.0f} ticks, step "
+                        "up to {:.0f}",
+                        100 * h.slow_share, h.seconds, h.overhead_max, h.step_max),
             "the hypervisor traps RDTSC: disable TSC scaling/offsetting tricks or measure on bare metal");
     else if (h.slow_share > 0.01 || h.overhead_p99 > 3 * h.overhead_p50 + 2 * h.step_p50)
         add(Verdict::noisy, "timer",
-            fmt::format("the timer's own cost moves: empty section {:.0f} ticks typically, {:.0f} at p99, {:.0f} at most; step {:.0f}..{:.0f}; "
+            fmt::format("the timer's own cost moves: empty section {:.0f} ticks typically, {:.0f} at p99, {:.0f} at "
+                        "most; step {:.0f}..{:.0f}; "
                         "slow in {:.1f} % of calibrations",
                         h.overhead_p50, h.overhead_p99, h.overhead_max, h.step_p50, h.step_max, 100 * h.slow_share),
-            "fputune corrects each sample with the timer probed beside it and waits slow stretches out; nothing to set");
+            "fputune corrects each sample with the timer probed beside it and waits slow stretches out; nothing to "
+            "set");
 
     // Other tasks on this very CPU.
     if (h.descheduled_share > 0.05)
         add(h.descheduled_share > 0.2 ? Verdict::unfit : Verdict::noisy, "run queue",
-            fmt::format("other tasks ran on CPU {} for {:.0f} % of the time: fputune waits for the CPU in the middle of its samples", cpu,
-                        100 * h.descheduled_share),
+            fmt::format("other tasks ran on CPU {} for {:.0f} % of the time: fputune waits for the CPU in the middle "
+                        "of its samples",
+                        cpu, 100 * h.descheduled_share),
             better >= 0 ? fmt::format("stop that load, or pin to CPU {} (--cpu {})", better, better)
-                        : "stop that load (or run it elsewhere: taskset), or measure under a lock: flock -x /tmp/fputune-cpu.lock fputune sweep");
+                        : "stop that load (or run it elsewhere: taskset), or measure under a lock: flock -x "
+                          "/tmp/fputune-cpu.lock fputune sweep");
     // The host and the neighbours (what the scheduler took is counted above).
     const double host_lost = std::max(0.0, h.lost_share - h.descheduled_share);
     if (host_lost > 0.2 || h.stalls_per_ms > 10)
         add(Verdict::unfit, "interruptions",
-            fmt::format("the CPU was taken away {:.1f} times per ms ({:.0f} % of the time, median {:.0f} us, longest {:.0f} us)", h.stalls_per_ms,
-                        100 * host_lost, h.stall_p50_us, h.stall_max_us),
-            better >= 0 ? fmt::format("pin to CPU {} (--cpu {}) and stop other load; on a VM, ask for dedicated host cores", better, better)
-                        : "stop other load; on a VM, ask for dedicated host cores");
+            fmt::format("the CPU was taken away {:.1f} times per ms ({:.0f} % of the time, median {:.0f} us, longest "
+                        "{:.0f} us)",
+                        h.stalls_per_ms, 100 * host_lost, h.stall_p50_us, h.stall_max_us),
+            better >= 0
+                ? fmt::format("pin to CPU {} (--cpu {}) and stop other load; on a VM, ask for dedicated host cores",
+                              better, better)
+                : "stop other load; on a VM, ask for dedicated host cores");
     else if (h.stalls_per_ms > 0.2)
         add(Verdict::noisy, "interruptions",
-            fmt::format("the CPU was taken away {:.2f} times per ms ({:.1f} % of the time, median {:.0f} us, longest {:.0f} us): samples hit "
+            fmt::format("the CPU was taken away {:.2f} times per ms ({:.1f} % of the time, median {:.0f} us, longest "
+                        "{:.0f} us): samples hit "
                         "by them are counted apart, but they set every raw p99",
                         h.stalls_per_ms, 100 * host_lost, h.stall_p50_us, h.stall_max_us),
-            f.hypervisor ? "the host's own work (VM exits, timers, other tenants): only dedicated host cores remove it"
-                         : fmt::format("isolate CPU {0} (boot with isolcpus={0} nohz_full={0} rcu_nocbs={0}) and pin with --cpu {0}", cpu));
+            f.hypervisor
+                ? "the host's own work (VM exits, timers, other tenants): only dedicated host cores remove it"
+                : fmt::format(
+                      "isolate CPU {0} (boot with isolcpus={0} nohz_full={0} rcu_nocbs={0}) and pin with --cpu {0}",
+                      cpu));
     if (f.hypervisor)
         add(Verdict::noisy, "hypervisor",
-            fmt::format("a virtual machine{}: the host can take the CPU at any time, and its other tenants share the core and caches; limits "
+            fmt::format("a virtual machine{}: the host can take the CPU at any time, and its other tenants share the "
+                        "core and caches; limits "
                         "measured here describe this VM",
                         f.hypervisor_type.empty() ? "" : " (" + f.hypervisor_type + ")"),
-            "for constants to ship, measure on bare metal (or on host cores dedicated to this VM), at different times, and merge "
+            "for constants to ship, measure on bare metal (or on host cores dedicated to this VM), at different times, "
+            "and merge "
             "the sweeps with `recommend --from`");
     for (int s : f.siblings) {
         if (!f.busy.count(s)) continue;
         const double b = f.busy.at(s);
         if (b > 0.1)
             add(b > 0.5 ? Verdict::unfit : Verdict::noisy, "smt",
-                fmt::format("CPU {}, the SMT sibling of CPU {}, was busy {:.0f} % of the time: it shares the core's execution units", s, cpu, 100 * b),
-                fmt::format("stop its load, or take it offline as root: echo 0 > /sys/devices/system/cpu/cpu{}/online", s));
+                fmt::format("CPU {}, the SMT sibling of CPU {}, was busy {:.0f} % of the time: it shares the core's "
+                            "execution units",
+                            s, cpu, 100 * b),
+                fmt::format("stop its load, or take it offline as root: echo 0 > /sys/devices/system/cpu/cpu{}/online",
+                            s));
     }
     for (const auto& [c, b] : f.busy) {
         if (c == cpu || contains(f.siblings, c) || b < 0.5) continue;
         add(Verdict::noisy, "load",
-            fmt::format("CPU {} was busy {:.0f} % of the time: other load shares the memory bandwidth and last-level cache{}", c, 100 * b,
-                        f.hypervisor ? ", and perhaps a host core" : ""),
-            "measure while nothing else runs (e.g. build first, or take a lock: flock -x /tmp/fputune-cpu.lock fputune sweep)");
+            fmt::format(
+                "CPU {} was busy {:.0f} % of the time: other load shares the memory bandwidth and last-level cache{}",
+                c, 100 * b, f.hypervisor ? ", and perhaps a host core" : ""),
+            "measure while nothing else runs (e.g. build first, or take a lock: flock -x /tmp/fputune-cpu.lock fputune "
+            "sweep)");
     }
     if (f.steal.count(cpu) && f.steal.at(cpu) > 0.02)
         add(f.steal.at(cpu) > 0.2 ? Verdict::unfit : Verdict::noisy, "steal",
@@ -371,16 +400,22 @@ DoctorReport diagnose(const SystemFacts& f, const TimerHealth& h) {
 
     // The core clock.
     if (!f.governor.empty() && f.governor != "performance")
-        add(Verdict::noisy, "governor", fmt::format("cpufreq governor '{}' on CPU {}: the core clock follows the load", f.governor, cpu),
-            fmt::format("as root: echo performance > /sys/devices/system/cpu/cpu{}/cpufreq/scaling_governor (or cpupower frequency-set -g performance)", cpu));
+        add(Verdict::noisy, "governor",
+            fmt::format("cpufreq governor '{}' on CPU {}: the core clock follows the load", f.governor, cpu),
+            fmt::format("as root: echo performance > /sys/devices/system/cpu/cpu{}/cpufreq/scaling_governor (or "
+                        "cpupower frequency-set -g performance)",
+                        cpu));
     if (f.boost == 1)
-        add(Verdict::noisy, "boost", "turbo/boost is on: the core clock moves with load and temperature within milliseconds",
-            "as root: echo 1 > /sys/devices/system/cpu/intel_pstate/no_turbo (Intel) or echo 0 > /sys/devices/system/cpu/cpufreq/boost");
+        add(Verdict::noisy, "boost",
+            "turbo/boost is on: the core clock moves with load and temperature within milliseconds",
+            "as root: echo 1 > /sys/devices/system/cpu/intel_pstate/no_turbo (Intel) or echo 0 > "
+            "/sys/devices/system/cpu/cpufreq/boost");
     if (h.ratio_spread > 0.03 || h.probes_rejected_share > 0.05)
         add(Verdict::noisy, "core clock",
-            fmt::format("core/TSC {:.3f}, p10..p90 {:.1f} % apart; {:.1f} % of the probes were interrupted", h.ratio_p50, 100 * h.ratio_spread,
-                        100 * h.probes_rejected_share),
-            "fputune converts every sample with the ratio probed beside it; a fixed frequency (governor, no boost) makes it hold still");
+            fmt::format("core/TSC {:.3f}, p10..p90 {:.1f} % apart; {:.1f} % of the probes were interrupted",
+                        h.ratio_p50, 100 * h.ratio_spread, 100 * h.probes_rejected_share),
+            "fputune converts every sample with the ratio probed beside it; a fixed frequency (governor, no boost) "
+            "makes it hold still");
 
     // Isolation and interrupts on the CPU.
     const double irq = f.irq_per_s.count(cpu) ? f.irq_per_s.at(cpu) : -1;
@@ -388,25 +423,34 @@ DoctorReport diagnose(const SystemFacts& f, const TimerHealth& h) {
         add(Verdict::noisy, "irq",
             fmt::format("{:.0f} interrupts per second on CPU {}{}", irq, cpu,
                         f.device_irqs.empty() ? "" : fmt::format(" (devices: {})", fmt::join(f.device_irqs, ", "))),
-            better >= 0 ? fmt::format("pin to CPU {} (--cpu {}), which takes {:.0f} per second, or move the devices' interrupts as root: "
+            better >= 0 ? fmt::format("pin to CPU {} (--cpu {}), which takes {:.0f} per second, or move the devices' "
+                                      "interrupts as root: "
                                       "echo {} > /proc/irq/N/smp_affinity_list",
                                       better, better, better_irq, better)
-                        : "move device interrupts to another CPU as root: echo M > /proc/irq/N/smp_affinity_list (and stop irqbalance)");
-    const bool isolated = contains(f.isolated, cpu), tickless = contains(f.nohz_full, cpu), nocb = contains(f.rcu_nocbs, cpu);
+                        : "move device interrupts to another CPU as root: echo M > /proc/irq/N/smp_affinity_list (and "
+                          "stop irqbalance)");
+    const bool isolated = contains(f.isolated, cpu), tickless = contains(f.nohz_full, cpu),
+               nocb = contains(f.rcu_nocbs, cpu);
     if (!isolated || !tickless || !nocb) {
         std::vector<std::string> missing;
         if (!isolated) missing.push_back(fmt::format("isolcpus={}", cpu));
         if (!tickless) missing.push_back(fmt::format("nohz_full={}", cpu));
         if (!nocb) missing.push_back(fmt::format("rcu_nocbs={}", cpu));
         add(Verdict::calm, "isolation",
-            fmt::format("CPU {} is not set apart ({} missing): the scheduler, the timer tick and RCU callbacks run on it", cpu, fmt::join(missing, " ")),
+            fmt::format(
+                "CPU {} is not set apart ({} missing): the scheduler, the timer tick and RCU callbacks run on it", cpu,
+                fmt::join(missing, " ")),
             fmt::format("for the quietest runs boot with {} and pin with --cpu {}", fmt::join(missing, " "), cpu));
     }
     if (f.device_irqs.size() && irq <= 2000 && irq >= 0)
-        add(Verdict::calm, "irq", fmt::format("{:.0f} interrupts per second on CPU {} (devices: {})", irq, cpu, fmt::join(f.device_irqs, ", ")),
-            better >= 0 ? fmt::format("CPU {} takes fewer ({:.0f} per second): --cpu {}", better, better_irq, better) : "");
+        add(Verdict::calm, "irq",
+            fmt::format("{:.0f} interrupts per second on CPU {} (devices: {})", irq, cpu,
+                        fmt::join(f.device_irqs, ", ")),
+            better >= 0 ? fmt::format("CPU {} takes fewer ({:.0f} per second): --cpu {}", better, better_irq, better)
+                        : "");
 
-    std::stable_sort(r.findings.begin(), r.findings.end(), [](const Finding& a, const Finding& b) { return a.severity > b.severity; });
+    std::stable_sort(r.findings.begin(), r.findings.end(),
+                     [](const Finding& a, const Finding& b) { return a.severity > b.severity; });
     for (const Finding& x : r.findings) r.verdict = std::max(r.verdict, x.severity);
     return r;
 }
@@ -421,7 +465,8 @@ DoctorReport run_doctor(const std::string& root, int cpu, double seconds) {
 nlohmann::json DoctorReport::to_json() const {
     nlohmann::json findings_json = nlohmann::json::array();
     for (const Finding& x : findings)
-        findings_json.push_back({{"severity", verdict_name(x.severity)}, {"check", x.check}, {"what", x.what}, {"advice", x.advice}});
+        findings_json.push_back(
+            {{"severity", verdict_name(x.severity)}, {"check", x.check}, {"what", x.what}, {"advice", x.advice}});
     const SystemFacts& f = facts;
     const TimerHealth& h = health;
     auto rates = [](const std::map<int, double>& m) {
@@ -432,16 +477,40 @@ nlohmann::json DoctorReport::to_json() const {
     return {{"verdict", verdict_name(verdict)},
             {"quick", quick},
             {"findings", findings_json},
-            {"system", {{"cpu", f.cpu}, {"online", f.online}, {"hypervisor", f.hypervisor}, {"hypervisor_type", f.hypervisor_type},
-                        {"smt_siblings", f.siblings}, {"busy", rates(f.busy)}, {"steal", rates(f.steal)}, {"governor", f.governor},
-                        {"boost", f.boost}, {"isolated", f.isolated}, {"nohz_full", f.nohz_full}, {"rcu_nocbs", f.rcu_nocbs},
-                        {"irq_per_s", rates(f.irq_per_s)}, {"device_irqs", f.device_irqs}, {"clocksource", f.clocksource},
-                        {"constant_tsc", f.constant_tsc}, {"nonstop_tsc", f.nonstop_tsc}}},
-            {"timer", {{"seconds", h.seconds}, {"overhead_ticks_p50", h.overhead_p50}, {"overhead_ticks_p99", h.overhead_p99},
-                       {"overhead_ticks_max", h.overhead_max}, {"step_ticks_p50", h.step_p50}, {"step_ticks_max", h.step_max},
-                       {"slow_share", h.slow_share}, {"core_per_tsc_p50", h.ratio_p50}, {"core_per_tsc_spread", h.ratio_spread},
-                       {"probes_rejected_share", h.probes_rejected_share}, {"stalls_per_ms", h.stalls_per_ms}, {"stall_p50_us", h.stall_p50_us},
-                       {"stall_max_us", h.stall_max_us}, {"lost_share", h.lost_share}, {"descheduled_share", h.descheduled_share}}}};
+            {"system",
+             {{"cpu", f.cpu},
+              {"online", f.online},
+              {"hypervisor", f.hypervisor},
+              {"hypervisor_type", f.hypervisor_type},
+              {"smt_siblings", f.siblings},
+              {"busy", rates(f.busy)},
+              {"steal", rates(f.steal)},
+              {"governor", f.governor},
+              {"boost", f.boost},
+              {"isolated", f.isolated},
+              {"nohz_full", f.nohz_full},
+              {"rcu_nocbs", f.rcu_nocbs},
+              {"irq_per_s", rates(f.irq_per_s)},
+              {"device_irqs", f.device_irqs},
+              {"clocksource", f.clocksource},
+              {"constant_tsc", f.constant_tsc},
+              {"nonstop_tsc", f.nonstop_tsc}}},
+            {"timer",
+             {{"seconds", h.seconds},
+              {"overhead_ticks_p50", h.overhead_p50},
+              {"overhead_ticks_p99", h.overhead_p99},
+              {"overhead_ticks_max", h.overhead_max},
+              {"step_ticks_p50", h.step_p50},
+              {"step_ticks_max", h.step_max},
+              {"slow_share", h.slow_share},
+              {"core_per_tsc_p50", h.ratio_p50},
+              {"core_per_tsc_spread", h.ratio_spread},
+              {"probes_rejected_share", h.probes_rejected_share},
+              {"stalls_per_ms", h.stalls_per_ms},
+              {"stall_p50_us", h.stall_p50_us},
+              {"stall_max_us", h.stall_max_us},
+              {"lost_share", h.lost_share},
+              {"descheduled_share", h.descheduled_share}}}};
 }
 
 }  // namespace fputune

@@ -20,23 +20,23 @@ struct SystemSnapshot {
     struct Jiffies {
         std::uint64_t busy = 0, steal = 0, total = 0;
     };
-    std::map<int, Jiffies> cpu_jiffies;                                  // from /proc/stat
-    std::map<int, std::uint64_t> interrupts;                             // cpu -> every interrupt so far (/proc/interrupts)
-    double at_s = 0;                                                     // CLOCK_MONOTONIC when read
+    std::map<int, Jiffies> cpu_jiffies;  // from /proc/stat
+    std::map<int, std::uint64_t> interrupts;  // cpu -> every interrupt so far (/proc/interrupts)
+    double at_s = 0;  // CLOCK_MONOTONIC when read
 };
 
 struct SystemFacts {
-    int cpu = 0;                       // the CPU the measurement runs on
-    std::vector<int> online;           // online CPUs
-    bool hypervisor = false;           // cpuinfo flag or /sys/hypervisor
-    std::string hypervisor_type;       // /sys/hypervisor/type, when there
-    std::vector<int> siblings;         // SMT siblings of `cpu` (itself excluded)
-    std::map<int, double> busy;        // share of time each CPU was busy between two snapshots (absent: unknown)
-    std::map<int, double> steal;       // share of time the hypervisor gave each CPU to someone else
-    std::string governor;              // cpufreq scaling governor of `cpu` ("" = no cpufreq)
-    int boost = -1;                    // turbo/boost: 1 on, 0 off, -1 unknown
+    int cpu = 0;  // the CPU the measurement runs on
+    std::vector<int> online;  // online CPUs
+    bool hypervisor = false;  // cpuinfo flag or /sys/hypervisor
+    std::string hypervisor_type;  // /sys/hypervisor/type, when there
+    std::vector<int> siblings;  // SMT siblings of `cpu` (itself excluded)
+    std::map<int, double> busy;  // share of time each CPU was busy between two snapshots (absent: unknown)
+    std::map<int, double> steal;  // share of time the hypervisor gave each CPU to someone else
+    std::string governor;  // cpufreq scaling governor of `cpu` ("" = no cpufreq)
+    int boost = -1;  // turbo/boost: 1 on, 0 off, -1 unknown
     std::vector<int> isolated, nohz_full, rcu_nocbs;
-    std::map<int, double> irq_per_s;   // interrupts per second on each CPU (absent: unknown)
+    std::map<int, double> irq_per_s;  // interrupts per second on each CPU (absent: unknown)
     std::vector<std::string> device_irqs;  // device interrupts routed to `cpu` ("36 virtio1-req.0")
     std::string clocksource;
     std::vector<std::string> clocksources;
@@ -51,15 +51,15 @@ SystemFacts read_system_facts(const std::string& root, int cpu, const SystemSnap
 struct TimerHealth {
     double seconds = 0;
     double overhead_p50 = 0, overhead_p99 = 0, overhead_max = 0;  // empty timed section, ticks
-    double step_p50 = 0, step_max = 0;                            // smallest step of back-to-back reads, ticks
-    double slow_share = 0;           // share of calibrations with the timer slow (overhead or step jumped)
+    double step_p50 = 0, step_max = 0;  // smallest step of back-to-back reads, ticks
+    double slow_share = 0;  // share of calibrations with the timer slow (overhead or step jumped)
     double ratio_p50 = 0, ratio_spread = 0;  // core/TSC: median, and (p90 - p10) / p50 of accepted probes
-    double probes_rejected_share = 0;        // ratio probes that read low (interrupted)
-    double stalls_per_ms = 0;        // gaps of > 2 us in a spinning loop
+    double probes_rejected_share = 0;  // ratio probes that read low (interrupted)
+    double stalls_per_ms = 0;  // gaps of > 2 us in a spinning loop
     double stall_p50_us = 0, stall_max_us = 0;
-    double lost_share = 0;           // share of spinning time lost to them (the host's and the scheduler's)
-    double descheduled_share = 0;    // share of the time the scheduler ran other tasks on this CPU instead
-    Calibration calm;                // the calm levels, to seed a sweep's monitor
+    double lost_share = 0;  // share of spinning time lost to them (the host's and the scheduler's)
+    double descheduled_share = 0;  // share of the time the scheduler ran other tasks on this CPU instead
+    Calibration calm;  // the calm levels, to seed a sweep's monitor
 };
 TimerHealth measure_timer_health(double seconds);
 
@@ -68,8 +68,8 @@ const char* verdict_name(Verdict v) noexcept;
 
 struct Finding {
     Verdict severity;
-    std::string check;   // short name: "hypervisor", "smt", "governor", ...
-    std::string what;    // what was found, with the figure
+    std::string check;  // short name: "hypervisor", "smt", "governor", ...
+    std::string what;  // what was found, with the figure
     std::string advice;  // what to do about it (empty: nothing)
 };
 

@@ -18,7 +18,10 @@ namespace {
 // XRSTOR of every enabled component from an XSAVE area (64-byte aligned, >= 4096 bytes).
 void xrstor_all(const unsigned char* area, std::uint64_t mask) noexcept {
     const std::uint32_t lo = static_cast<std::uint32_t>(mask), hi = static_cast<std::uint32_t>(mask >> 32);
-    __asm__ volatile("xrstor64 %0" : : "m"(*reinterpret_cast<const unsigned char(*)[4096]>(area)), "a"(lo), "d"(hi) : "memory");
+    __asm__ volatile("xrstor64 %0"
+                     :
+                     : "m"(*reinterpret_cast<const unsigned char(*)[4096]>(area)), "a"(lo), "d"(hi)
+                     : "memory");
 }
 }  // namespace
 
@@ -60,8 +63,9 @@ const XsaveLayout& xsave_layout() {
         l.standard_bytes = d0.ebx;
         l.has_xsaveopt = d1.eax & 1;
         l.has_xsavec = d1.eax & 2;
-        static const char* names[] = {"x87", "sse (xmm)", "avx (ymm upper)", "mpx bndregs", "mpx bndcsr",
-                                      "avx512 opmask", "avx512 zmm_hi256", "avx512 hi16_zmm", "pt", "pkru"};
+        static const char* names[] = {"x87",        "sse (xmm)",     "avx (ymm upper)",  "mpx bndregs",
+                                      "mpx bndcsr", "avx512 opmask", "avx512 zmm_hi256", "avx512 hi16_zmm",
+                                      "pt",         "pkru"};
         std::uint32_t compacted = 576;  // legacy region 512 + XSAVE header 64
         for (unsigned i = 0; i < 19; ++i) {
             if (!(l.save_mask & (1ull << i))) continue;
@@ -113,18 +117,20 @@ void FpuEmulator::dirty(DirtyState d) noexcept {
     switch (d) {
         case DirtyState::none: return;
         case DirtyState::xmm:
-            __asm__ volatile("pcmpeqd %%xmm8, %%xmm8\n\tpcmpeqd %%xmm9, %%xmm9\n\tpcmpeqd %%xmm10, %%xmm10\n\t"
-                             "pcmpeqd %%xmm11, %%xmm11\n\tpcmpeqd %%xmm12, %%xmm12\n\tpcmpeqd %%xmm13, %%xmm13\n\t"
-                             "pcmpeqd %%xmm14, %%xmm14\n\tpcmpeqd %%xmm15, %%xmm15"
-                             ::: "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15");
+            __asm__ volatile(
+                "pcmpeqd %%xmm8, %%xmm8\n\tpcmpeqd %%xmm9, %%xmm9\n\tpcmpeqd %%xmm10, %%xmm10\n\t"
+                "pcmpeqd %%xmm11, %%xmm11\n\tpcmpeqd %%xmm12, %%xmm12\n\tpcmpeqd %%xmm13, %%xmm13\n\t"
+                "pcmpeqd %%xmm14, %%xmm14\n\tpcmpeqd %%xmm15, %%xmm15" ::
+                    : "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15");
             return;
         case DirtyState::ymm:
             if (!dirty_supported(d)) return;
-            __asm__ volatile("vpcmpeqd %%ymm8, %%ymm8, %%ymm8\n\tvpcmpeqd %%ymm9, %%ymm9, %%ymm9\n\t"
-                             "vpcmpeqd %%ymm10, %%ymm10, %%ymm10\n\tvpcmpeqd %%ymm11, %%ymm11, %%ymm11\n\t"
-                             "vpcmpeqd %%ymm12, %%ymm12, %%ymm12\n\tvpcmpeqd %%ymm13, %%ymm13, %%ymm13\n\t"
-                             "vpcmpeqd %%ymm14, %%ymm14, %%ymm14\n\tvpcmpeqd %%ymm15, %%ymm15, %%ymm15"
-                             ::: "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15");
+            __asm__ volatile(
+                "vpcmpeqd %%ymm8, %%ymm8, %%ymm8\n\tvpcmpeqd %%ymm9, %%ymm9, %%ymm9\n\t"
+                "vpcmpeqd %%ymm10, %%ymm10, %%ymm10\n\tvpcmpeqd %%ymm11, %%ymm11, %%ymm11\n\t"
+                "vpcmpeqd %%ymm12, %%ymm12, %%ymm12\n\tvpcmpeqd %%ymm13, %%ymm13, %%ymm13\n\t"
+                "vpcmpeqd %%ymm14, %%ymm14, %%ymm14\n\tvpcmpeqd %%ymm15, %%ymm15, %%ymm15" ::
+                    : "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15");
             return;
         case DirtyState::zmm:
             if (!dirty_supported(d)) return;
@@ -136,11 +142,18 @@ void FpuEmulator::dirty(DirtyState d) noexcept {
 void FpuEmulator::save() noexcept {
     const XsaveLayout& l = xsave_layout();
     if (!l.save_mask) return;
-    const std::uint32_t lo = static_cast<std::uint32_t>(l.save_mask), hi = static_cast<std::uint32_t>(l.save_mask >> 32);
+    const std::uint32_t lo = static_cast<std::uint32_t>(l.save_mask),
+                        hi = static_cast<std::uint32_t>(l.save_mask >> 32);
     if (l.has_xsavec)
-        __asm__ volatile("xsavec64 %0" : "+m"(*reinterpret_cast<unsigned char(*)[4096]>(area_)) : "a"(lo), "d"(hi) : "memory");
+        __asm__ volatile("xsavec64 %0"
+                         : "+m"(*reinterpret_cast<unsigned char(*)[4096]>(area_))
+                         : "a"(lo), "d"(hi)
+                         : "memory");
     else
-        __asm__ volatile("xsave64 %0" : "+m"(*reinterpret_cast<unsigned char(*)[4096]>(area_)) : "a"(lo), "d"(hi) : "memory");
+        __asm__ volatile("xsave64 %0"
+                         : "+m"(*reinterpret_cast<unsigned char(*)[4096]>(area_))
+                         : "a"(lo), "d"(hi)
+                         : "memory");
 }
 
 void FpuEmulator::restore() noexcept {

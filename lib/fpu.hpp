@@ -11,7 +11,7 @@ namespace fputune {
 enum class DirtyState { none, xmm, ymm, zmm };
 std::string dirty_name(DirtyState d);
 DirtyState parse_dirty(const std::string& s);  // throws std::invalid_argument listing xmm|ymm|zmm
-bool dirty_supported(DirtyState d) noexcept;   // ymm needs AVX, zmm needs AVX-512 (usable, not masked)
+bool dirty_supported(DirtyState d) noexcept;  // ymm needs AVX, zmm needs AVX-512 (usable, not masked)
 
 struct XsaveComponent {
     unsigned index;
@@ -21,9 +21,9 @@ struct XsaveComponent {
 };
 struct XsaveLayout {
     std::uint64_t xcr0 = 0;
-    std::uint64_t save_mask = 0;         // xcr0 less AMX tile state (never in use here)
-    std::uint32_t standard_bytes = 0;    // CPUID 0xD.0 EBX: size for the enabled state, standard format
-    std::uint32_t compacted_bytes = 0;   // computed for save_mask
+    std::uint64_t save_mask = 0;  // xcr0 less AMX tile state (never in use here)
+    std::uint32_t standard_bytes = 0;  // CPUID 0xD.0 EBX: size for the enabled state, standard format
+    std::uint32_t compacted_bytes = 0;  // computed for save_mask
     bool has_xsavec = false, has_xsaveopt = false;
     std::vector<XsaveComponent> components;
     std::string instruction() const { return has_xsavec ? "xsavec" : "xsave"; }

@@ -34,7 +34,9 @@ class Path {
 public:
     Path() = default;
     explicit Path(std::string s) : s_(std::move(s)) {}
-    Path operator/(std::string_view key) const { return Path(s_.empty() ? std::string(key) : s_ + "." + std::string(key)); }
+    Path operator/(std::string_view key) const {
+        return Path(s_.empty() ? std::string(key) : s_ + "." + std::string(key));
+    }
     Path operator[](std::size_t i) const { return Path(fmt::format("{}[{}]", s_, i)); }
     const std::string& str() const { return s_; }
 
@@ -47,6 +49,41 @@ inline std::string quote(const json& v) {
     std::string s = v.dump(-1, ' ', true, json::error_handler_t::replace);
     if (s.size() > 40) s = s.substr(0, 37) + "...";
     return s;
+}
+
+// What a reader expects of a file's "schema" field, for check_schema().
+struct SchemaSpec {
+    std::string_view family;  // "fputune.sweep/"
+    std::string_view current;  // the schema this fputune writes: "fputune.sweep/1"
+    int newest;  // the highest version it reads
+    std::string_view file;  // "sweep file", in "not an fputune sweep file"
+    std::string_view not_a;  // "a sweep", in "... is not a sweep"
+    std::string_view expected;  // "expected schema " or "expected ", before `current` when the field is missing
+    std::string_view writer;  // "fputune sweep"
+};
+
+// The file's schema version, or an InputError "<source>: ..." that says what was expected.
+inline int check_schema(const json& j, const std::string& source, const SchemaSpec& s) {
+    auto fail = [&](const std::string& why) { return InputError(source + ": " + why); };
+    const std::string current(s.current);
+    if (!j.is_object() || !j.contains("schema") || !j["schema"].is_string())
+        throw fail(fmt::format("not an fputune {} (no \"schema\" field); {}{}, as written by `{}`", s.file, s.expected,
+                               current, s.writer));
+    const std::string schema = j["schema"].get<std::string>();
+    if (schema.size() > 64)
+        throw fail("\"schema\" is " + quote(j["schema"]) + ", not a schema name (expected " + current + ")");
+    if (schema.rfind(s.family, 0) != 0)
+        throw fail(fmt::format("schema '{}' is not {} (expected {})", printable(schema), s.not_a, current));
+    const std::string digits = schema.substr(s.family.size());
+    if (digits.empty() || digits.size() > 4 || digits.find_first_not_of("0123456789") != std::string::npos)
+        throw fail("schema '" + printable(schema) + "' has no version number (expected " + current + ")");
+    const int version = std::stoi(digits);
+    if (version > s.newest)
+        throw fail("schema '" + printable(schema) + "' is newer than this fputune understands (" + current +
+                   "); update fputune");
+    if (version < 1)
+        throw fail("schema '" + printable(schema) + "' is not a version this fputune reads (" + current + ")");
+    return version;
 }
 
 [[noreturn]] inline void fail(const Path& at, const std::string& why) {
@@ -134,7 +171,8 @@ T integer(const json& v, const Path& at, T lo = std::numeric_limits<T>::min(), T
         if (d != std::floor(d)) fail(at, fmt::format("{} is not a whole number", quote(v)));
         // Compare in double before converting: beyond the type's range the conversion is undefined.
         if (d < static_cast<double>(lo)) fail(at, fmt::format("{} is below {}", quote(v), lo));
-        if (d > static_cast<double>(hi) || d >= 9007199254740992.0) fail(at, fmt::format("{} is above {}", quote(v), hi));
+        if (d > static_cast<double>(hi) || d >= 9007199254740992.0)
+            fail(at, fmt::format("{} is above {}", quote(v), hi));
         return static_cast<T>(d);
     }
     fail(at, fmt::format("{} is not a number", quote(v)));
@@ -169,8 +207,10 @@ inline std::string provider(const json& v, const Path& at) {
     const bool ok = !s.empty() && space != 0 && space + 1 != s.size() &&
                     s.find_first_not_of(kNameChars, space == std::string::npos ? 0 : space + 1) == std::string::npos &&
                     s.substr(0, space).find_first_not_of(kNameChars) == std::string::npos;
-    if (!ok) fail(at, fmt::format("{} is not a provider (a name of letters, digits, '.', '_', '+' or '-', "
-                                  "and maybe a version after one space)", quote(v)));
+    if (!ok)
+        fail(at, fmt::format("{} is not a provider (a name of letters, digits, '.', '_', '+' or '-', "
+                             "and maybe a version after one space)",
+                             quote(v)));
     return s;
 }
 
@@ -187,8 +227,8 @@ inline std::string one_of(const json& v, const Path& at, std::initializer_list<s
 
 // The member when present (and not null), else `fallback`; `read` checks it.
 template <typename Read>
-auto member_or(const json& obj, std::string_view key, const Path& at, decltype(std::declval<Read>()(json(), Path())) fallback,
-               Read read) {
+auto member_or(const json& obj, std::string_view key, const Path& at,
+               decltype(std::declval<Read>()(json(), Path())) fallback, Read read) {
     const json* v = optional_member(obj, key, at);
     return v ? read(*v, at / key) : fallback;
 }

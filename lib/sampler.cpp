@@ -16,7 +16,6 @@ namespace fputune {
 
 namespace {
 
-
 double now_s_since(std::uint64_t t0, double hz) { return static_cast<double>(tsc_begin() - t0) / hz; }
 
 void sleep_ms(double ms) {
@@ -43,7 +42,8 @@ std::size_t ceil_div(double a, double b) { return static_cast<std::size_t>(std::
 std::vector<double> PointSamples::round_cycles(std::size_t r) const {
     if (r >= round_begin.size()) return {};
     const std::size_t end = r + 1 < round_begin.size() ? round_begin[r + 1] : cycles.size();
-    return {cycles.begin() + static_cast<std::ptrdiff_t>(round_begin[r]), cycles.begin() + static_cast<std::ptrdiff_t>(end)};
+    return {cycles.begin() + static_cast<std::ptrdiff_t>(round_begin[r]),
+            cycles.begin() + static_cast<std::ptrdiff_t>(end)};
 }
 
 Calibration calibrate_now(double probe_floor) {
@@ -72,8 +72,7 @@ Calibration calm_level(int n) {
         st.push_back(c.step_ticks);
         ra.push_back(c.core_per_tsc);
         const std::uint64_t until = c.tsc + static_cast<std::uint64_t>(0.25e-3 * hz);
-        while (tsc_begin() < until) {
-        }
+        while (tsc_begin() < until) {}
     }
     auto med = [](std::vector<double>& v) {
         std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
@@ -92,9 +91,15 @@ namespace {
 // The pool's state while it runs (sample_pool is its only user).
 class Pool {
 public:
-    Pool(const std::vector<PointSpec>& specs, const std::function<RawSample(std::size_t)>& sample, const SamplingRules& rules,
-         double budget_s, const Calibration& calm, const PoolHooks& hooks)
-        : specs_(specs), sample_(sample), rules_(rules), budget_s_(budget_s), hooks_(hooks), hz_(tsc_info().hz), monitor_(hz_),
+    Pool(const std::vector<PointSpec>& specs, const std::function<RawSample(std::size_t)>& sample,
+         const SamplingRules& rules, double budget_s, const Calibration& calm, const PoolHooks& hooks)
+        : specs_(specs),
+          sample_(sample),
+          rules_(rules),
+          budget_s_(budget_s),
+          hooks_(hooks),
+          hz_(tsc_info().hz),
+          monitor_(hz_),
           state_(specs.size()) {
         res_.points.resize(specs.size());
         monitor_.seed(calm);
@@ -126,9 +131,9 @@ public:
 
 private:
     struct PointState {
-        double spent_s = 0;            // in this round
-        bool settled = false;          // in this round
-        std::size_t next_check = 0;    // round samples at which to judge it again
+        double spent_s = 0;  // in this round
+        bool settled = false;  // in this round
+        std::size_t next_check = 0;  // round samples at which to judge it again
         int rounds_settled = 0;
         double p50_cycles = 0, hit_above_cycles = 0;  // from its latest judgement (0: not yet)
     };
@@ -215,8 +220,11 @@ private:
             counts.sampled_ticks += static_cast<double>(p.wall);
             ++counts.samples;
             const PointState& s = state_[p.point];
-            if (s.hit_above_cycles > 0 && cycles > s.hit_above_cycles && ratio > 0 && (cycles - s.p50_cycles) / ratio > 2e-6 * hz_) ++counts.hits;
-            if (!lenient && s.p50_cycles > 0 && ratio > 0 && (cycles - s.p50_cycles) / ratio > monitor_.rules().preempted_s * hz_) {
+            if (s.hit_above_cycles > 0 && cycles > s.hit_above_cycles && ratio > 0 &&
+                (cycles - s.p50_cycles) / ratio > 2e-6 * hz_)
+                ++counts.hits;
+            if (!lenient && s.p50_cycles > 0 && ratio > 0 &&
+                (cycles - s.p50_cycles) / ratio > monitor_.rules().preempted_s * hz_) {
                 // The thread lost the CPU for a millisecond or more inside this sample: not the section's time.
                 ++pt.retaken;
                 DisturbanceEvent e;
@@ -315,8 +323,9 @@ private:
         if (s.settled) return;
         const PointSamples& pt = res_.points[i];
         const std::size_t n = pt.cycles.size() - pt.round_begin.back();
-        const double cap = std::min(rules_.point_cap_s / std::max(1, rules_.rounds),
-                                    (round_budget_s_ - spent_settled_) / static_cast<double>(std::max<std::size_t>(1, left_)));
+        const double cap =
+            std::min(rules_.point_cap_s / std::max(1, rules_.rounds),
+                     (round_budget_s_ - spent_settled_) / static_cast<double>(std::max<std::size_t>(1, left_)));
         bool finished = n >= max_r_ || (s.spent_s > cap && n >= 5);
         if ((!finished && n >= s.next_check) || (s.p50_cycles == 0 && n >= 9)) {
             s.next_check = n + std::max<std::size_t>(4, n / 16);  // sorting is not free: look again after ~6 % more
@@ -333,7 +342,8 @@ private:
                 // A short section's p99 of uninterrupted samples (what the bounds are fitted on).
                 const double ratio = monitor_.ratio_level() > 0 ? monitor_.ratio_level() : 1;
                 if (finished && specs_[i].need90 && q.p50 / ratio / hz_ <= rules_.tail_max_s) {
-                    const std::vector<double> clean(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(clean_count(sorted)));
+                    const std::vector<double> clean(sorted.begin(),
+                                                    sorted.begin() + static_cast<std::ptrdiff_t>(clean_count(sorted)));
                     finished = n >= min99_r_ && quantile_rel_ci(clean, 0.99) < rules_.target_rel_ci99 * sqrt_rounds_;
                 }
             }
@@ -353,7 +363,8 @@ private:
         e.start_s = static_cast<double>(since - start_) / hz_;
         e.detail = detail;
         const std::uint64_t wait_start = tsc_begin();
-        const double allowed = std::min(rules_.max_wait_s, std::max(0.0, rules_.wait_share * budget_s_ - res_.waited_s));
+        const double allowed =
+            std::min(rules_.max_wait_s, std::max(0.0, rules_.wait_share * budget_s_ - res_.waited_s));
         int calm = 0;
         while (calm < 2) {
             if (hooks_.stop && hooks_.stop->load(std::memory_order_relaxed)) break;
@@ -370,7 +381,8 @@ private:
             res_.clock.probes_rejected += static_cast<std::uint64_t>(c.probes_rejected);
             calm = monitor_.judge_calibration(c) == DisturbanceKind::none && storm_over ? calm + 1 : 0;
         }
-        if (c.core_per_tsc <= 0) c = calibrate_now(0);  // adopted (or stopped) inside a collapse: its level, whatever it is
+        if (c.core_per_tsc <= 0)
+            c = calibrate_now(0);  // adopted (or stopped) inside a collapse: its level, whatever it is
         res_.waited_s += now_s_since(wait_start, hz_);
         e.length_s = static_cast<double>(tsc_begin() - since) / hz_;
         note_event(e);

@@ -16,9 +16,9 @@ namespace fputune {
 
 // One timed sample as the measured code returns it: raw TSC differences, nothing subtracted.
 struct RawSample {
-    double ticks = 0;           // raw difference(s) of TSC reads
-    double timer_reads = 1;     // how many empty-section overheads `ticks` contains (subtracted with the local one)
-    double per = 1;             // a batch: the sample is (ticks - timer_reads x overhead) / per
+    double ticks = 0;  // raw difference(s) of TSC reads
+    double timer_reads = 1;  // how many empty-section overheads `ticks` contains (subtracted with the local one)
+    double per = 1;  // a batch: the sample is (ticks - timer_reads x overhead) / per
     double request_ticks = -1;  // optional second value (the section plus the return to user space), 2 timer reads
 };
 
@@ -26,16 +26,16 @@ struct RawSample {
 // together: each round asks for its share of the samples and sqrt(rounds) x the interval).
 struct SamplingRules {
     int rounds = 4;
-    double point_cap_s = 0.25;              // a point's time, all rounds together
-    double target_rel_ci = 0.01;            // the median to ~1 %
-    double target_rel_ci90 = 0.01;          // the p90 to ~1 % (points that need it)
+    double point_cap_s = 0.25;  // a point's time, all rounds together
+    double target_rel_ci = 0.01;  // the median to ~1 %
+    double target_rel_ci90 = 0.01;  // the p90 to ~1 % (points that need it)
     std::uint64_t min_samples = 21, max_samples = 2000;
     std::uint64_t min_samples90 = 100;
-    double tail_max_s = 50e-6;              // points whose p50 is at most this also need their p99 of
-    std::uint64_t min_samples99 = 500;      // uninterrupted samples (>= min_samples99, to target_rel_ci99)
+    double tail_max_s = 50e-6;  // points whose p50 is at most this also need their p99 of
+    std::uint64_t min_samples99 = 500;  // uninterrupted samples (>= min_samples99, to target_rel_ci99)
     double target_rel_ci99 = 0.03;
-    double max_wait_s = 2;                  // one disturbance is waited out at most this long...
-    double wait_share = 0.10;               // ...and all of them at most this share of the budget
+    double max_wait_s = 2;  // one disturbance is waited out at most this long...
+    double wait_share = 0.10;  // ...and all of them at most this share of the budget
 };
 
 struct PointSpec {
@@ -44,20 +44,20 @@ struct PointSpec {
 
 // Everything the pool measured for one point.
 struct PointSamples {
-    std::vector<double> ticks;          // timer overhead subtracted with the local value
-    std::vector<double> cycles;         // each x the core/TSC ratio probed around it
+    std::vector<double> ticks;  // timer overhead subtracted with the local value
+    std::vector<double> cycles;  // each x the core/TSC ratio probed around it
     std::vector<double> request_ticks;  // when the sample function gives them
     std::vector<std::size_t> round_begin;  // index of each round's first sample (samples are in round order)
-    bool settled = false;                  // every round met its rule (or spent its share)
-    std::uint64_t rejected = 0;            // impossible samples (at or below the timer's floor), measured again
-    std::uint64_t retaken = 0;             // samples dropped for a disturbance, measured again
+    bool settled = false;  // every round met its rule (or spent its share)
+    std::uint64_t rejected = 0;  // impossible samples (at or below the timer's floor), measured again
+    std::uint64_t retaken = 0;  // samples dropped for a disturbance, measured again
     // The cycles of round r.
     std::vector<double> round_cycles(std::size_t r) const;
 };
 
 // The clocks as probed all through the run.
 struct ClockTrace {
-    std::vector<double> core_per_tsc;   // accepted probes
+    std::vector<double> core_per_tsc;  // accepted probes
     std::uint64_t probes_rejected = 0;  // read low (interrupted) and not used
     std::vector<double> overhead_ticks, step_ticks;  // per calibration
 };
@@ -67,9 +67,9 @@ struct PoolResult {
     ClockTrace clock;
     std::vector<DisturbanceEvent> events;
     std::uint64_t rejected = 0, retaken = 0;  // over all points
-    double waited_s = 0;                      // waiting disturbances out
+    double waited_s = 0;  // waiting disturbances out
     double elapsed_s = 0;
-    bool complete = false;                    // false: stopped before every round finished
+    bool complete = false;  // false: stopped before every round finished
 };
 
 struct PoolProgress {
@@ -78,8 +78,8 @@ struct PoolProgress {
 };
 
 struct PoolHooks {
-    const std::atomic<bool>* stop = nullptr;              // checked between samples
-    std::function<void(const PoolProgress&)> progress;    // about twice a second
+    const std::atomic<bool>* stop = nullptr;  // checked between samples
+    std::function<void(const PoolProgress&)> progress;  // about twice a second
     std::function<void(const DisturbanceEvent&)> on_event;  // as each disturbance ends
 };
 

@@ -37,7 +37,8 @@ std::size_t clean_count(const std::vector<double>& sorted) {
     PointStats s;
     s.p10 = quantile(sorted, 0.10);
     s.p50 = quantile(sorted, 0.50);
-    return static_cast<std::size_t>(std::upper_bound(sorted.begin(), sorted.end(), interrupted_above(s)) - sorted.begin());
+    return static_cast<std::size_t>(std::upper_bound(sorted.begin(), sorted.end(), interrupted_above(s)) -
+                                    sorted.begin());
 }
 
 PointStats summarize(std::vector<double> samples) {
@@ -54,7 +55,8 @@ PointStats summarize(std::vector<double> samples) {
     s.p999 = quantile(samples, 0.999);
     const std::size_t clean = clean_count(samples);
     s.interrupted = samples.size() - clean;
-    s.p99_clean = quantile(std::vector<double>(samples.begin(), samples.begin() + static_cast<std::ptrdiff_t>(clean)), 0.99);
+    s.p99_clean =
+        quantile(std::vector<double>(samples.begin(), samples.begin() + static_cast<std::ptrdiff_t>(clean)), 0.99);
     s.rel_ci50 = median_rel_ci(samples);
     return s;
 }

@@ -41,20 +41,38 @@ nlohmann::json SweepOptions::to_json() const {
     std::vector<std::string> tdirty;
     for (DirtyState d : threshold_dirty) tdirty.push_back(dirty_name(d));
     const SamplingRules& r = sampling;
-    nlohmann::json j = {{"kernels", kernel_patterns}, {"dirty", dirty_name(dirty)}, {"section_overhead_cycles", section_overhead_cycles},
-                        {"cache", hot && cold ? "both" : hot ? "hot" : "cold"}, {"quick", quick}, {"max_section_bytes", max_section_bytes},
-                        {"points_per_doubling", points_per_doubling}, {"thresholds", thresholds}, {"cpu", cpu},
-                        {"threshold_dirty", tdirty}, {"time_budget_s", budget_s}, {"rounds", r.rounds}, {"point_cap_s", r.point_cap_s},
-                        {"target_rel_ci", r.target_rel_ci}, {"target_rel_ci90", r.target_rel_ci90}, {"min_samples", r.min_samples},
-                        {"min_samples90", r.min_samples90}, {"tail_max_s", r.tail_max_s}, {"min_samples99", r.min_samples99},
-                        {"target_rel_ci99", r.target_rel_ci99}, {"max_wait_s", r.max_wait_s}, {"wait_share", r.wait_share},
+    nlohmann::json j = {{"kernels", kernel_patterns},
+                        {"dirty", dirty_name(dirty)},
+                        {"section_overhead_cycles", section_overhead_cycles},
+                        {"cache", hot && cold ? "both"
+                                  : hot       ? "hot"
+                                              : "cold"},
+                        {"quick", quick},
+                        {"max_section_bytes", max_section_bytes},
+                        {"points_per_doubling", points_per_doubling},
+                        {"thresholds", thresholds},
+                        {"cpu", cpu},
+                        {"threshold_dirty", tdirty},
+                        {"time_budget_s", budget_s},
+                        {"rounds", r.rounds},
+                        {"point_cap_s", r.point_cap_s},
+                        {"target_rel_ci", r.target_rel_ci},
+                        {"target_rel_ci90", r.target_rel_ci90},
+                        {"min_samples", r.min_samples},
+                        {"min_samples90", r.min_samples90},
+                        {"tail_max_s", r.tail_max_s},
+                        {"min_samples99", r.min_samples99},
+                        {"target_rel_ci99", r.target_rel_ci99},
+                        {"max_wait_s", r.max_wait_s},
+                        {"wait_share", r.wait_share},
                         {"masked_features", feature_list_string(disabled_features() & detected_features())}};
     if (!sizes.empty()) j["sizes"] = sizes;
     if (zmm_idle_s > 0) j["zmm_idle_s"] = zmm_idle_s;
     return j;
 }
 
-std::vector<std::uint64_t> default_section_sizes(std::uint32_t block_bytes, std::uint64_t max_bytes, int points_per_doubling) {
+std::vector<std::uint64_t> default_section_sizes(std::uint32_t block_bytes, std::uint64_t max_bytes,
+                                                 int points_per_doubling) {
     std::set<std::uint64_t> sizes;
     const double step = std::pow(2.0, 1.0 / points_per_doubling);
     for (double x = block_bytes;; x *= step) {
@@ -69,7 +87,8 @@ std::vector<std::uint64_t> default_section_sizes(std::uint32_t block_bytes, std:
 
 std::vector<const Kernel*> select_kernels_or_kinds(const std::vector<std::string>& patterns) {
     auto is_kind = [](const std::string& p) {
-        return p == "all" || std::any_of(std::begin(kKernelKinds), std::end(kKernelKinds), [&](const char* k) { return p == k; });
+        return p == "all" ||
+               std::any_of(std::begin(kKernelKinds), std::end(kKernelKinds), [&](const char* k) { return p == k; });
     };
     std::vector<std::string> globs;
     std::vector<std::string> kinds;
@@ -77,11 +96,14 @@ std::vector<const Kernel*> select_kernels_or_kinds(const std::vector<std::string
     if (kinds.empty()) return select_kernels(globs);
     std::vector<const Kernel*> globbed = globs.empty() ? std::vector<const Kernel*>{} : select_kernels(globs);
     for (const std::string& kind : kinds)
-        if (kind != "all" && std::none_of(all_kernels().begin(), all_kernels().end(), [&](const Kernel* k) { return kind == kernel_kind(*k); }))
+        if (kind != "all" && std::none_of(all_kernels().begin(), all_kernels().end(),
+                                          [&](const Kernel* k) { return kind == kernel_kind(*k); }))
             throw std::invalid_argument("kernel kind '" + kind + "' selects no kernel in this build");
     std::vector<const Kernel*> out;
     for (const Kernel* k : all_kernels()) {
-        const bool by_kind = std::any_of(kinds.begin(), kinds.end(), [&](const std::string& kind) { return kind == "all" || kind == kernel_kind(*k); });
+        const bool by_kind = std::any_of(kinds.begin(), kinds.end(), [&](const std::string& kind) {
+            return kind == "all" || kind == kernel_kind(*k);
+        });
         if (by_kind || std::find(globbed.begin(), globbed.end(), k) != globbed.end()) out.push_back(k);
     }
     return out;
@@ -184,7 +206,8 @@ std::vector<std::string> threshold_algorithms(const std::vector<const Kernel*>& 
         if (is_peer(*k) || std::find(out.begin(), out.end(), k->algorithm) != out.end()) continue;
         bool scalar = false, simd = false;
         for (const Kernel* o : kernels)
-            if (!is_peer(*o) && !o->reference_only && std::strcmp(o->algorithm, k->algorithm) == 0) (o->needs_fpu ? simd : scalar) = true;
+            if (!is_peer(*o) && !o->reference_only && std::strcmp(o->algorithm, k->algorithm) == 0)
+                (o->needs_fpu ? simd : scalar) = true;
         if (scalar && simd) out.emplace_back(k->algorithm);
     }
     return out;
@@ -227,7 +250,8 @@ std::size_t cold_buffer_bytes() {
 }
 
 bool has_threshold_group(const SweepFile& f, const std::string& kernel, const std::string& dirty) {
-    return std::any_of(f.thresholds.begin(), f.thresholds.end(), [&](const ThresholdPoint& p) { return p.kernel == kernel && p.dirty == dirty; });
+    return std::any_of(f.thresholds.begin(), f.thresholds.end(),
+                       [&](const ThresholdPoint& p) { return p.kernel == kernel && p.dirty == dirty; });
 }
 
 bool has_point(const SweepFile& f, const std::string& kernel, const std::string& cache, std::uint64_t bytes) {
@@ -246,7 +270,8 @@ public:
             max_bytes = std::max(max_bytes, t.bytes);
             // A multi-source section: `sources` stretches of the bytes, and dest_count more to write.
             max_src = std::max(max_src, std::max(1u, t.series.sources) * page_stretch(t.bytes));
-            max_dst = std::max(max_dst, std::max(1u, t.series.sources ? t.kernel->dest_count : 1u) * page_stretch(t.bytes));
+            max_dst =
+                std::max(max_dst, std::max(1u, t.series.sources ? t.kernel->dest_count : 1u) * page_stretch(t.bytes));
             any_cold |= t.cold;
         }
         for (const ThresholdTarget& t : plan.thresholds) max_bytes = std::max(max_bytes, t.bytes);
@@ -255,7 +280,9 @@ public:
         out_.resize(max_bytes + 256);  // a digest, or a cipher's one-shot output: the message and its tag
         hot_ = std::make_unique<AlignedBuffer>(max_src + 4096);
         dst_ = std::make_unique<AlignedBuffer>(max_dst + 4096);  // where a cipher's section writes (kept resident)
-        if (any_cold) cold_ = std::make_unique<AlignedBuffer>(std::max<std::size_t>(cold_buffer_bytes(), 4 * std::max(max_src, max_dst)));
+        if (any_cold)
+            cold_ = std::make_unique<AlignedBuffer>(
+                std::max<std::size_t>(cold_buffer_bytes(), 4 * std::max(max_src, max_dst)));
         std::mt19937_64 rng(5);
         for (const Kernel* k : plan.kernels) {
             std::vector<std::uint8_t>& key = keys_[k];
@@ -286,8 +313,10 @@ public:
         }
         const std::uint8_t* key = key_of(k);
         auto run = [&](const std::uint8_t* src, std::uint8_t* out, std::size_t nblocks) {
-            if (aad) k->blocks(ctx_, src, nblocks);
-            else run_section(*k, ctx_, src, out, nblocks);
+            if (aad)
+                k->blocks(ctx_, src, nblocks);
+            else
+                run_section(*k, ctx_, src, out, nblocks);
         };
         // Warm the kernel's code and constant tables (one block, resident data, untimed): the section is
         // one of a request's loop of sections, as when hashing a module, not the first call after
@@ -302,13 +331,13 @@ public:
         if (pt.series.idle_s > 0) idle_vector_units(pt.series.idle_s);
         fpu_.dirty(opt_.dirty);
         const std::uint64_t t0 = tsc_begin();
-        fpu_.save();                                      // kernel_fpu_begin: the user state
-        spin_core_cycles(opt_.section_overhead_cycles);   // the rest of begin/end
+        fpu_.save();  // kernel_fpu_begin: the user state
+        spin_core_cycles(opt_.section_overhead_cycles);  // the rest of begin/end
         run(data, dst, pt.bytes / k->block_bytes);
         const std::uint64_t t1 = tsc_end();
-        fpu_.restore();                                   // return to user space
+        fpu_.restore();  // return to user space
         const std::uint64_t t2 = tsc_end();
-        k->final(ctx_, nullptr, 0, out_.data());          // end the request (frees a peer's context)
+        k->final(ctx_, nullptr, 0, out_.data());  // end the request (frees a peer's context)
         return {static_cast<double>(t1 - t0), 1, 1, static_cast<double>(t2 - t0)};
     }
 
@@ -401,7 +430,8 @@ SweepPlan plan_sweep(const SweepOptions& opt, const SweepFile* resume) {
     // whose algorithm has both a no-FPU and an FPU path among them (thresholds).
     for (const Kernel* k : opt.kernels)
         if (!is_peer(*k) && !missing_features(*k, usable_features())) plan.kernels.push_back(k);
-    const std::vector<std::string> talgs = opt.thresholds ? threshold_algorithms(plan.kernels) : std::vector<std::string>{};
+    const std::vector<std::string> talgs =
+        opt.thresholds ? threshold_algorithms(plan.kernels) : std::vector<std::string>{};
     const std::vector<std::uint64_t> lengths = default_threshold_lengths();
     for (const Kernel* k : plan.kernels) {
         for (const SeriesSpec& series : section_series(*k, opt)) {
@@ -410,7 +440,8 @@ SweepPlan plan_sweep(const SweepOptions& opt, const SweepFile* resume) {
             for (bool cold : {false, true}) {
                 if (cold ? !opt.cold : !opt.hot) continue;
                 for (std::uint64_t bytes : sizes)
-                    if (!resume || !has_point(*resume, name, cold ? "cold" : "hot", bytes)) plan.sections.push_back({k, cold, bytes, series});
+                    if (!resume || !has_point(*resume, name, cold ? "cold" : "hot", bytes))
+                        plan.sections.push_back({k, cold, bytes, series});
             }
         }
         if (std::find(talgs.begin(), talgs.end(), k->algorithm) == talgs.end()) continue;
@@ -422,7 +453,8 @@ SweepPlan plan_sweep(const SweepOptions& opt, const SweepFile* resume) {
     return plan;
 }
 
-SweepMeasurement measure_plan(const SweepPlan& plan, const SweepOptions& opt, const Calibration& calm, const PoolHooks& hooks) {
+SweepMeasurement measure_plan(const SweepPlan& plan, const SweepOptions& opt, const Calibration& calm,
+                              const PoolHooks& hooks) {
     SweepMeasurement m;
     GlueLoop loop(plan, opt);
     // Every section point of every kernel and cache state and every threshold length, in one pool:
@@ -464,7 +496,9 @@ TimerTrace timer_trace_of(const ClockTrace& c) {
     if (o.empty()) return {};
     std::sort(o.begin(), o.end());
     std::sort(s.begin(), s.end());
-    auto q = [](const std::vector<double>& v, double f) { return v[static_cast<std::size_t>(f * static_cast<double>(v.size() - 1))]; };
+    auto q = [](const std::vector<double>& v, double f) {
+        return v[static_cast<std::size_t>(f * static_cast<double>(v.size() - 1))];
+    };
     return {o.size(), o.front(), q(o, 0.5), q(o, 0.99), o.back(), s.front(), q(s, 0.5), s.back()};
 }
 
@@ -483,7 +517,8 @@ void merge_trace(RatioTrace& into, const RatioTrace& add) {
 
 }  // namespace
 
-SweepFile summarise_sweep(const SweepOptions& opt, const SweepInputs& in, const SweepPlan& plan, const SweepMeasurement& m) {
+SweepFile summarise_sweep(const SweepOptions& opt, const SweepInputs& in, const SweepPlan& plan,
+                          const SweepMeasurement& m) {
     SweepFile f;
     if (in.resume) {
         f = *in.resume;
@@ -493,7 +528,8 @@ SweepFile summarise_sweep(const SweepOptions& opt, const SweepInputs& in, const 
         // The merged file says what it holds: no stale "interrupted" warning, and every kernel pattern swept into it.
         std::erase_if(f.warnings, [](const std::string& w) { return w.rfind("interrupted", 0) == 0; });
         nlohmann::json kernels = nlohmann::json::array();
-        for (const nlohmann::json& list : {f.options.value("kernels", nlohmann::json::array()), nlohmann::json(opt.kernel_patterns)}) {
+        for (const nlohmann::json& list :
+             {f.options.value("kernels", nlohmann::json::array()), nlohmann::json(opt.kernel_patterns)}) {
             if (list.empty()) kernels.push_back("*");
             for (const auto& k : list)
                 if (std::find(kernels.begin(), kernels.end(), k) == kernels.end()) kernels.push_back(k);
@@ -532,13 +568,24 @@ SweepFile summarise_sweep(const SweepOptions& opt, const SweepInputs& in, const 
         const PointSamples& s = pool.points[i];
         const SectionTarget& t = plan.sections[i];
         if (s.cycles.size() < 3) {
-            if (pool.complete) unmeasured.push_back(fmt::format("{} {} B {}", series_name(*t.kernel, t.series), t.bytes, t.cold ? "cold" : "hot"));
+            if (pool.complete)
+                unmeasured.push_back(
+                    fmt::format("{} {} B {}", series_name(*t.kernel, t.series), t.bytes, t.cold ? "cold" : "hot"));
             continue;
         }
         std::vector<double> request = s.request_ticks;
         std::sort(request.begin(), request.end());
-        SectionPoint p{series_name(*t.kernel, t.series), t.cold ? "cold" : "hot", t.bytes, summarize(s.ticks), request.empty() ? 0 : request[request.size() / 2],
-                       s.settled, summarize(s.cycles), {}, s.rejected, s.retaken, t.series.sources};
+        SectionPoint p{series_name(*t.kernel, t.series),
+                       t.cold ? "cold" : "hot",
+                       t.bytes,
+                       summarize(s.ticks),
+                       request.empty() ? 0 : request[request.size() / 2],
+                       s.settled,
+                       summarize(s.cycles),
+                       {},
+                       s.rejected,
+                       s.retaken,
+                       t.series.sources};
         for (std::size_t r = 0; r < s.round_begin.size(); ++r) {
             std::vector<double> c = s.round_cycles(r);
             if (!c.empty()) p.rounds.push_back(round_stats(std::move(c)));
@@ -554,7 +601,8 @@ SweepFile summarise_sweep(const SweepOptions& opt, const SweepInputs& in, const 
         }
         // A threshold group is complete or absent (--resume measures a whole group again).
         if (!pool.complete) continue;
-        f.thresholds.push_back({t.kernel->name, dirty_name(t.dirty), t.bytes, summarize(s.ticks), summarize(s.cycles), s.rejected, s.retaken});
+        f.thresholds.push_back({t.kernel->name, dirty_name(t.dirty), t.bytes, summarize(s.ticks), summarize(s.cycles),
+                                s.rejected, s.retaken});
     }
     f.partial = !pool.complete;
 
@@ -576,14 +624,16 @@ SweepFile summarise_sweep(const SweepOptions& opt, const SweepInputs& in, const 
     // Warnings: what a reader must know to trust the numbers.
     const double drift = std::abs(f.core_per_tsc_end - f.core_per_tsc) / f.core_per_tsc;
     if (drift > 0.03)
-        f.warnings.push_back(fmt::format("core/TSC ratio changed from {:.3f} to {:.3f} ({:.1f}%) during the sweep (probed {:.3f}..{:.3f}): the core "
-                                         "clock moved (frequency scaling, thermal limits or a busy host); each sample was converted to cycles "
-                                         "with the ratio probed around it",
-                                         f.core_per_tsc, f.core_per_tsc_end, 100 * drift, f.ratio_trace.min, f.ratio_trace.max));
+        f.warnings.push_back(fmt::format(
+            "core/TSC ratio changed from {:.3f} to {:.3f} ({:.1f}%) during the sweep (probed {:.3f}..{:.3f}): the core "
+            "clock moved (frequency scaling, thermal limits or a busy host); each sample was converted to cycles "
+            "with the ratio probed around it",
+            f.core_per_tsc, f.core_per_tsc_end, 100 * drift, f.ratio_trace.min, f.ratio_trace.max));
     if (pool.rejected)
-        f.warnings.push_back(fmt::format("{} samples were at or below the timer's floor (impossible: the timer's overhead moved under them); "
-                                         "they were measured again",
-                                         pool.rejected));
+        f.warnings.push_back(fmt::format(
+            "{} samples were at or below the timer's floor (impossible: the timer's overhead moved under them); "
+            "they were measured again",
+            pool.rejected));
     if (!pool.events.empty()) {
         std::map<std::string, std::pair<std::uint64_t, double>> by_kind;
         for (const DisturbanceEvent& e : pool.events) {
@@ -592,23 +642,31 @@ SweepFile summarise_sweep(const SweepOptions& opt, const SweepInputs& in, const 
             s += e.length_s;
         }
         std::string what;
-        for (const auto& [kind, v] : by_kind) what += fmt::format("{}{} x{} ({:.2f} s)", what.empty() ? "" : ", ", kind, v.first, v.second);
-        f.warnings.push_back(fmt::format("the host disturbed the sweep: {}; {} samples were taken again (see \"disturbances\")", what, pool.retaken));
+        for (const auto& [kind, v] : by_kind)
+            what += fmt::format("{}{} x{} ({:.2f} s)", what.empty() ? "" : ", ", kind, v.first, v.second);
+        f.warnings.push_back(
+            fmt::format("the host disturbed the sweep: {}; {} samples were taken again (see \"disturbances\")", what,
+                        pool.retaken));
     }
     if (!unmeasured.empty())
-        f.warnings.push_back(fmt::format("{} points got fewer than 3 possible samples and are left out: {}{}", unmeasured.size(),
-                                         fmt::join(unmeasured.begin(), unmeasured.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(5, unmeasured.size())), ", "),
-                                         unmeasured.size() > 5 ? ", ..." : ""));
+        f.warnings.push_back(fmt::format(
+            "{} points got fewer than 3 possible samples and are left out: {}{}", unmeasured.size(),
+            fmt::join(unmeasured.begin(),
+                      unmeasured.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(5, unmeasured.size())),
+                      ", "),
+            unmeasured.size() > 5 ? ", ..." : ""));
     if (f.partial) {
         const std::string why = in.stop_reason ? in.stop_reason() : std::string();
-        f.warnings.push_back(fmt::format("interrupted: partial sweep{}; continue it with --resume", why.empty() ? "" : " (" + why + ")"));
+        f.warnings.push_back(fmt::format("interrupted: partial sweep{}; continue it with --resume",
+                                         why.empty() ? "" : " (" + why + ")"));
     }
     // Never a point no reader could use: a quantile <= 0 or not finite means a bug above, not a measurement.
     const std::vector<std::string> bad = impossible_points(f);
     if (!bad.empty()) {
         std::erase_if(f.sections, [](const SectionPoint& p) { return !possible_point(p.ticks, p.cycles); });
         std::erase_if(f.thresholds, [](const ThresholdPoint& p) { return !possible_point(p.ticks, p.cycles); });
-        f.warnings.push_back(fmt::format("{} points had impossible statistics and are left out: {}", bad.size(), fmt::join(bad, ", ")));
+        f.warnings.push_back(
+            fmt::format("{} points had impossible statistics and are left out: {}", bad.size(), fmt::join(bad, ", ")));
     }
     return f;
 }

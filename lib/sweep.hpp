@@ -19,20 +19,20 @@ namespace fputune {
 
 struct SweepOptions {
     std::vector<std::string> kernel_patterns;  // -k as given (recorded); empty = all of ours
-    std::vector<const Kernel*> kernels;     // the selection; kernels that need no FPU get no section sweep
-    std::vector<std::uint64_t> sizes;       // explicit section sizes (rounded down to whole blocks); empty = default
+    std::vector<const Kernel*> kernels;  // the selection; kernels that need no FPU get no section sweep
+    std::vector<std::uint64_t> sizes;  // explicit section sizes (rounded down to whole blocks); empty = default
     std::uint64_t max_section_bytes = 1u << 20;
     int points_per_doubling = 4;
     DirtyState dirty = DirtyState::ymm;
     std::uint64_t section_overhead_cycles = 0;  // added per section (core cycles), e.g. 50 for begin/end
     bool hot = true, cold = true;
     bool thresholds = true;
-    std::vector<DirtyState> threshold_dirty;    // default: the section sweep's dirty state; none = state already saved
-    double budget_s = 150;                  // the whole sweep
+    std::vector<DirtyState> threshold_dirty;  // default: the section sweep's dirty state; none = state already saved
+    double budget_s = 150;  // the whole sweep
     bool quick = false;
-    double zmm_idle_s = 0;                  // > 0: also the ZMM warm-up state, AVX-512 kernels' first section after this long idle
-    int cpu = -1;                           // pinned to (recorded)
-    SamplingRules sampling;                 // rounds, and when a point has enough samples
+    double zmm_idle_s = 0;  // > 0: also the ZMM warm-up state, AVX-512 kernels' first section after this long idle
+    int cpu = -1;  // pinned to (recorded)
+    SamplingRules sampling;  // rounds, and when a point has enough samples
 
     // --quick: to 256 KiB (unless max_bytes_given), 2 points per doubling, 2 rounds, looser intervals, 25 s.
     void apply_quick(bool max_bytes_given);
@@ -47,7 +47,8 @@ std::vector<const Kernel*> select_kernels_or_kinds(const std::vector<std::string
 
 // The default section sizes of a kernel: whole blocks from one block to >= max_bytes, geometric
 // with points_per_doubling per doubling, plus the upstream constants 1 KiB and 4 KiB.
-std::vector<std::uint64_t> default_section_sizes(std::uint32_t block_bytes, std::uint64_t max_bytes, int points_per_doubling);
+std::vector<std::uint64_t> default_section_sizes(std::uint32_t block_bytes, std::uint64_t max_bytes,
+                                                 int points_per_doubling);
 // The default threshold lengths: 1 .. 4096, dense below 1 KiB.
 std::vector<std::uint64_t> default_threshold_lengths();
 
@@ -60,7 +61,7 @@ std::vector<std::string> threshold_algorithms(const std::vector<const Kernel*>& 
 struct SeriesSpec {
     SectionShape shape = SectionShape::bulk;
     std::uint32_t sources = 0;  // multi-source kernels: N sources of `bytes` each per section (0: not one)
-    double idle_s = 0;          // > 0: the first section after this long without vector code (ZMM warm-up)
+    double idle_s = 0;  // > 0: the first section after this long without vector code (ZMM warm-up)
 };
 // The series a sweep measures of a kernel that needs the FPU: its primary shape, GCM's AAD too, each of
 // kStripeSources for a multi-source kernel, and with --zmm-idle the warm-up state of AVX-512 kernels.
@@ -91,7 +92,7 @@ struct SectionTarget {
 };
 struct ThresholdTarget {
     const Kernel* kernel;
-    DirtyState dirty;     // none for kernels that need no FPU, or the state already saved
+    DirtyState dirty;  // none for kernels that need no FPU, or the state already saved
     std::uint64_t bytes;
 };
 struct SweepPlan {
@@ -110,19 +111,21 @@ struct SweepMeasurement {
 };
 // Measures every point of the plan in one interleaved pool, in rounds (see sample_pool). `calm`
 // seeds the disturbance monitor (calm.tsc == 0: measured here).
-SweepMeasurement measure_plan(const SweepPlan& plan, const SweepOptions& opt, const Calibration& calm, const PoolHooks& hooks);
+SweepMeasurement measure_plan(const SweepPlan& plan, const SweepOptions& opt, const Calibration& calm,
+                              const PoolHooks& hooks);
 
 // Besides the measurements, what the file records.
 struct SweepInputs {
-    nlohmann::json cpu;                 // probe_cpu()
-    nlohmann::json doctor;              // the quick doctor's verdict (null: none)
-    Calibration calm;                   // starting levels of the timer and clock (tsc == 0: none)
+    nlohmann::json cpu;  // probe_cpu()
+    nlohmann::json doctor;  // the quick doctor's verdict (null: none)
+    Calibration calm;  // starting levels of the timer and clock (tsc == 0: none)
     const SweepFile* resume = nullptr;  // a partial file to continue
     std::function<std::string()> stop_reason;  // why a stopped sweep stopped ("SIGHUP"), for its warning
 };
 // The sweep file: provenance, options, clocks, disturbances and every point's statistics, filled here
 // and nowhere else. Points with fewer than 3 samples are left out (a warning names them).
-SweepFile summarise_sweep(const SweepOptions& opt, const SweepInputs& in, const SweepPlan& plan, const SweepMeasurement& m);
+SweepFile summarise_sweep(const SweepOptions& opt, const SweepInputs& in, const SweepPlan& plan,
+                          const SweepMeasurement& m);
 
 // plan -> measure -> summarise. A stop (hooks.stop) gives a file marked partial.
 SweepFile measure_sweep(const SweepOptions& opt, const SweepInputs& in, const PoolHooks& hooks);

@@ -18,8 +18,17 @@ using nlohmann::json;
 namespace {
 
 json stats_json(const PointStats& s) {
-    return {{"samples", s.samples}, {"min", s.min}, {"p10", s.p10}, {"p50", s.p50}, {"p90", s.p90}, {"p99", s.p99},
-            {"p999", s.p999}, {"max", s.max}, {"interrupted", s.interrupted}, {"rel_ci50", s.rel_ci50}, {"p99_clean", s.p99_clean}};
+    return {{"samples", s.samples},
+            {"min", s.min},
+            {"p10", s.p10},
+            {"p50", s.p50},
+            {"p90", s.p90},
+            {"p99", s.p99},
+            {"p999", s.p999},
+            {"max", s.max},
+            {"interrupted", s.interrupted},
+            {"rel_ci50", s.rel_ci50},
+            {"p99_clean", s.p99_clean}};
 }
 
 // Sections of more than this are beyond anything fputune measures (--sizes stops at 1 GiB); a block of
@@ -63,8 +72,8 @@ struct Skipped {
     std::map<std::string, std::vector<std::string>> by_kernel;
     void note(std::vector<std::string>& notes) const {
         for (const auto& [kernel, why] : by_kernel) {
-            std::string s = fmt::format("{}: {} point{} skipped (statistics missing, not finite or not > 0): ", kernel, why.size(),
-                                        why.size() == 1 ? "" : "s");
+            std::string s = fmt::format("{}: {} point{} skipped (statistics missing, not finite or not > 0): ", kernel,
+                                        why.size(), why.size() == 1 ? "" : "s");
             for (std::size_t i = 0; i < why.size() && i < 3; ++i) s += (i ? "; " : "") + why[i];
             if (why.size() > 3) s += fmt::format("; and {} more", why.size() - 3);
             notes.push_back(s);
@@ -75,7 +84,11 @@ struct Skipped {
 json rounds_json(const std::vector<RoundStats>& rounds) {
     json a = json::array();
     for (const RoundStats& r : rounds)
-        a.push_back({{"samples", r.samples}, {"p10", r.p10}, {"p50", r.p50}, {"p90", r.p90}, {"p99_clean", r.p99_clean},
+        a.push_back({{"samples", r.samples},
+                     {"p10", r.p10},
+                     {"p50", r.p50},
+                     {"p90", r.p90},
+                     {"p99_clean", r.p99_clean},
                      {"interrupted", r.interrupted}});
     return a;
 }
@@ -86,20 +99,27 @@ void write_measurement_record(json& j, const SweepFile& f) {
     if (f.ratio_trace.probes) j["clock"]["core_per_tsc_trace"]["rejected"] = f.ratio_trace.rejected;
     if (f.timer_trace.calibrations) {
         const TimerTrace& t = f.timer_trace;
-        j["clock"]["timer_trace"] = {{"calibrations", t.calibrations},
-                                     {"overhead_ticks", {{"min", t.overhead_min}, {"p50", t.overhead_p50}, {"p99", t.overhead_p99}, {"max", t.overhead_max}}},
-                                     {"step_ticks", {{"min", t.step_min}, {"p50", t.step_p50}, {"max", t.step_max}}},
-                                     {"use", "every sample is corrected with the empty-section overhead probed around it"}};
+        j["clock"]["timer_trace"] = {
+            {"calibrations", t.calibrations},
+            {"overhead_ticks",
+             {{"min", t.overhead_min}, {"p50", t.overhead_p50}, {"p99", t.overhead_p99}, {"max", t.overhead_max}}},
+            {"step_ticks", {{"min", t.step_min}, {"p50", t.step_p50}, {"max", t.step_max}}},
+            {"use", "every sample is corrected with the empty-section overhead probed around it"}};
     }
     if (f.sampling.rounds) {
         const SamplingSummary& s = f.sampling;
-        j["sampling"] = {{"rounds", s.rounds}, {"rejected_samples", s.rejected}, {"retaken_samples", s.retaken},
-                         {"disturbances", s.disturbances}, {"waited_s", s.waited_s}, {"elapsed_s", s.elapsed_s}};
+        j["sampling"] = {{"rounds", s.rounds},           {"rejected_samples", s.rejected},
+                         {"retaken_samples", s.retaken}, {"disturbances", s.disturbances},
+                         {"waited_s", s.waited_s},       {"elapsed_s", s.elapsed_s}};
     }
     json events = json::array();
     for (const DisturbanceRecord& d : f.disturbances)
-        events.push_back({{"kind", d.kind}, {"start_s", d.start_s}, {"length_s", d.length_s}, {"count", d.count},
-                          {"adopted", d.adopted}, {"detail", d.detail}});
+        events.push_back({{"kind", d.kind},
+                          {"start_s", d.start_s},
+                          {"length_s", d.length_s},
+                          {"count", d.count},
+                          {"adopted", d.adopted},
+                          {"detail", d.detail}});
     if (f.sampling.rounds || !f.disturbances.empty()) j["disturbances"] = events;
     if (!f.doctor.is_null()) j["doctor"] = f.doctor;
 }
@@ -116,30 +136,48 @@ void read_measurement_record(const json& j, SweepFile& f) {
         const Path at = clock_at / "timer_trace", o_at = at / "overhead_ticks", s_at = at / "step_ticks";
         const json& o = object(member(*t, "overhead_ticks", at), o_at);
         const json& st = object(member(*t, "step_ticks", at), s_at);
-        auto ticks = [](const json& obj, const char* key, const Path& p) { return real(member(obj, key, p), p / key, 0, 1e12); };
-        f.timer_trace = {integer<std::uint64_t>(member(*t, "calibrations", at), at / "calibrations"), ticks(o, "min", o_at),
-                         ticks(o, "p50", o_at), ticks(o, "p99", o_at), ticks(o, "max", o_at), ticks(st, "min", s_at), ticks(st, "p50", s_at),
+        auto ticks = [](const json& obj, const char* key, const Path& p) {
+            return real(member(obj, key, p), p / key, 0, 1e12);
+        };
+        f.timer_trace = {integer<std::uint64_t>(member(*t, "calibrations", at), at / "calibrations"),
+                         ticks(o, "min", o_at),
+                         ticks(o, "p50", o_at),
+                         ticks(o, "p99", o_at),
+                         ticks(o, "max", o_at),
+                         ticks(st, "min", s_at),
+                         ticks(st, "p50", s_at),
                          ticks(st, "max", s_at)};
     }
     if (const json* s = optional_member(j, "sampling", top)) {
         const Path at = top / "sampling";
         auto count = [&](const char* key) {
-            return member_or(*s, key, at, std::uint64_t{0}, [](const json& v, const Path& p) { return integer<std::uint64_t>(v, p); });
+            return member_or(*s, key, at, std::uint64_t{0},
+                             [](const json& v, const Path& p) { return integer<std::uint64_t>(v, p); });
         };
-        auto seconds = [&](const char* key) { return member_or(*s, key, at, 0.0, [](const json& v, const Path& p) { return real(v, p, 0, 1e9); }); };
-        f.sampling = {integer<int>(member(*s, "rounds", at), at / "rounds", 0, 1000), count("rejected_samples"), count("retaken_samples"),
-                      count("disturbances"), seconds("waited_s"), seconds("elapsed_s")};
+        auto seconds = [&](const char* key) {
+            return member_or(*s, key, at, 0.0, [](const json& v, const Path& p) { return real(v, p, 0, 1e9); });
+        };
+        f.sampling = {integer<int>(member(*s, "rounds", at), at / "rounds", 0, 1000),
+                      count("rejected_samples"),
+                      count("retaken_samples"),
+                      count("disturbances"),
+                      seconds("waited_s"),
+                      seconds("elapsed_s")};
     }
     if (const json* d = optional_member(j, "disturbances", top)) {
         const Path at = top / "disturbances";
         for (std::size_t i = 0; i < array(*d, at).size(); ++i) {
             const Path e_at = at[i];
             const json& e = object((*d)[i], e_at);
-            f.disturbances.push_back({name(member(e, "kind", e_at), e_at / "kind"), real(member(e, "start_s", e_at), e_at / "start_s", 0, 1e9),
-                                      real(member(e, "length_s", e_at), e_at / "length_s", 0, 1e9),
-                                      member_or(e, "count", e_at, std::uint64_t{1}, [](const json& v, const Path& p) { return integer<std::uint64_t>(v, p, 1); }),
-                                      member_or(e, "adopted", e_at, false, [](const json& v, const Path& p) { return boolean(v, p); }),
-                                      member_or(e, "detail", e_at, std::string(), [](const json& v, const Path& p) { return string(v, p, 1024); })});
+            f.disturbances.push_back(
+                {name(member(e, "kind", e_at), e_at / "kind"),
+                 real(member(e, "start_s", e_at), e_at / "start_s", 0, 1e9),
+                 real(member(e, "length_s", e_at), e_at / "length_s", 0, 1e9),
+                 member_or(e, "count", e_at, std::uint64_t{1},
+                           [](const json& v, const Path& p) { return integer<std::uint64_t>(v, p, 1); }),
+                 member_or(e, "adopted", e_at, false, [](const json& v, const Path& p) { return boolean(v, p); }),
+                 member_or(e, "detail", e_at, std::string(),
+                           [](const json& v, const Path& p) { return string(v, p, 1024); })});
         }
     }
     if (const json* d = optional_member(j, "doctor", top)) f.doctor = object(*d, top / "doctor");
@@ -147,7 +185,8 @@ void read_measurement_record(const json& j, SweepFile& f) {
 
 // A point's count of impossible samples and of samples taken again (0 when absent).
 std::uint64_t count_of(const json& p, const char* key, const jsonc::Path& at) {
-    return jsonc::member_or(p, key, at, std::uint64_t{0}, [](const json& v, const jsonc::Path& q) { return jsonc::integer<std::uint64_t>(v, q); });
+    return jsonc::member_or(p, key, at, std::uint64_t{0},
+                            [](const json& v, const jsonc::Path& q) { return jsonc::integer<std::uint64_t>(v, q); });
 }
 
 // A section point's rounds (in core cycles, like "cycles"): a round that cannot be used is FieldError.
@@ -165,8 +204,9 @@ std::vector<RoundStats> rounds_from(const json& p, const jsonc::Path& at) {
         s.p50 = positive(member(x, "p50", r_at), r_at / "p50");
         s.p90 = positive(member(x, "p90", r_at), r_at / "p90");
         s.p99_clean = real(member(x, "p99_clean", r_at), r_at / "p99_clean");
-        s.interrupted = member_or(x, "interrupted", r_at, std::uint64_t{0},
-                                  [&](const json& v, const Path& q) { return integer<std::uint64_t>(v, q, 0, s.samples); });
+        s.interrupted = member_or(x, "interrupted", r_at, std::uint64_t{0}, [&](const json& v, const Path& q) {
+            return integer<std::uint64_t>(v, q, 0, s.samples);
+        });
         out.push_back(s);
     }
     return out;
@@ -188,14 +228,18 @@ constexpr std::uint32_t kMaxSources = 1u << 16;  // sources of a multi-source se
 void read_series_fields(const json& k, const jsonc::Path& at, KernelInfo& info) {
     using namespace jsonc;
     info.of = member_or(k, "of", at, std::string(), [](const json& v, const Path& p) { return name(v, p); });
-    info.shape = member_or(k, "shape", at, std::string(), [](const json& v, const Path& p) { return one_of(v, p, {"bulk", "message", "aad", "stripe"}); });
+    info.shape = member_or(k, "shape", at, std::string(), [](const json& v, const Path& p) {
+        return one_of(v, p, {"bulk", "message", "aad", "stripe"});
+    });
     if (info.shape == "bulk") info.shape.clear();
-    info.sources = member_or(k, "sources", at, std::uint32_t{0}, [](const json& v, const Path& p) { return integer<std::uint32_t>(v, p, 0, kMaxSources); });
-    info.dest_count = member_or(k, "dest_count", at, std::uint32_t{0}, [](const json& v, const Path& p) { return integer<std::uint32_t>(v, p, 0, 64); });
-    info.max_sources = member_or(k, "max_sources", at, std::uint32_t{0}, [](const json& v, const Path& p) { return integer<std::uint32_t>(v, p); });
+    info.sources = member_or(k, "sources", at, std::uint32_t{0},
+                             [](const json& v, const Path& p) { return integer<std::uint32_t>(v, p, 0, kMaxSources); });
+    info.dest_count = member_or(k, "dest_count", at, std::uint32_t{0},
+                                [](const json& v, const Path& p) { return integer<std::uint32_t>(v, p, 0, 64); });
+    info.max_sources = member_or(k, "max_sources", at, std::uint32_t{0},
+                                 [](const json& v, const Path& p) { return integer<std::uint32_t>(v, p); });
     info.idle_s = member_or(k, "idle_s", at, 0.0, [](const json& v, const Path& p) { return real(v, p, 0, 10); });
 }
-
 
 void write_series_fields(json& j, const KernelInfo& k) {
     if (!k.of.empty()) j["of"] = k.of;
@@ -206,14 +250,24 @@ void write_series_fields(json& j, const KernelInfo& k) {
     if (k.idle_s > 0) j["idle_s"] = k.idle_s;
 }
 
-bool possible_point(const PointStats& ticks, const PointStats& cycles) { return possible(ticks) && (!cycles.samples || possible(cycles)); }
+json kernel_entry_json(const KernelInfo& k) {
+    json e = {{"name", k.name},         {"algorithm", k.algorithm},     {"isa", k.isa},
+              {"provider", k.provider}, {"block_bytes", k.block_bytes}, {"needs_fpu", k.needs_fpu}};
+    write_series_fields(e, k);
+    return e;
+}
+
+bool possible_point(const PointStats& ticks, const PointStats& cycles) {
+    return possible(ticks) && (!cycles.samples || possible(cycles));
+}
 
 std::vector<std::string> impossible_points(const SweepFile& f) {
     std::vector<std::string> bad;
     for (const auto& p : f.sections)
         if (!possible_point(p.ticks, p.cycles)) bad.push_back(fmt::format("{} {} B {}", p.kernel, p.bytes, p.cache));
     for (const auto& p : f.thresholds)
-        if (!possible_point(p.ticks, p.cycles)) bad.push_back(fmt::format("{} {} B threshold {}", p.kernel, p.bytes, p.dirty));
+        if (!possible_point(p.ticks, p.cycles))
+            bad.push_back(fmt::format("{} {} B threshold {}", p.kernel, p.bytes, p.dirty));
     return bad;
 }
 
@@ -223,7 +277,9 @@ PointStats scaled(const PointStats& s, double by) {
     return r;
 }
 
-double model_core_per_tsc(const SweepFile& f) { return f.ratio_trace.probes && f.ratio_trace.p50 > 0 ? f.ratio_trace.p50 : f.core_per_tsc; }
+double model_core_per_tsc(const SweepFile& f) {
+    return f.ratio_trace.probes && f.ratio_trace.p50 > 0 ? f.ratio_trace.p50 : f.core_per_tsc;
+}
 
 PointStats model_ticks(const SweepFile& f, const PointStats& ticks, const PointStats& cycles) {
     return cycles.samples && f.ratio_trace.probes && f.ratio_trace.p50 > 0 ? scaled(cycles, f.ratio_trace.p50) : ticks;
@@ -238,8 +294,12 @@ json to_json(const SweepFile& f) {
     j["options"] = f.options;
     j["clock"] = {{"tsc_hz", f.tsc_hz}, {"core_per_tsc", f.core_per_tsc}, {"core_per_tsc_end", f.core_per_tsc_end}};
     if (f.ratio_trace.probes)
-        j["clock"]["core_per_tsc_trace"] = {{"probes", f.ratio_trace.probes}, {"min", f.ratio_trace.min}, {"p10", f.ratio_trace.p10},
-                                            {"p50", f.ratio_trace.p50}, {"p90", f.ratio_trace.p90}, {"max", f.ratio_trace.max},
+        j["clock"]["core_per_tsc_trace"] = {{"probes", f.ratio_trace.probes},
+                                            {"min", f.ratio_trace.min},
+                                            {"p10", f.ratio_trace.p10},
+                                            {"p50", f.ratio_trace.p50},
+                                            {"p90", f.ratio_trace.p90},
+                                            {"max", f.ratio_trace.max},
                                             {"use", "every sample x the ratio probed around it = its \"cycles\""}};
     j["section_overhead_ticks"] = f.section_overhead_ticks;
     j["dirty"] = f.dirty;
@@ -247,14 +307,15 @@ json to_json(const SweepFile& f) {
     j["warnings"] = f.warnings;
     j["kernels"] = json::array();
     for (const auto& k : f.kernels) {
-        j["kernels"].push_back({{"name", k.name}, {"algorithm", k.algorithm}, {"isa", k.isa}, {"provider", k.provider},
-                                {"block_bytes", k.block_bytes}, {"needs_fpu", k.needs_fpu}});
-        write_series_fields(j["kernels"].back(), k);
+        j["kernels"].push_back(kernel_entry_json(k));
     }
     j["sections"] = json::array();
     for (const auto& p : f.sections) {
-        j["sections"].push_back({{"kernel", p.kernel}, {"cache", p.cache}, {"bytes", p.bytes},
-                                 {"ticks", stats_json(p.ticks)}, {"request_ticks_p50", p.request_ticks_p50}});
+        j["sections"].push_back({{"kernel", p.kernel},
+                                 {"cache", p.cache},
+                                 {"bytes", p.bytes},
+                                 {"ticks", stats_json(p.ticks)},
+                                 {"request_ticks_p50", p.request_ticks_p50}});
         json& o = j["sections"].back();
         if (!p.settled) o["settled"] = false;
         if (p.cycles.samples) o["cycles"] = stats_json(p.cycles);
@@ -265,7 +326,8 @@ json to_json(const SweepFile& f) {
     }
     j["thresholds"] = json::array();
     for (const auto& p : f.thresholds) {
-        j["thresholds"].push_back({{"kernel", p.kernel}, {"dirty", p.dirty}, {"bytes", p.bytes}, {"ticks", stats_json(p.ticks)}});
+        j["thresholds"].push_back(
+            {{"kernel", p.kernel}, {"dirty", p.dirty}, {"bytes", p.bytes}, {"ticks", stats_json(p.ticks)}});
         if (p.cycles.samples) j["thresholds"].back()["cycles"] = stats_json(p.cycles);
         if (p.rejected) j["thresholds"].back()["rejected"] = p.rejected;
         if (p.retaken) j["thresholds"].back()["retaken"] = p.retaken;
@@ -276,61 +338,66 @@ json to_json(const SweepFile& f) {
 
 SweepFile sweep_from_json(const json& j, const std::string& source) {
     auto fail = [&](const std::string& why) { return InputError(source + ": " + why); };
-    if (!j.is_object() || !j.contains("schema") || !j["schema"].is_string())
-        throw fail("not an fputune sweep file (no \"schema\" field); expected schema " + std::string(kSweepSchema) +
-                   ", as written by `fputune sweep`");
+    jsonc::check_schema(
+        j, source, {"fputune.sweep/", kSweepSchema, 1, "sweep file", "a sweep", "expected schema ", "fputune sweep"});
     const std::string schema = j["schema"].get<std::string>();
-    if (schema.size() > 64) throw fail("\"schema\" is " + jsonc::quote(j["schema"]) + ", not a schema name (expected " + kSweepSchema + ")");
-    const std::string family = "fputune.sweep/";
-    if (schema.rfind(family, 0) != 0)
-        throw fail("schema '" + printable(schema) + "' is not a sweep (expected " + kSweepSchema + ")");
-    const std::string digits = schema.substr(family.size());
-    if (digits.empty() || digits.size() > 4 || digits.find_first_not_of("0123456789") != std::string::npos)
-        throw fail("schema '" + printable(schema) + "' has no version number (expected " + kSweepSchema + ")");
-    const int version = std::stoi(digits);
-    if (version > 1)
-        throw fail("schema '" + printable(schema) + "' is newer than this fputune understands (" + kSweepSchema + "); update fputune");
-    if (version < 1) throw fail("schema '" + printable(schema) + "' is not a version this fputune reads (" + kSweepSchema + ")");
     SweepFile f;
     f.schema = schema;
     try {
         using namespace jsonc;
         const Path top;
         const json& tool = object(member(j, "tool", top), top / "tool");
-        f.tool_version = member_or(tool, "version", top / "tool", std::string(), [](const json& v, const Path& p) { return string(v, p, 256); });
-        f.tool_commit = member_or(tool, "commit", top / "tool", std::string(), [](const json& v, const Path& p) { return string(v, p, 256); });
-        f.date = member_or(j, "date", top, std::string(), [](const json& v, const Path& p) { return string(v, p, 64); });
+        f.tool_version = member_or(tool, "version", top / "tool", std::string(),
+                                   [](const json& v, const Path& p) { return string(v, p, 256); });
+        f.tool_commit = member_or(tool, "commit", top / "tool", std::string(),
+                                  [](const json& v, const Path& p) { return string(v, p, 256); });
+        f.date =
+            member_or(j, "date", top, std::string(), [](const json& v, const Path& p) { return string(v, p, 64); });
         f.cpu = object(member(j, "cpu", top), top / "cpu");
-        f.options = member_or(j, "options", top, json::object(), [](const json& v, const Path& p) { return object(v, p); });
+        f.options =
+            member_or(j, "options", top, json::object(), [](const json& v, const Path& p) { return object(v, p); });
         const Path clock_at = top / "clock";
         const json& clock = object(member(j, "clock", top), clock_at);
         // A TSC of 1 MHz .. 100 GHz and a core/TSC ratio of 0.01 .. 100: beyond those no machine runs.
         f.tsc_hz = real(member(clock, "tsc_hz", clock_at), clock_at / "tsc_hz", 1e6, 1e11);
         f.core_per_tsc = real(member(clock, "core_per_tsc", clock_at), clock_at / "core_per_tsc", 0.01, 100);
-        f.core_per_tsc_end = member_or(clock, "core_per_tsc_end", clock_at, f.core_per_tsc, [](const json& v, const Path& p) { return real(v, p, 0, 100); });
+        f.core_per_tsc_end = member_or(clock, "core_per_tsc_end", clock_at, f.core_per_tsc,
+                                       [](const json& v, const Path& p) { return real(v, p, 0, 100); });
         if (const json* t = optional_member(clock, "core_per_tsc_trace", clock_at)) {
             const Path at = clock_at / "core_per_tsc_trace";
             auto ratio = [&](const char* key) { return real(member(*t, key, at), at / key, 0, 100); };
-            f.ratio_trace = {integer<std::uint64_t>(member(*t, "probes", at), at / "probes"), ratio("min"), ratio("p10"), ratio("p50"),
-                             ratio("p90"), ratio("max")};
-            if (f.ratio_trace.probes && f.ratio_trace.p50 < 0.01) jsonc::fail(at / "p50", fmt::format("{} is below 0.01", f.ratio_trace.p50));
+            f.ratio_trace = {integer<std::uint64_t>(member(*t, "probes", at), at / "probes"),
+                             ratio("min"),
+                             ratio("p10"),
+                             ratio("p50"),
+                             ratio("p90"),
+                             ratio("max")};
+            if (f.ratio_trace.probes && f.ratio_trace.p50 < 0.01)
+                jsonc::fail(at / "p50", fmt::format("{} is below 0.01", f.ratio_trace.p50));
         }
-        f.section_overhead_ticks = member_or(j, "section_overhead_ticks", top, 0.0, [](const json& v, const Path& p) { return real(v, p, 0, 1e12); });
-        f.dirty = member_or(j, "dirty", top, std::string("ymm"), [](const json& v, const Path& p) { return one_of(v, p, {"xmm", "ymm", "zmm", "none"}); });
+        f.section_overhead_ticks = member_or(j, "section_overhead_ticks", top, 0.0,
+                                             [](const json& v, const Path& p) { return real(v, p, 0, 1e12); });
+        f.dirty = member_or(j, "dirty", top, std::string("ymm"), [](const json& v, const Path& p) {
+            return one_of(v, p, {"xmm", "ymm", "zmm", "none"});
+        });
         f.partial = member_or(j, "partial", top, false, [](const json& v, const Path& p) { return boolean(v, p); });
         if (const json* w = optional_member(j, "warnings", top))
-            for (std::size_t i = 0; i < array(*w, top / "warnings").size(); ++i) f.warnings.push_back(string((*w)[i], (top / "warnings")[i]));
+            for (std::size_t i = 0; i < array(*w, top / "warnings").size(); ++i)
+                f.warnings.push_back(string((*w)[i], (top / "warnings")[i]));
 
         const json& kernels = array(member(j, "kernels", top), top / "kernels");
         std::map<std::string, std::size_t> kernel_index;
         for (std::size_t i = 0; i < kernels.size(); ++i) {
             const Path at = (top / "kernels")[i];
             const json& k = object(kernels[i], at);
-            KernelInfo info{name(member(k, "name", at), at / "name"), name(member(k, "algorithm", at), at / "algorithm"),
-                            member_or(k, "isa", at, std::string(), [](const json& v, const Path& p) { return string(v, p, 64); }),
-                            member_or(k, "provider", at, std::string("fputune"), [](const json& v, const Path& p) { return provider(v, p); }),
-                            integer<std::uint32_t>(member(k, "block_bytes", at), at / "block_bytes", 1, kMaxBlockBytes),
-                            member_or(k, "needs_fpu", at, true, [](const json& v, const Path& p) { return boolean(v, p); })};
+            KernelInfo info{
+                name(member(k, "name", at), at / "name"),
+                name(member(k, "algorithm", at), at / "algorithm"),
+                member_or(k, "isa", at, std::string(), [](const json& v, const Path& p) { return string(v, p, 64); }),
+                member_or(k, "provider", at, std::string("fputune"),
+                          [](const json& v, const Path& p) { return provider(v, p); }),
+                integer<std::uint32_t>(member(k, "block_bytes", at), at / "block_bytes", 1, kMaxBlockBytes),
+                member_or(k, "needs_fpu", at, true, [](const json& v, const Path& p) { return boolean(v, p); })};
             read_series_fields(k, at, info);
             if (auto [it, fresh] = kernel_index.emplace(info.name, i); !fresh)
                 jsonc::fail(at / "name", fmt::format("'{}' is listed twice (also kernels[{}])", info.name, it->second));
@@ -338,7 +405,8 @@ SweepFile sweep_from_json(const json& j, const std::string& source) {
         }
         auto kernel_of = [&](const json& p, const Path& at) {
             std::string k = name(member(p, "kernel", at), at / "kernel");
-            if (!kernel_index.count(k)) jsonc::fail(at / "kernel", fmt::format("'{}' is not in the file's \"kernels\" list", k));
+            if (!kernel_index.count(k))
+                jsonc::fail(at / "kernel", fmt::format("'{}' is not in the file's \"kernels\" list", k));
             return k;
         };
         auto bytes_of = [&](const json& p, const Path& at) {
@@ -353,19 +421,25 @@ SweepFile sweep_from_json(const json& j, const std::string& source) {
             point.kernel = kernel_of(p, at);
             point.cache = one_of(member(p, "cache", at), at / "cache", {"hot", "cold"});
             point.bytes = bytes_of(p, at);
-            point.settled = member_or(p, "settled", at, true, [](const json& v, const Path& q) { return boolean(v, q); });
+            point.settled =
+                member_or(p, "settled", at, true, [](const json& v, const Path& q) { return boolean(v, q); });
             try {
                 point.ticks = stats_from(member(p, "ticks", at), at / "ticks", true);
-                if (const json* c = optional_member(p, "cycles", at)) point.cycles = stats_from(*c, at / "cycles", true);
-                point.request_ticks_p50 = member_or(p, "request_ticks_p50", at, 0.0, [](const json& v, const Path& q) { return real(v, q, 0); });
+                if (const json* c = optional_member(p, "cycles", at))
+                    point.cycles = stats_from(*c, at / "cycles", true);
+                point.request_ticks_p50 = member_or(p, "request_ticks_p50", at, 0.0,
+                                                    [](const json& v, const Path& q) { return real(v, q, 0); });
                 point.rounds = rounds_from(p, at);
             } catch (const FieldError& e) {
-                skipped.by_kernel[point.kernel].push_back(fmt::format("{} B {}: {}", point.bytes, point.cache, e.what()));
+                skipped.by_kernel[point.kernel].push_back(
+                    fmt::format("{} B {}: {}", point.bytes, point.cache, e.what()));
                 continue;
             }
             point.rejected = count_of(p, "rejected", at);
             point.retaken = count_of(p, "retaken", at);
-            point.sources = member_or(p, "sources", at, std::uint32_t{0}, [](const json& v, const Path& q) { return integer<std::uint32_t>(v, q, 0, kMaxSources); });
+            point.sources = member_or(p, "sources", at, std::uint32_t{0}, [](const json& v, const Path& q) {
+                return integer<std::uint32_t>(v, q, 0, kMaxSources);
+            });
             f.sections.push_back(std::move(point));
         }
         if (const json* thresholds = optional_member(j, "thresholds", top)) {
@@ -378,9 +452,11 @@ SweepFile sweep_from_json(const json& j, const std::string& source) {
                 point.bytes = bytes_of(p, at);
                 try {
                     point.ticks = stats_from(member(p, "ticks", at), at / "ticks", false);
-                    if (const json* c = optional_member(p, "cycles", at)) point.cycles = stats_from(*c, at / "cycles", false);
+                    if (const json* c = optional_member(p, "cycles", at))
+                        point.cycles = stats_from(*c, at / "cycles", false);
                 } catch (const FieldError& e) {
-                    skipped.by_kernel[point.kernel].push_back(fmt::format("threshold {} B {}: {}", point.bytes, point.dirty, e.what()));
+                    skipped.by_kernel[point.kernel].push_back(
+                        fmt::format("threshold {} B {}: {}", point.bytes, point.dirty, e.what()));
                     continue;
                 }
                 point.rejected = count_of(p, "rejected", at);
@@ -397,8 +473,12 @@ SweepFile sweep_from_json(const json& j, const std::string& source) {
     return f;
 }
 
-SweepFile read_sweep_file(const std::string& path) { return sweep_from_json(jsonc::parse(read_file(path), path), path); }
+SweepFile read_sweep_file(const std::string& path) {
+    return sweep_from_json(jsonc::parse(read_file(path), path), path);
+}
 
-void write_sweep_file(const std::string& path, const SweepFile& f) { write_file_atomic(path, to_json(f).dump(1) + "\n"); }
+void write_sweep_file(const std::string& path, const SweepFile& f) {
+    write_file_atomic(path, to_json(f).dump(1) + "\n");
+}
 
 }  // namespace fputune

@@ -22,8 +22,8 @@ struct PointStats {
     std::uint64_t samples = 0;
     double min = 0, p10 = 0, p50 = 0, p90 = 0, p99 = 0, p999 = 0, max = 0;
     std::uint64_t interrupted = 0;  // samples far above the typical time (an interrupt or VM exit hit them)
-    double rel_ci50 = 0;            // half-width of the 95 % confidence interval of p50, relative to p50
-    double p99_clean = 0;           // p99 of the samples not hit by an interruption (the section's own worst)
+    double rel_ci50 = 0;  // half-width of the 95 % confidence interval of p50, relative to p50
+    double p99_clean = 0;  // p99 of the samples not hit by an interruption (the section's own worst)
 };
 
 // The same statistics with every value divided by `by` (core cycles -> ticks at a reference ratio).
@@ -43,11 +43,11 @@ struct KernelInfo {
     bool needs_fpu = false;
     // A series of sections of a registry kernel (lib/sweep.hpp, issue 14), listed as a kernel of its own; every
     // field empty/0 for a kernel's primary series of the bulk shape, and in files from before series.
-    std::string of = {};        // the registry kernel it is a series of ("" = `name` itself)
-    std::string shape = {};     // "message" (XTS), "aad" (GCM), "stripe" (multi-source); "" = bulk
+    std::string of = {};  // the registry kernel it is a series of ("" = `name` itself)
+    std::string shape = {};  // "message" (XTS), "aad" (GCM), "stripe" (multi-source); "" = bulk
     std::uint32_t sources = 0;  // multi-source kernels: N sources per section (bytes are per source)
     std::uint32_t dest_count = 0, max_sources = 0;  // multi-source kernels: destinations, and the most sources it takes
-    double idle_s = 0;          // > 0: the first section after this long without vector code (ZMM warm-up)
+    double idle_s = 0;  // > 0: the first section after this long without vector code (ZMM warm-up)
     const std::string& kernel() const { return of.empty() ? name : of; }
 };
 
@@ -67,9 +67,9 @@ struct SectionPoint {
     // (a file from before per-sample ratios).
     PointStats cycles;
     std::vector<RoundStats> rounds;  // empty: a file from before rounds
-    std::uint64_t rejected = 0;      // impossible samples (at or below the timer's floor), measured again
-    std::uint64_t retaken = 0;       // samples dropped for a host disturbance, measured again
-    std::uint32_t sources = 0;       // multi-source kernels: N sources of `bytes` each (0: one stream)
+    std::uint64_t rejected = 0;  // impossible samples (at or below the timer's floor), measured again
+    std::uint64_t retaken = 0;  // samples dropped for a host disturbance, measured again
+    std::uint32_t sources = 0;  // multi-source kernels: N sources of `bytes` each (0: one stream)
 };
 
 // One point of the threshold sweep: the one-shot cost (init + final) of `bytes` on one kernel; for a
@@ -100,19 +100,19 @@ struct TimerTrace {
 
 // A stretch in which the host disturbed the measurement, waited out; its samples were measured again.
 struct DisturbanceRecord {
-    std::string kind;      // timer_slow | clock_collapse | interrupt_storm | preempted
-    double start_s = 0;    // seconds since the sweep began
+    std::string kind;  // timer_slow | clock_collapse | interrupt_storm | preempted
+    double start_s = 0;  // seconds since the sweep began
     double length_s = 0;
     std::uint64_t count = 1;  // neighbouring events of the kind merged into this one
-    bool adopted = false;     // it outlasted its wait: its state was taken as the new normal
+    bool adopted = false;  // it outlasted its wait: its state was taken as the new normal
     std::string detail;
 };
 
 // How the samples were taken.
 struct SamplingSummary {
-    int rounds = 0;                  // 0: an older file (one pass)
-    std::uint64_t rejected = 0;      // impossible samples, measured again
-    std::uint64_t retaken = 0;       // samples dropped for disturbances, measured again
+    int rounds = 0;  // 0: an older file (one pass)
+    std::uint64_t rejected = 0;  // impossible samples, measured again
+    std::uint64_t retaken = 0;  // samples dropped for disturbances, measured again
     std::uint64_t disturbances = 0;  // events, before merging
     double waited_s = 0, elapsed_s = 0;
 };
@@ -120,20 +120,20 @@ struct SamplingSummary {
 struct SweepFile {
     std::string schema = kSweepSchema;
     std::string tool_version, tool_commit;
-    std::string date;             // ISO 8601 UTC
-    nlohmann::json cpu;           // the full `fputune cpu --json` probe
-    nlohmann::json options;       // the options the sweep ran with
+    std::string date;  // ISO 8601 UTC
+    nlohmann::json cpu;  // the full `fputune cpu --json` probe
+    nlohmann::json options;  // the options the sweep ran with
     double tsc_hz = 0;
-    double core_per_tsc = 0;      // measured at the start
+    double core_per_tsc = 0;  // measured at the start
     double core_per_tsc_end = 0;  // and at the end (a change is a warning)
-    RatioTrace ratio_trace;       // probed between samples (probes == 0: an older file without it)
+    RatioTrace ratio_trace;  // probed between samples (probes == 0: an older file without it)
     TimerTrace timer_trace;
     SamplingSummary sampling;
     std::vector<DisturbanceRecord> disturbances;
-    nlohmann::json doctor;        // the quick `fputune doctor` verdict taken before the sweep (null: none)
+    nlohmann::json doctor;  // the quick `fputune doctor` verdict taken before the sweep (null: none)
     double section_overhead_ticks = 0;  // per-section overhead added in every section (emulation + --section-overhead)
-    std::string dirty = "ymm";    // user state dirtied for the section sweep
-    bool partial = false;         // interrupted (Ctrl-C) before every point was measured
+    std::string dirty = "ymm";  // user state dirtied for the section sweep
+    bool partial = false;  // interrupted (Ctrl-C) before every point was measured
     std::vector<std::string> warnings;
     std::vector<KernelInfo> kernels;
     std::vector<SectionPoint> sections;
@@ -158,6 +158,9 @@ bool possible_point(const PointStats& ticks, const PointStats& cycles);  // cycl
 nlohmann::json to_json(const SweepFile& f);
 // A series' fields of a kernel entry ("of", "shape", "sources", "idle_s"), only those that are set.
 void write_series_fields(nlohmann::json& j, const KernelInfo& k);
+// A "kernels" entry of a sweep or model file: name, algorithm, isa, provider, block_bytes, needs_fpu and the
+// series' fields.
+nlohmann::json kernel_entry_json(const KernelInfo& k);
 // Reads them back into `info` (all optional; checked like every field, errors name `at`).
 void read_series_fields(const nlohmann::json& k, const jsonc::Path& at, KernelInfo& info);
 // Validates schema (name and version), required fields, types and ranges (lib/json_checked.hpp).

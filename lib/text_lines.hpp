@@ -20,7 +20,8 @@ inline std::string_view without_bom(std::string_view text) {
 // The lines of `text` ('\n'; a trailing '\r' dropped), after a byte order mark. A line longer than
 // max_bytes is refused with InputError "source:N: a line of B bytes, more than M": no reader walks an
 // unbounded line (a 40 000-character line once overflowed the stack of std::regex).
-inline std::vector<std::string_view> text_lines(std::string_view text, const std::string& source, std::size_t max_bytes = 4096) {
+inline std::vector<std::string_view> text_lines(std::string_view text, const std::string& source,
+                                                std::size_t max_bytes = 4096) {
     text = without_bom(text);
     std::vector<std::string_view> lines;
     while (!text.empty()) {
@@ -29,8 +30,8 @@ inline std::vector<std::string_view> text_lines(std::string_view text, const std
         text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
         if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
         if (line.size() > max_bytes)
-            throw InputError(fmt::format("{}:{}: a line of {} bytes, more than {}; not a file fputune reads", source, lines.size() + 1,
-                                         line.size(), max_bytes));
+            throw InputError(fmt::format("{}:{}: a line of {} bytes, more than {}; not a file fputune reads", source,
+                                         lines.size() + 1, line.size(), max_bytes));
         lines.push_back(line);
     }
     return lines;
@@ -47,7 +48,8 @@ inline std::string_view trim(std::string_view s) {
 // not ASCII) may pass.
 inline bool is_plain_name(std::string_view s) {
     return !s.empty() && s.size() <= 64 &&
-           s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-") == std::string_view::npos;
+           s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-") ==
+               std::string_view::npos;
 }
 
 // Printable ASCII for a message: other bytes as \xNN, at most `max` characters.

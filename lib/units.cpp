@@ -18,10 +18,10 @@ bool split_number(std::string_view text, double& value, std::string& unit) {
     while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
     while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
     std::size_t i = 0;
-    while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.' || text[i] == '-' ||
-                               text[i] == '+' ||
-                               ((text[i] == 'e' || text[i] == 'E') && i > 0 && i + 1 < text.size() &&
-                                (std::isdigit(static_cast<unsigned char>(text[i + 1])) || text[i + 1] == '-' || text[i + 1] == '+'))))
+    while (i < text.size() &&
+           (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.' || text[i] == '-' || text[i] == '+' ||
+            ((text[i] == 'e' || text[i] == 'E') && i > 0 && i + 1 < text.size() &&
+             (std::isdigit(static_cast<unsigned char>(text[i + 1])) || text[i + 1] == '-' || text[i + 1] == '+'))))
         ++i;
     if (i == 0) return false;
     std::string number(text.substr(0, i));
@@ -37,9 +37,10 @@ bool split_number(std::string_view text, double& value, std::string& unit) {
 
 std::uint64_t parse_size(std::string_view text, std::string_view option) {
     auto bad = [&](const std::string& why) {
-        return std::invalid_argument(fmt::format("{}: bad size '{}' ({}); accepted: a positive whole number of bytes, "
-                                                 "optionally with B, KiB/K/KB, MiB/M/MB or GiB/G (e.g. 64, 4KiB, 1MiB)",
-                                                 option, text, why));
+        return std::invalid_argument(
+            fmt::format("{}: bad size '{}' ({}); accepted: a positive whole number of bytes, "
+                        "optionally with B, KiB/K/KB, MiB/M/MB or GiB/G (e.g. 64, 4KiB, 1MiB)",
+                        option, text, why));
     };
     double value = 0;
     std::string unit;
@@ -47,11 +48,16 @@ std::uint64_t parse_size(std::string_view text, std::string_view option) {
     std::string u;
     for (char c : unit) u += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     double mult = 0;
-    if (u.empty() || u == "b") mult = 1;
-    else if (u == "k" || u == "kb" || u == "kib") mult = 1024.0;
-    else if (u == "m" || u == "mb" || u == "mib") mult = 1024.0 * 1024;
-    else if (u == "g" || u == "gb" || u == "gib") mult = 1024.0 * 1024 * 1024;
-    else throw bad("unknown unit '" + unit + "'");
+    if (u.empty() || u == "b")
+        mult = 1;
+    else if (u == "k" || u == "kb" || u == "kib")
+        mult = 1024.0;
+    else if (u == "m" || u == "mb" || u == "mib")
+        mult = 1024.0 * 1024;
+    else if (u == "g" || u == "gb" || u == "gib")
+        mult = 1024.0 * 1024 * 1024;
+    else
+        throw bad("unknown unit '" + unit + "'");
     if (!std::isfinite(value) || value <= 0) throw bad("must be greater than 0");
     double bytes = value * mult;
     if (bytes != std::floor(bytes)) throw bad("not a whole number of bytes");
@@ -64,10 +70,12 @@ std::vector<std::uint64_t> parse_size_list(std::string_view text, std::uint64_t 
     std::size_t start = 0;
     while (start <= text.size()) {
         std::size_t comma = text.find(',', start);
-        std::string_view item = text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+        std::string_view item =
+            text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
         std::uint64_t v = parse_size(item, option);
         if (v > max_bytes)
-            throw std::invalid_argument(fmt::format("{}: size '{}' is above the largest accepted, {}", option, item, format_size(max_bytes)));
+            throw std::invalid_argument(
+                fmt::format("{}: size '{}' is above the largest accepted, {}", option, item, format_size(max_bytes)));
         out.push_back(v);
         if (comma == std::string_view::npos) break;
         start = comma + 1;
@@ -77,20 +85,28 @@ std::vector<std::uint64_t> parse_size_list(std::string_view text, std::uint64_t 
 
 double parse_duration_s(std::string_view text, std::string_view option) {
     auto bad = [&](const std::string& why) {
-        return std::invalid_argument(fmt::format("{}: bad duration '{}' ({}); accepted: a number greater than 0 with a unit "
-                                                 "ns, us (or µs), ms or s, e.g. 30us", option, text, why));
+        return std::invalid_argument(
+            fmt::format("{}: bad duration '{}' ({}); accepted: a number greater than 0 with a unit "
+                        "ns, us (or µs), ms or s, e.g. 30us",
+                        option, text, why));
     };
     double value = 0;
     std::string unit;
     if (!split_number(text, value, unit)) throw bad("not a number");
     if (!std::isfinite(value) || value <= 0) throw bad("must be greater than 0");
     double mult = 0;
-    if (unit == "ns") mult = 1e-9;
-    else if (unit == "us" || unit == "µs" || unit == "μs") mult = 1e-6;
-    else if (unit == "ms") mult = 1e-3;
-    else if (unit == "s") mult = 1;
-    else if (unit.empty()) throw bad("missing unit");
-    else throw bad("unknown unit '" + unit + "'");
+    if (unit == "ns")
+        mult = 1e-9;
+    else if (unit == "us" || unit == "µs" || unit == "μs")
+        mult = 1e-6;
+    else if (unit == "ms")
+        mult = 1e-3;
+    else if (unit == "s")
+        mult = 1;
+    else if (unit.empty())
+        throw bad("missing unit");
+    else
+        throw bad("unknown unit '" + unit + "'");
     if (!std::isfinite(value) || value <= 0) throw bad("must be greater than 0");
     if (!std::isfinite(value * mult)) throw bad("too large");
     if (!(value * mult > 0)) throw bad("too small to be told from 0");
@@ -99,8 +115,10 @@ double parse_duration_s(std::string_view text, std::string_view option) {
 
 double parse_frequency_hz(std::string_view text, std::string_view option) {
     auto bad = [&](const std::string& why) {
-        return std::invalid_argument(fmt::format("{}: bad frequency '{}' ({}); accepted: a number greater than 0 with a unit "
-                                                 "Hz, kHz, MHz or GHz, e.g. 1GHz", option, text, why));
+        return std::invalid_argument(
+            fmt::format("{}: bad frequency '{}' ({}); accepted: a number greater than 0 with a unit "
+                        "Hz, kHz, MHz or GHz, e.g. 1GHz",
+                        option, text, why));
     };
     double value = 0;
     std::string unit;
@@ -109,12 +127,18 @@ double parse_frequency_hz(std::string_view text, std::string_view option) {
     std::string u;
     for (char c : unit) u += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     double mult = 0;
-    if (u == "hz") mult = 1;
-    else if (u == "khz") mult = 1e3;
-    else if (u == "mhz") mult = 1e6;
-    else if (u == "ghz") mult = 1e9;
-    else if (u.empty()) throw bad("missing unit");
-    else throw bad("unknown unit '" + unit + "'");
+    if (u == "hz")
+        mult = 1;
+    else if (u == "khz")
+        mult = 1e3;
+    else if (u == "mhz")
+        mult = 1e6;
+    else if (u == "ghz")
+        mult = 1e9;
+    else if (u.empty())
+        throw bad("missing unit");
+    else
+        throw bad("unknown unit '" + unit + "'");
     if (!std::isfinite(value) || value <= 0) throw bad("must be greater than 0");
     if (!std::isfinite(value * mult)) throw bad("too large");
     if (!(value * mult > 0)) throw bad("too small to be told from 0");
@@ -129,8 +153,7 @@ std::string format_size(std::uint64_t bytes) {
         }
         return s;
     };
-    if (bytes >= 1024ull * 1024 * 1024)
-        return trim(fmt::format("{:.1f}", bytes / (1024.0 * 1024 * 1024))) + " GiB";
+    if (bytes >= 1024ull * 1024 * 1024) return trim(fmt::format("{:.1f}", bytes / (1024.0 * 1024 * 1024))) + " GiB";
     if (bytes >= 1024 * 1024) return trim(fmt::format("{:.1f}", bytes / (1024.0 * 1024))) + " MiB";
     if (bytes >= 1024) return trim(fmt::format("{:.1f}", bytes / 1024.0)) + " KiB";
     return fmt::format("{} B", bytes);
@@ -138,18 +161,19 @@ std::string format_size(std::uint64_t bytes) {
 
 void check_plausible_budget(double seconds, std::string_view option) {
     if (seconds >= kMinPlausibleBudgetS && seconds <= kMaxPlausibleBudgetS) return;
-    throw std::invalid_argument(fmt::format("{} {}: outside {} .. {}, where a kernel FPU section can sensibly be bounded; "
-                                            "check the unit (30us, not 30s), or add --force to use it anyway",
-                                            option, format_duration(seconds), format_duration(kMinPlausibleBudgetS),
-                                            format_duration(kMaxPlausibleBudgetS)));
+    throw std::invalid_argument(
+        fmt::format("{} {}: outside {} .. {}, where a kernel FPU section can sensibly be bounded; "
+                    "check the unit (30us, not 30s), or add --force to use it anyway",
+                    option, format_duration(seconds), format_duration(kMinPlausibleBudgetS),
+                    format_duration(kMaxPlausibleBudgetS)));
 }
 
 void check_plausible_min_freq(double hz, std::string_view option) {
     if (hz >= kMinPlausibleFreqHz && hz <= kMaxPlausibleFreqHz) return;
-    throw std::invalid_argument(fmt::format("{} {}: outside {} .. {}, the core clocks CPUs run at; check the unit (1GHz, "
-                                            "not 1Hz), or add --force to use it anyway",
-                                            option, format_frequency(hz), format_frequency(kMinPlausibleFreqHz),
-                                            format_frequency(kMaxPlausibleFreqHz)));
+    throw std::invalid_argument(fmt::format(
+        "{} {}: outside {} .. {}, the core clocks CPUs run at; check the unit (1GHz, "
+        "not 1Hz), or add --force to use it anyway",
+        option, format_frequency(hz), format_frequency(kMinPlausibleFreqHz), format_frequency(kMaxPlausibleFreqHz)));
 }
 
 namespace {

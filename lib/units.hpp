@@ -13,7 +13,8 @@ namespace fputune {
 // Throws std::invalid_argument with a message that names the value and what is accepted.
 std::uint64_t parse_size(std::string_view text, std::string_view option = "--sizes");
 // A comma-separated list of sizes, each in 1 .. max_bytes.
-std::vector<std::uint64_t> parse_size_list(std::string_view text, std::uint64_t max_bytes, std::string_view option = "--sizes");
+std::vector<std::uint64_t> parse_size_list(std::string_view text, std::uint64_t max_bytes,
+                                           std::string_view option = "--sizes");
 
 // Seconds from "30us", "30µs", "0.5ms", "20000ns", "1s" (a unit is required; must be > 0 and finite).
 double parse_duration_s(std::string_view text, std::string_view option = "--budget");
@@ -30,8 +31,8 @@ void check_plausible_budget(double seconds, std::string_view option = "--budget"
 void check_plausible_min_freq(double hz, std::string_view option = "--min-freq");
 
 // Never "nan" or "inf": a value that is not finite prints as "unknown" or "unbounded".
-std::string format_size(std::uint64_t bytes);   // "64", "1 KiB", "12.5 KiB", "1 MiB"
-std::string format_duration(double seconds);    // "29.6 us", "1.20 ms", "0.5 ns"
-std::string format_frequency(double hz);        // "1 GHz", "2.2 GHz"
+std::string format_size(std::uint64_t bytes);  // "64", "1 KiB", "12.5 KiB", "1 MiB"
+std::string format_duration(double seconds);  // "29.6 us", "1.20 ms", "0.5 ns"
+std::string format_frequency(double hz);  // "1 GHz", "2.2 GHz"
 
 }  // namespace fputune

@@ -17,7 +17,8 @@ namespace fputune {
 
 const LineFit& bound_fit(const CacheModel& m, Quantile quantile) { return quantile == Quantile::p99 ? m.p99 : m.p90; }
 
-LimitInterval limit_interval(const LineFit& bound, const BoundPoints& points, double budget_cycles, double prior_rel_sd) {
+LimitInterval limit_interval(const LineFit& bound, const BoundPoints& points, double budget_cycles,
+                             double prior_rel_sd) {
     LimitInterval iv;
     auto n_at = [](double cycles, double a, double b) { return b > 0 ? std::max(0.0, (cycles - a) / b) : 0.0; };
     const double n0 = n_at(budget_cycles, bound.a, bound.b);
@@ -63,7 +64,8 @@ LimitInterval limit_interval(const LineFit& bound, const BoundPoints& points, do
         double df = k - 1;
         if (prior_rel_sd >= 0 && mean > 0) {
             const double own = iv.round_sd / mean;
-            iv.round_sd = mean * std::sqrt((df * own * own + kPriorDegrees * prior_rel_sd * prior_rel_sd) / (df + kPriorDegrees));
+            iv.round_sd =
+                mean * std::sqrt((df * own * own + kPriorDegrees * prior_rel_sd * prior_rel_sd) / (df + kPriorDegrees));
             df += kPriorDegrees;
         }
         // Another sweep's centre is the mean of its own rounds: the two means differ by sd x sqrt(2 / k).
@@ -129,7 +131,8 @@ VariantResult solve_budget(const ModelFile& src, const KernelInfo& k, const Cach
         return v;
     }
     const double budget_cycles = budget * o.min_freq_hz;
-    const LimitInterval iv = limit_interval(bound, bound_points(cm, o.quantile), budget_cycles, round_spread_prior(src, cm.cache, o, budget_cycles));
+    const LimitInterval iv = limit_interval(bound, bound_points(cm, o.quantile), budget_cycles,
+                                            round_spread_prior(src, cm.cache, o, budget_cycles));
     v.interval_lo_bytes = iv.lo;
     v.central_bytes = iv.central;
     v.interval_hi_bytes = iv.hi;
@@ -141,7 +144,8 @@ VariantResult solve_budget(const ModelFile& src, const KernelInfo& k, const Cach
     v.unrounded_bytes = std::min(exact, static_cast<double>(kMaxLimitBytes));
     if (exact > static_cast<double>(kMaxLimitBytes))
         v.notes.push_back(fmt::format("capped at {}: the line allows more ({}), beyond any section a sweep measures",
-                                      format_size(kMaxLimitBytes), std::isfinite(exact) ? fmt::format("{:.3g} B", exact) : "any size"));
+                                      format_size(kMaxLimitBytes),
+                                      std::isfinite(exact) ? fmt::format("{:.3g} B", exact) : "any size"));
     // The conservative end also keeps the upper line within the budget (it does by construction; this
     // guards the rounding at the edge); the central estimate is only the size.
     const double edge = v.unrounded_bytes * (1 + 1e-12) + 1e-9;
@@ -152,8 +156,10 @@ VariantResult solve_budget(const ModelFile& src, const KernelInfo& k, const Cach
         std::uint64_t lo = 0, hi = kMaxLimitBytes / g;  // in granules
         while (lo < hi) {
             const std::uint64_t mid = lo + (hi - lo + 1) / 2;
-            if (fits(static_cast<double>(mid * g))) lo = mid;
-            else hi = mid - 1;
+            if (fits(static_cast<double>(mid * g)))
+                lo = mid;
+            else
+                hi = mid - 1;
         }
         return lo * g;
     };
@@ -178,9 +184,11 @@ VariantResult solve_budget(const ModelFile& src, const KernelInfo& k, const Cach
     }
     if (n == 0) return v;
     if (central && t(static_cast<double>(n)) > budget)
-        v.notes.push_back(fmt::format("central estimate: the upper bound line predicts {} at this size", format_duration(t(static_cast<double>(n)))));
+        v.notes.push_back(fmt::format("central estimate: the upper bound line predicts {} at this size",
+                                      format_duration(t(static_cast<double>(n)))));
     if (!cm.bound_bytes.empty() && n > cm.bound_bytes.back())
-        v.notes.push_back(fmt::format("extrapolated: the bound was fitted on sections up to {} B", cm.bound_bytes.back()));
+        v.notes.push_back(
+            fmt::format("extrapolated: the bound was fitted on sections up to {} B", cm.bound_bytes.back()));
     v.fits = true;
     v.bytes = n;
     v.time_s = t(static_cast<double>(n));

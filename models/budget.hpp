@@ -32,38 +32,40 @@ struct BoundPoints {
 struct LimitInterval {
     double lo = 0, central = 0, hi = 0;  // lo <= central <= hi
     std::size_t rounds = 0;
-    double round_sd = 0;                 // sd of the per-round limits, bytes
-    double local_bias = 0;               // the points near the limit against the line: mean of y / line - 1
+    double round_sd = 0;  // sd of the per-round limits, bytes
+    double local_bias = 0;  // the points near the limit against the line: mean of y / line - 1
 };
 // `prior_rel_sd` (>= 0): the relative spread of the other kernels' per-round limits on the same machine,
 // weighted as kPriorDegrees more rounds of this one: four rounds alone give a spread only to +-40 %, and a
 // host phase falls on every kernel (a shrinkage estimate, so the low end holds still between sweeps).
 inline constexpr double kPriorDegrees = 6;
-LimitInterval limit_interval(const LineFit& bound, const BoundPoints& points, double budget_cycles, double prior_rel_sd = -1);
+LimitInterval limit_interval(const LineFit& bound, const BoundPoints& points, double budget_cycles,
+                             double prior_rel_sd = -1);
 
 struct VariantResult {
     std::string kernel, algorithm, machine, source;
     Cache cache = Cache::cold;
     std::uint32_t block_bytes = 0;
     bool fits = false;
-    double unrounded_bytes = 0;     // the emitted end of the interval below, before rounding
+    double unrounded_bytes = 0;  // the emitted end of the interval below, before rounding
     // The limit's interval (see limit_interval): where the bound line meets budget / margin, its 95 %
     // confidence band widened by the spread of the same limit computed from each round of the sweep near
     // the limit. Without rounds (an older sweep, a table) it is the band alone, and its low end the upper
     // line's n, the limit as it always was.
     double interval_lo_bytes = 0, central_bytes = 0, interval_hi_bytes = 0;
-    std::size_t rounds = 0;         // rounds the spread came from (0: the band alone)
-    double round_spread = 0;        // sd of the per-round limits / central_bytes
-    double local_bias = 0;          // how far the bound points near the limit lie from the line (see LimitInterval)
-    std::uint64_t bytes = 0;        // the limit, rounded down (whole blocks, KiB or power of two)
-    double time_s = 0;              // predicted (upper bound) at `bytes`
-    double next_time_s = 0;         // predicted at `bytes` + one granule (over budget, or beyond the emitted end)
-    double one_block_s = 0;         // predicted for one block
-    double throughput_cost = 0;     // A / (A + B·n) of the p50 fit: what the limit costs against none
+    std::size_t rounds = 0;  // rounds the spread came from (0: the band alone)
+    double round_spread = 0;  // sd of the per-round limits / central_bytes
+    double local_bias = 0;  // how far the bound points near the limit lie from the line (see LimitInterval)
+    std::uint64_t bytes = 0;  // the limit, rounded down (whole blocks, KiB or power of two)
+    double time_s = 0;  // predicted (upper bound) at `bytes`
+    double next_time_s = 0;  // predicted at `bytes` + one granule (over budget, or beyond the emitted end)
+    double one_block_s = 0;  // predicted for one block
+    double throughput_cost = 0;  // A / (A + B·n) of the p50 fit: what the limit costs against none
     bool upstream_known = false;
     std::optional<std::uint64_t> upstream_bytes;  // empty: no limit upstream
-    std::optional<std::uint64_t> upstream_judged_at;  // no limit upstream, judged at this section (an XTS message, a stripe)
-    double upstream_time_s = 0;     // infinity when upstream has no limit
+    std::optional<std::uint64_t>
+        upstream_judged_at;  // no limit upstream, judged at this section (an XTS message, a stripe)
+    double upstream_time_s = 0;  // infinity when upstream has no limit
     bool upstream_pass = false;
     std::optional<SimdThreshold> threshold;
     std::vector<std::string> notes;

@@ -47,7 +47,8 @@ std::vector<LogicalLine> c_logical_lines(std::string_view text, const std::strin
     for (std::size_t i = 0; i < text.size(); ++i) {
         const char c = text[i];
         const char next = i + 1 < text.size() ? text[i + 1] : '\0';
-        if (c == '\\' && (next == '\n' || (next == '\r' && i + 2 < text.size() && text[i + 2] == '\n'))) {  // a line splice
+        if (c == '\\' &&
+            (next == '\n' || (next == '\r' && i + 2 < text.size() && text[i + 2] == '\n'))) {  // a line splice
             i += next == '\r' ? 2 : 1;
             ++line;
             continue;
@@ -85,8 +86,10 @@ std::vector<LogicalLine> c_logical_lines(std::string_view text, const std::strin
                 cur.text += text[i];
                 if (text[i] == '\\' && i + 1 < text.size() && text[i + 1] != '\n') cur.text += text[++i];
             }
-            if (i < text.size() && text[i] == c) cur.text += c;
-            else --i;  // an unterminated literal ends at the newline
+            if (i < text.size() && text[i] == c)
+                cur.text += c;
+            else
+                --i;  // an unterminated literal ends at the newline
             continue;
         }
         if (c == '\n') {
@@ -119,8 +122,8 @@ bool is_ident(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c 
 // parentheses around it. nullopt: not one (an expression, a cast, a string).
 struct Literal {
     std::uint64_t value = 0;
-    bool octal = false;      // 0 followed by digits: C reads it in base 8 (and 09 is not valid C at all)
-    bool overflow = false;   // more than 64 bits
+    bool octal = false;  // 0 followed by digits: C reads it in base 8 (and 09 is not valid C at all)
+    bool overflow = false;  // more than 64 bits
     std::string text;
 };
 std::optional<Literal> integer_literal(std::string_view v) {
@@ -133,8 +136,8 @@ std::optional<Literal> integer_literal(std::string_view v) {
     const std::string_view suffix = v.substr(end);
     std::string lower;
     for (char c : suffix) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (!(lower.empty() || lower == "u" || lower == "l" || lower == "ul" || lower == "lu" || lower == "ll" || lower == "ull" ||
-          lower == "llu"))
+    if (!(lower.empty() || lower == "u" || lower == "l" || lower == "ul" || lower == "lu" || lower == "ll" ||
+          lower == "ull" || lower == "llu"))
         return std::nullopt;
     std::string_view digits = v.substr(0, end);
     int base = 10;
@@ -147,24 +150,29 @@ std::optional<Literal> integer_literal(std::string_view v) {
     }
     if (digits.empty()) return std::nullopt;
     for (char c : digits)
-        if (!(base == 16 ? std::isxdigit(static_cast<unsigned char>(c)) : std::isdigit(static_cast<unsigned char>(c)))) return std::nullopt;
+        if (!(base == 16 ? std::isxdigit(static_cast<unsigned char>(c)) : std::isdigit(static_cast<unsigned char>(c))))
+            return std::nullopt;
     if (lit.octal && base == 10) return lit;  // 08, 09: not a C constant at all; refused by name below
     const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), lit.value, base);
-    if (ec == std::errc::result_out_of_range) lit.overflow = true;
-    else if (ec != std::errc() || ptr != digits.data() + digits.size()) return std::nullopt;
+    if (ec == std::errc::result_out_of_range)
+        lit.overflow = true;
+    else if (ec != std::errc() || ptr != digits.data() + digits.size())
+        return std::nullopt;
     return lit;
 }
 
 bool is_limit_name(std::string_view name) {
-    auto ends = [&](std::string_view suffix) { return name.size() >= suffix.size() && name.substr(name.size() - suffix.size()) == suffix; };
+    auto ends = [&](std::string_view suffix) {
+        return name.size() >= suffix.size() && name.substr(name.size() - suffix.size()) == suffix;
+    };
     return ends("_FPU_BYTES") || ends("_SIMD_MIN_BYTES");
 }
 
 // One level of #if / #ifdef / #ifndef: whether its branch is live, and whether a branch already was.
 struct Conditional {
     enum class State { live_known, live_unknown, dead } state;
-    bool taken = false;   // a branch known to be live was seen (later #elif / #else are dead)
-    bool unknown = false; // a branch whose condition we cannot evaluate was seen
+    bool taken = false;  // a branch known to be live was seen (later #elif / #else are dead)
+    bool unknown = false;  // a branch whose condition we cannot evaluate was seen
     bool parent_live = true;
     int line = 0;
 };
@@ -179,10 +187,13 @@ std::optional<bool> known_condition(std::string_view expr) {
 
 }  // namespace
 
-std::vector<HeaderConstant> parse_header_constants(const std::string& text, std::vector<std::string>& skipped, const std::string& source) {
+std::vector<HeaderConstant> parse_header_constants(const std::string& text, std::vector<std::string>& skipped,
+                                                   const std::string& source) {
     std::vector<HeaderConstant> out;
     std::vector<Conditional> stack;
-    auto live = [&] { return stack.empty() || (stack.back().parent_live && stack.back().state != Conditional::State::dead); };
+    auto live = [&] {
+        return stack.empty() || (stack.back().parent_live && stack.back().state != Conditional::State::dead);
+    };
     std::map<std::string, std::size_t> defined;  // name -> index in out
     for (const LogicalLine& l : c_logical_lines(text, source)) {
         const auto [name, rest] = directive(l.text);
@@ -202,9 +213,12 @@ std::vector<HeaderConstant> parse_header_constants(const std::string& text, std:
             if (stack.empty()) throw fail("#" + std::string(name) + " without #if");
             Conditional& c = stack.back();
             const auto known = name == "elif" ? known_condition(rest) : std::optional<bool>(true);
-            if (c.taken || (known && !*known)) c.state = Conditional::State::dead;
-            else if (known && !c.unknown) c.state = Conditional::State::live_known, c.taken = true;
-            else c.state = Conditional::State::live_unknown, c.unknown = true;
+            if (c.taken || (known && !*known))
+                c.state = Conditional::State::dead;
+            else if (known && !c.unknown)
+                c.state = Conditional::State::live_known, c.taken = true;
+            else
+                c.state = Conditional::State::live_unknown, c.unknown = true;
         } else if (name == "endif") {
             if (stack.empty()) throw fail("#endif without #if");
             stack.pop_back();
@@ -222,9 +236,10 @@ std::vector<HeaderConstant> parse_header_constants(const std::string& text, std:
             const std::string id(rest.substr(0, n));
             const std::string_view value = trim(rest.substr(n));
             if (n < rest.size() && rest[n] == '(') continue;  // a function-like macro
-            if (value.empty()) continue;                      // an include guard or a flag
+            if (value.empty()) continue;  // an include guard or a flag
             if (!live()) {
-                if (is_limit_name(id)) skipped.push_back(fmt::format("{} (line {}): inside #if 0 (or a branch not taken)", id, l.line));
+                if (is_limit_name(id))
+                    skipped.push_back(fmt::format("{} (line {}): inside #if 0 (or a branch not taken)", id, l.line));
                 continue;
             }
             const auto lit = integer_literal(value);
@@ -233,21 +248,32 @@ std::vector<HeaderConstant> parse_header_constants(const std::string& text, std:
                 continue;
             }
             if (is_limit_name(id)) {
-                if (lit->overflow) throw fail(fmt::format("{} {}: does not fit in 64 bits; a section limit is a count of bytes", id, printable(lit->text)));
+                if (lit->overflow)
+                    throw fail(fmt::format("{} {}: does not fit in 64 bits; a section limit is a count of bytes", id,
+                                           printable(lit->text)));
                 if (lit->octal)
-                    throw fail(fmt::format("{} {}: C reads a leading 0 as octal{}; write the number without it", id, lit->text,
-                                           lit->text.find_first_of("89") == std::string::npos ? fmt::format(" ({})", lit->value) : " (and 8 and 9 are not octal digits)"));
-                if (lit->value == 0) throw fail(fmt::format("{} is 0: no section can be that small; write the most bytes one section may process", id));
+                    throw fail(fmt::format(
+                        "{} {}: C reads a leading 0 as octal{}; write the number without it", id, lit->text,
+                        lit->text.find_first_of("89") == std::string::npos ? fmt::format(" ({})", lit->value)
+                                                                           : " (and 8 and 9 are not octal digits)"));
+                if (lit->value == 0)
+                    throw fail(fmt::format(
+                        "{} is 0: no section can be that small; write the most bytes one section may process", id));
             } else if (lit->overflow || lit->octal) {
-                skipped.push_back(fmt::format("{} (line {}): not a decimal or hex constant that fits in 64 bits", id, l.line));
+                skipped.push_back(
+                    fmt::format("{} (line {}): not a decimal or hex constant that fits in 64 bits", id, l.line));
                 continue;
             }
             if (auto it = defined.find(id); it != defined.end()) {
                 const HeaderConstant& first = out[it->second];
                 if (first.value != lit->value)
-                    throw fail(fmt::format("{} is defined twice, {} at line {} and {} here; C keeps the later one (with a warning): "
-                                           "keep the one you mean", id, first.value, first.line, lit->value));
-                skipped.push_back(fmt::format("{} (line {}): defined again with the same value as at line {}; judged once", id, l.line, first.line));
+                    throw fail(fmt::format(
+                        "{} is defined twice, {} at line {} and {} here; C keeps the later one (with a warning): "
+                        "keep the one you mean",
+                        id, first.value, first.line, lit->value));
+                skipped.push_back(
+                    fmt::format("{} (line {}): defined again with the same value as at line {}; judged once", id,
+                                l.line, first.line));
                 continue;
             }
             defined[id] = out.size();
@@ -266,7 +292,8 @@ bool ends_with(const std::string& s, const std::string& suffix) {
 
 // "10_DISKS" after `prefix` in `stem`: the count, or 0.
 std::uint32_t count_after(const std::string& stem, const std::string& prefix, const std::string& word) {
-    if (stem.size() <= prefix.size() + word.size() + 1 || stem.rfind(prefix, 0) != 0 || !ends_with(stem, "_" + word)) return 0;
+    if (stem.size() <= prefix.size() + word.size() + 1 || stem.rfind(prefix, 0) != 0 || !ends_with(stem, "_" + word))
+        return 0;
     const std::string digits = stem.substr(prefix.size(), stem.size() - prefix.size() - word.size() - 1);
     if (digits.empty() || digits.size() > 6 || digits.find_first_not_of("0123456789") != std::string::npos) return 0;
     return static_cast<std::uint32_t>(std::stoul(digits));
@@ -275,7 +302,8 @@ std::uint32_t count_after(const std::string& stem, const std::string& prefix, co
 // A constant of a multi-source kernel or algorithm: the most disks/sources at 4 KiB stripes (…_MAX_DISKS_4K: the
 // value is the count), or the bytes per disk for a count (…_10_DISKS_FPU_BYTES), judged with the cost linear in
 // the sources (stripes.hpp) on the slowest variant and machine. Empty: not such a constant.
-std::optional<CheckResult> check_stripe_constant(const HeaderConstant& c, const std::vector<ModelFile>& sources, const RecommendOptions& o) {
+std::optional<CheckResult> check_stripe_constant(const HeaderConstant& c, const std::vector<ModelFile>& sources,
+                                                 const RecommendOptions& o) {
     std::string stem = c.name.rfind("FPUTUNE_", 0) == 0 ? c.name.substr(8) : c.name;
     const bool bytes_constant = ends_with(stem, "_FPU_BYTES");
     if (bytes_constant) stem.resize(stem.size() - std::string("_FPU_BYTES").size());
@@ -299,14 +327,16 @@ std::optional<CheckResult> check_stripe_constant(const HeaderConstant& c, const 
                 r.is_algorithm = name == s.algorithm;
                 r.target = fmt::format("{}, {} {} x {} B", name, count, s.unit.word, bytes);
                 if (count <= s.unit.extra) {
-                    r.note = fmt::format("{} {} hold no data ({} of them are the destinations)", count, s.unit.word, s.unit.extra);
+                    r.note = fmt::format("{} {} hold no data ({} of them are the destinations)", count, s.unit.word,
+                                         s.unit.extra);
                     r.time_s = 0;
                 } else {
                     bool extrapolated = false;
                     r.time_s = stripe_time_s(s, count - s.unit.extra, static_cast<double>(bytes), o, &extrapolated);
                     if (extrapolated)
-                        r.note = fmt::format("{} sources: linear in the sources beyond the {}..{} measured", count - s.unit.extra,
-                                             s.by_sources.begin()->first, s.by_sources.rbegin()->first);
+                        r.note = fmt::format("{} sources: linear in the sources beyond the {}..{} measured",
+                                             count - s.unit.extra, s.by_sources.begin()->first,
+                                             s.by_sources.rbegin()->first);
                     if (bytes % m.kernel(s.by_sources.begin()->second.front()->kernel)->block_bytes)
                         r.note += std::string(r.note.empty() ? "" : "; ") + "not whole blocks";
                 }
@@ -343,11 +373,13 @@ CheckReport check_header(const std::string& text, const std::string& source, con
             continue;
         }
         if (ends_with(c.name, "_SIMD_MIN_BYTES")) {
-            report.notes.push_back(fmt::format("ignored {} (line {}): a SIMD threshold, not a section limit", c.name, c.line));
+            report.notes.push_back(
+                fmt::format("ignored {} (line {}): a SIMD threshold, not a section limit", c.name, c.line));
             continue;
         }
         if (!ends_with(c.name, "_FPU_BYTES")) {
-            report.notes.push_back(fmt::format("ignored {} (line {}): not of the form FPUTUNE_<KERNEL|ALGORITHM>_FPU_BYTES", c.name, c.line));
+            report.notes.push_back(fmt::format(
+                "ignored {} (line {}): not of the form FPUTUNE_<KERNEL|ALGORITHM>_FPU_BYTES", c.name, c.line));
             continue;
         }
         std::string stem = c.name.substr(0, c.name.size() - std::string("_FPU_BYTES").size());
@@ -357,7 +389,8 @@ CheckReport check_header(const std::string& text, const std::string& source, con
         bool matched = false;
         for (const auto& s : sources) {
             for (const auto& k : s.kernels) {
-                // A series' stem (header.hpp): a kernel's, its AAD part's; the warm-up state shares its warm series' one.
+                // A series' stem (header.hpp): a kernel's, its AAD part's; the warm-up state shares its warm series'
+                // one.
                 const bool as_kernel = series_stem(k) == stem;
                 const bool as_algorithm = !as_kernel && series_algorithm_stem(k) == stem && k.needs_fpu &&
                                           (!is_peer(k) || !own_algorithms.count(k.algorithm));
@@ -395,17 +428,19 @@ CheckReport check_header(const std::string& text, const std::string& source, con
             }
         }
         if (!matched) {
-            report.notes.push_back(fmt::format("ignored {} (line {}): no kernel or algorithm '{}' with section points in the inputs",
-                                               c.name, c.line, stem));
+            report.notes.push_back(
+                fmt::format("ignored {} (line {}): no kernel or algorithm '{}' with section points in the inputs",
+                            c.name, c.line, stem));
             continue;
         }
         r.pass = r.time_s <= budget;
         report.results.push_back(r);
     }
     if (report.results.empty())
-        throw InputError(fmt::format("{}: no constant of the form FPUTUNE_<KERNEL>_FPU_BYTES or FPUTUNE_<ALGORITHM>_FPU_BYTES "
-                                             "names a kernel in the inputs; write one, e.g. #define FPUTUNE_SHA256_FPU_BYTES 4096U",
-                                             source));
+        throw InputError(
+            fmt::format("{}: no constant of the form FPUTUNE_<KERNEL>_FPU_BYTES or FPUTUNE_<ALGORITHM>_FPU_BYTES "
+                        "names a kernel in the inputs; write one, e.g. #define FPUTUNE_SHA256_FPU_BYTES 4096U",
+                        source));
     return report;
 }
 

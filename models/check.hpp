@@ -29,7 +29,7 @@ std::vector<HeaderConstant> parse_header_constants(const std::string& text, std:
 
 struct CheckResult {
     HeaderConstant constant;
-    std::string target;   // the kernel or algorithm it limits
+    std::string target;  // the kernel or algorithm it limits
     bool is_algorithm = false;
     std::string kernel, machine;  // where the predicted time is longest
     Cache cache = Cache::cold;

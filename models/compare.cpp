@@ -21,7 +21,8 @@ namespace fputune {
 using nlohmann::json;
 
 std::size_t CompareResult::changed() const {
-    return static_cast<std::size_t>(std::count_if(rows.begin(), rows.end(), [](const CompareRow& r) { return r.changed(); }));
+    return static_cast<std::size_t>(
+        std::count_if(rows.begin(), rows.end(), [](const CompareRow& r) { return r.changed(); }));
 }
 
 Change compare_estimates(const Estimate& a, const Estimate& b, double shown_a, double shown_b, bool lower_is_better,
@@ -40,14 +41,19 @@ Change compare_estimates(const Estimate& a, const Estimate& b, double shown_a, d
     }
     // Each side's standard error from the half of its interval that faces the other value.
     const double d = b.value - a.value;
-    auto se = [](const Estimate& e, bool upper) { return std::max(0.0, upper ? e.hi - e.value : e.value - e.lo) / e.t; };
+    auto se = [](const Estimate& e, bool upper) {
+        return std::max(0.0, upper ? e.hi - e.value : e.value - e.lo) / e.t;
+    };
     const double s = std::hypot(se(a, d > 0), se(b, d < 0));
     c.p = s > 0 ? std::erfc(std::abs(d) / s / std::sqrt(2.0)) : (d == 0 ? 1.0 : 0.0);
     const bool same_direction = (d > 0) == (c.rel > 0) || c.rel == 0;
     c.significant = c.p < o.alpha && std::abs(c.rel) >= o.min_change && same_direction && c.rel != 0;
-    if (!c.significant) c.verdict = "no significant change";
-    else if (lower_is_better) c.verdict = c.rel < 0 ? "faster" : "slower";
-    else c.verdict = c.rel > 0 ? "larger" : "smaller";
+    if (!c.significant)
+        c.verdict = "no significant change";
+    else if (lower_is_better)
+        c.verdict = c.rel < 0 ? "faster" : "slower";
+    else
+        c.verdict = c.rel > 0 ? "larger" : "smaller";
     return c;
 }
 
@@ -61,7 +67,9 @@ Change not_compared(const std::string& why) {
 }
 
 // The slope of a line (core cycles per byte) and its interval.
-Estimate slope(const LineFit& f) { return {f.b, f.b_lo, f.b_hi, f.points > 2 ? student_t95(f.points - 2) : 1.959963984540054}; }
+Estimate slope(const LineFit& f) {
+    return {f.b, f.b_lo, f.b_hi, f.points > 2 ? student_t95(f.points - 2) : 1.959963984540054};
+}
 
 // The unrounded limit of the bound line for the effective budget, with the interval its band gives: the
 // upper edge (what recommend emits) gives the low end, the lower edge the high end. The band is made of
@@ -156,10 +164,15 @@ CompareResult compare_models(const ModelFile& a, const ModelFile& b, const Compa
         row.bound_cpb = compare_estimates(ba, bb, ba.value, bb.value, true, o);
         const VariantResult* va = find_variant(ra, k.name);
         const VariantResult* vb = find_variant(rb, k.name);
-        if (!k.needs_fpu) row.limit = not_compared("needs no FPU: no limit");
-        else if (!va || !vb) row.limit = not_compared("not recommended (a peer beside a variant of ours)");
-        else if (!va->fits || !vb->fits) row.limit = not_compared(fmt::format("no size fits in {}", !va->fits ? (!vb->fits ? "A and B" : "A") : "B"));
-        else if (va->cache != used || vb->cache != used) row.limit = not_compared("limits use another cache state");
+        if (!k.needs_fpu)
+            row.limit = not_compared("needs no FPU: no limit");
+        else if (!va || !vb)
+            row.limit = not_compared("not recommended (a peer beside a variant of ours)");
+        else if (!va->fits || !vb->fits)
+            row.limit =
+                not_compared(fmt::format("no size fits in {}", !va->fits ? (!vb->fits ? "A and B" : "A") : "B"));
+        else if (va->cache != used || vb->cache != used)
+            row.limit = not_compared("limits use another cache state");
         else
             row.limit = compare_estimates(limit_estimate(*ma, o.recommend), limit_estimate(*mb, o.recommend),
                                           static_cast<double>(va->bytes), static_cast<double>(vb->bytes), false, o);
@@ -167,11 +180,13 @@ CompareResult compare_models(const ModelFile& a, const ModelFile& b, const Compa
         r.rows.push_back(std::move(row));
     }
     for (const auto& k : b.kernels)
-        if ((b.model(k.name, Cache::hot) || b.model(k.name, Cache::cold)) && !a.model(k.name, Cache::hot) && !a.model(k.name, Cache::cold))
+        if ((b.model(k.name, Cache::hot) || b.model(k.name, Cache::cold)) && !a.model(k.name, Cache::hot) &&
+            !a.model(k.name, Cache::cold))
             r.only_b.push_back(k.name + (a.kernel(k.name) ? " (no section points in A)" : ""));
     if (ra && rb) {
         auto add = [&](const AlgorithmRow& x, bool is_a) {
-            auto it = std::find_if(r.algorithms.begin(), r.algorithms.end(), [&](const CompareAlgorithm& c) { return c.algorithm == x.algorithm; });
+            auto it = std::find_if(r.algorithms.begin(), r.algorithms.end(),
+                                   [&](const CompareAlgorithm& c) { return c.algorithm == x.algorithm; });
             if (it == r.algorithms.end()) {
                 r.algorithms.push_back({});
                 it = std::prev(r.algorithms.end());
@@ -186,12 +201,14 @@ CompareResult compare_models(const ModelFile& a, const ModelFile& b, const Compa
         for (const auto& x : rb->algorithms) add(x, false);
         for (auto& c : r.algorithms)
             if (c.limit_a && c.limit_b && *c.limit_a)
-                c.rel = (static_cast<double>(*c.limit_b) - static_cast<double>(*c.limit_a)) / static_cast<double>(*c.limit_a);
+                c.rel = (static_cast<double>(*c.limit_b) - static_cast<double>(*c.limit_a)) /
+                        static_cast<double>(*c.limit_a);
     }
     if (!fell_back.empty()) {
         std::string names;
         for (const auto& n : fell_back) names += (names.empty() ? "" : ", ") + n;
-        r.notes.push_back(fmt::format("no {}-cache points for {}: compared {} cache", name(cache), names, name(fallback)));
+        r.notes.push_back(
+            fmt::format("no {}-cache points for {}: compared {} cache", name(cache), names, name(fallback)));
     }
     if (r.rows.empty()) r.notes.push_back("no variant has section points in both files: nothing to compare");
     return r;
@@ -208,8 +225,10 @@ struct BenchRow {
 std::vector<BenchRow> bench_rows(const json& j, const std::string& path, CompareSide& side) {
     auto fail = [&](const std::string& why) { return InputError(path + ": " + why); };
     const std::string schema = j.value("schema", "");
-    if (schema.rfind("fputune.bench/", 0) != 0) throw fail("schema '" + schema + "' is not a bench file (fputune.bench/1)");
-    if (schema != "fputune.bench/1") throw fail("schema '" + schema + "' is not a version this fputune reads (fputune.bench/1)");
+    if (schema.rfind("fputune.bench/", 0) != 0)
+        throw fail("schema '" + schema + "' is not a bench file (fputune.bench/1)");
+    if (schema != "fputune.bench/1")
+        throw fail("schema '" + schema + "' is not a version this fputune reads (fputune.bench/1)");
     std::vector<BenchRow> rows;
     try {
         const json& c = j.at("context");
@@ -224,7 +243,8 @@ std::vector<BenchRow> bench_rows(const json& j, const std::string& path, Compare
             BenchRow b{x.at("kernel").get<std::string>(), x.value("algorithm", ""), x.at("bytes").get<std::uint64_t>(),
                        x.at("core_cycles_per_byte").get<double>(), x.value("rel_ci50", 0.0)};
             if (!(b.cpb > 0) || !std::isfinite(b.cpb) || !(b.rel_ci50 >= 0))
-                throw fail(fmt::format("malformed bench file: {} at {} B has core_cycles_per_byte {} (must be > 0)", b.kernel, b.bytes, b.cpb));
+                throw fail(fmt::format("malformed bench file: {} at {} B has core_cycles_per_byte {} (must be > 0)",
+                                       b.kernel, b.bytes, b.cpb));
             rows.push_back(std::move(b));
         }
     } catch (const json::exception& e) {
@@ -235,7 +255,8 @@ std::vector<BenchRow> bench_rows(const json& j, const std::string& path, Compare
 
 }  // namespace
 
-CompareResult compare_bench(const json& a, const std::string& path_a, const json& b, const std::string& path_b, const CompareOptions& o) {
+CompareResult compare_bench(const json& a, const std::string& path_a, const json& b, const std::string& path_b,
+                            const CompareOptions& o) {
     CompareResult r;
     r.kind = "bench";
     r.options = o;
@@ -283,15 +304,17 @@ CompareResult compare_files(const std::string& path_a, const std::string& path_b
         } catch (const json::parse_error& e) {
             throw InputError(path + ": not valid JSON (truncated?): " + e.what());
         }
-        if (j.is_object() && j.contains("schema") && j["schema"].is_string() && j["schema"].get<std::string>().rfind("fputune.bench/", 0) == 0)
+        if (j.is_object() && j.contains("schema") && j["schema"].is_string() &&
+            j["schema"].get<std::string>().rfind("fputune.bench/", 0) == 0)
             return j;
         return std::nullopt;
     };
     const std::optional<json> ja = bench_json(path_a), jb = bench_json(path_b);
     if (ja && jb) return compare_bench(*ja, path_a, *jb, path_b, o);
     if (ja || jb)
-        throw InputError(fmt::format("{} is a bench file and {} is not: compare two bench files, or two sweeps (or model files)",
-                                             ja ? path_a : path_b, ja ? path_b : path_a));
+        throw InputError(
+            fmt::format("{} is a bench file and {} is not: compare two bench files, or two sweeps (or model files)",
+                        ja ? path_a : path_b, ja ? path_b : path_a));
     return compare_models(load_models(path_a), load_models(path_b), o);
 }
 
@@ -300,8 +323,10 @@ std::vector<std::string> regressions(const CompareResult& r, double pct) {
     const double limit = pct / 100;
     for (const auto& row : r.rows) {
         const std::string name = row.kernel + (row.bytes ? fmt::format(" {} B", row.bytes) : "");
-        if (row.p50_cpb.significant && row.p50_cpb.rel > limit) out.push_back(name + ": p50 c/B " + percent(row.p50_cpb.rel));
-        if (row.bound_cpb.significant && row.bound_cpb.rel > limit) out.push_back(name + ": bound c/B " + percent(row.bound_cpb.rel));
+        if (row.p50_cpb.significant && row.p50_cpb.rel > limit)
+            out.push_back(name + ": p50 c/B " + percent(row.p50_cpb.rel));
+        if (row.bound_cpb.significant && row.bound_cpb.rel > limit)
+            out.push_back(name + ": bound c/B " + percent(row.bound_cpb.rel));
         if (row.limit.significant && -row.limit.rel > limit) out.push_back(name + ": limit " + percent(row.limit.rel));
     }
     return out;
@@ -316,14 +341,24 @@ json estimate_json(const Estimate& e) {
 
 json change_json(const Change& c) {
     if (!c.compared) return {{"compared", false}, {"why", c.why}};
-    return {{"compared", true}, {"a", estimate_json(c.a)}, {"b", estimate_json(c.b)}, {"shown_a", c.shown_a}, {"shown_b", c.shown_b},
-            {"change", c.rel}, {"p_value", std::isnan(c.p) ? json(nullptr) : json(c.p)}, {"significant", c.significant},
+    return {{"compared", true},
+            {"a", estimate_json(c.a)},
+            {"b", estimate_json(c.b)},
+            {"shown_a", c.shown_a},
+            {"shown_b", c.shown_b},
+            {"change", c.rel},
+            {"p_value", std::isnan(c.p) ? json(nullptr) : json(c.p)},
+            {"significant", c.significant},
             {"verdict", c.verdict}};
 }
 
 json side_json(const CompareSide& s) {
-    return {{"path", s.path}, {"kind", s.kind}, {"machine", s.machine}, {"date", s.date},
-            {"tool", {{"version", s.tool_version}, {"commit", s.tool_commit}}}, {"masked_features", s.masked_features}};
+    return {{"path", s.path},
+            {"kind", s.kind},
+            {"machine", s.machine},
+            {"date", s.date},
+            {"tool", {{"version", s.tool_version}, {"commit", s.tool_commit}}},
+            {"masked_features", s.masked_features}};
 }
 
 }  // namespace
@@ -336,16 +371,28 @@ json to_json(const CompareResult& r) {
     j["kind"] = r.kind;
     j["a"] = side_json(r.a);
     j["b"] = side_json(r.b);
-    j["options"] = {{"alpha", r.options.alpha}, {"min_change", r.options.min_change}, {"budget_s", o.budget_s},
-                    {"min_freq_hz", o.min_freq_hz}, {"margin", o.margin}, {"cache", name(o.cache)}, {"quantile", name(o.quantile)},
-                    {"round", name(o.round)}, {"units", "core cycles per byte; limits in bytes"}};
+    j["options"] = {{"alpha", r.options.alpha},
+                    {"min_change", r.options.min_change},
+                    {"budget_s", o.budget_s},
+                    {"min_freq_hz", o.min_freq_hz},
+                    {"margin", o.margin},
+                    {"cache", name(o.cache)},
+                    {"quantile", name(o.quantile)},
+                    {"round", name(o.round)},
+                    {"units", "core cycles per byte; limits in bytes"}};
     j["rows"] = json::array();
     for (const auto& row : r.rows) {
-        json x = {{"kernel", row.kernel}, {"algorithm", row.algorithm}, {"p50_cycles_per_byte", change_json(row.p50_cpb)},
-                  {"bound_cycles_per_byte", change_json(row.bound_cpb)}, {"limit_bytes", change_json(row.limit)},
-                  {"changed", row.changed()}, {"verdict", row.verdict}};
-        if (r.kind == "bench") x["bytes"] = row.bytes;
-        else x["cache"] = name(row.cache);
+        json x = {{"kernel", row.kernel},
+                  {"algorithm", row.algorithm},
+                  {"p50_cycles_per_byte", change_json(row.p50_cpb)},
+                  {"bound_cycles_per_byte", change_json(row.bound_cpb)},
+                  {"limit_bytes", change_json(row.limit)},
+                  {"changed", row.changed()},
+                  {"verdict", row.verdict}};
+        if (r.kind == "bench")
+            x["bytes"] = row.bytes;
+        else
+            x["cache"] = name(row.cache);
         j["rows"].push_back(x);
     }
     j["algorithms"] = json::array();
@@ -354,13 +401,20 @@ json to_json(const CompareResult& r) {
         return {{"kernel", t->kernel}, {"dirty", name(t->dirty)}, {"kind", name(t->kind)}, {"bytes", t->bytes}};
     };
     for (const auto& c : r.algorithms)
-        j["algorithms"].push_back({{"algorithm", c.algorithm}, {"in_a", c.in_a}, {"in_b", c.in_b},
-                                   {"limit_a", c.limit_a ? json(*c.limit_a) : json(nullptr)}, {"limit_b", c.limit_b ? json(*c.limit_b) : json(nullptr)},
-                                   {"bound_by_a", c.bound_by_a}, {"bound_by_b", c.bound_by_b}, {"change", c.limit_a && c.limit_b ? json(c.rel) : json(nullptr)},
-                                   {"simd_threshold_a", threshold(c.threshold_a)}, {"simd_threshold_b", threshold(c.threshold_b)}});
+        j["algorithms"].push_back({{"algorithm", c.algorithm},
+                                   {"in_a", c.in_a},
+                                   {"in_b", c.in_b},
+                                   {"limit_a", c.limit_a ? json(*c.limit_a) : json(nullptr)},
+                                   {"limit_b", c.limit_b ? json(*c.limit_b) : json(nullptr)},
+                                   {"bound_by_a", c.bound_by_a},
+                                   {"bound_by_b", c.bound_by_b},
+                                   {"change", c.limit_a && c.limit_b ? json(c.rel) : json(nullptr)},
+                                   {"simd_threshold_a", threshold(c.threshold_a)},
+                                   {"simd_threshold_b", threshold(c.threshold_b)}});
     j["only_in_a"] = r.only_a;
     j["only_in_b"] = r.only_b;
-    j["summary"] = {{"compared", r.rows.size()}, {"changed", r.changed()}, {"no_significant_change", r.rows.size() - r.changed()}};
+    j["summary"] = {
+        {"compared", r.rows.size()}, {"changed", r.changed()}, {"no_significant_change", r.rows.size() - r.changed()}};
     j["notes"] = r.notes;
     return j;
 }

@@ -33,10 +33,10 @@ struct Change {
     std::string why;
     Estimate a, b;
     double shown_a = 0, shown_b = 0;  // what is printed (for a limit: the emitted, rounded limit)
-    double rel = 0;                   // (shown_b - shown_a) / shown_a
-    double p = 1;                     // two-sided p-value of "no change" (normal approximation); NaN when neither has an interval
-    bool significant = false;         // p < alpha and |rel| >= min_change
-    std::string verdict;              // "no significant change", "faster"/"slower" (c/B), "larger"/"smaller" (limit), "no interval"
+    double rel = 0;  // (shown_b - shown_a) / shown_a
+    double p = 1;  // two-sided p-value of "no change" (normal approximation); NaN when neither has an interval
+    bool significant = false;  // p < alpha and |rel| >= min_change
+    std::string verdict;  // "no significant change", "faster"/"slower" (c/B), "larger"/"smaller" (limit), "no interval"
 };
 
 struct CompareRow {
@@ -44,7 +44,8 @@ struct CompareRow {
     Cache cache = Cache::cold;  // sweeps: the cache state compared
     std::uint64_t bytes = 0;  // bench: the size per call
     Change p50_cpb, bound_cpb, limit;
-    std::string verdict;      // "no significant change", or the significant changes ("slower p50 +8.1 %, limit smaller -7.9 %")
+    std::string
+        verdict;  // "no significant change", or the significant changes ("slower p50 +8.1 %, limit smaller -7.9 %")
     bool changed() const { return p50_cpb.significant || bound_cpb.significant || limit.significant; }
 };
 
@@ -56,7 +57,7 @@ struct CompareAlgorithm {
     bool in_a = false, in_b = false;
     std::optional<std::uint64_t> limit_a, limit_b;  // empty: no size fits
     std::string bound_by_a, bound_by_b;
-    double rel = 0;                                  // (limit_b - limit_a) / limit_a, when both fit
+    double rel = 0;  // (limit_b - limit_a) / limit_a, when both fit
     std::optional<SimdThreshold> threshold_a, threshold_b;
 };
 
@@ -66,7 +67,7 @@ struct CompareSide {
 
 struct CompareOptions {
     RecommendOptions recommend;  // budget, frequency, margin, cache, quantile, rounding: for the limits
-    double alpha = 0.05;         // significance level of the two-sided test
+    double alpha = 0.05;  // significance level of the two-sided test
     // Smallest relative change called significant, like pyperf's --min-speed: the fits' intervals know
     // the noise within one sweep, not how far a shared host moves between two (see README "How sure").
     double min_change = 0.03;
@@ -90,8 +91,8 @@ Change compare_estimates(const Estimate& a, const Estimate& b, double shown_a, d
 // Two fitted inputs (sweeps, model files, reference CSVs).
 CompareResult compare_models(const ModelFile& a, const ModelFile& b, const CompareOptions& o);
 // Two fputune.bench/1 files (parsed JSON); throws InputError naming the path for a malformed one.
-CompareResult compare_bench(const nlohmann::json& a, const std::string& path_a, const nlohmann::json& b, const std::string& path_b,
-                            const CompareOptions& o);
+CompareResult compare_bench(const nlohmann::json& a, const std::string& path_a, const nlohmann::json& b,
+                            const std::string& path_b, const CompareOptions& o);
 // Reads both by content and compares them; both must be of one kind (sweep/model or bench).
 CompareResult compare_files(const std::string& path_a, const std::string& path_b, const CompareOptions& o);
 

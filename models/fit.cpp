@@ -25,7 +25,8 @@ double student_t95(std::size_t df) {
 }
 
 LineFit fit_line(const std::vector<double>& xs, const std::vector<double>& ys) {
-    if (xs.empty() || xs.size() != ys.size()) throw std::invalid_argument("fit_line: need as many y as x, at least one");
+    if (xs.empty() || xs.size() != ys.size())
+        throw std::invalid_argument("fit_line: need as many y as x, at least one");
     for (double y : ys)
         if (!(y > 0) || !std::isfinite(y)) throw std::invalid_argument(fmt::format("fit_line: y = {} is not > 0", y));
     const std::size_t n = xs.size();
@@ -126,8 +127,9 @@ LineFit fit_line(const std::vector<double>& xs, const std::vector<double>& ys) {
     residuals();
     f.straight = f.max_rel_residual <= kMaxRelResidualForLine;
     if (!f.straight)
-        f.note = fmt::format("not a straight line: {:.0f}% off at {} B ({})", 100 * f.max_rel_residual, f.max_residual_bytes,
-                             f.max_residual_bytes >= 16384 ? "a cache-size step?" : "small-size structure or noise?");
+        f.note =
+            fmt::format("not a straight line: {:.0f}% off at {} B ({})", 100 * f.max_rel_residual, f.max_residual_bytes,
+                        f.max_residual_bytes >= 16384 ? "a cache-size step?" : "small-size structure or noise?");
     return f;
 }
 

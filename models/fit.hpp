@@ -15,15 +15,15 @@ namespace fputune {
 inline constexpr double kMaxRelResidualForLine = 0.10;
 
 struct LineFit {
-    double a = 0, b = 0;            // cost(n) = a + b·n
-    double a_lo = 0, a_hi = 0;      // 95 % confidence intervals (equal to a, b when none can be computed)
+    double a = 0, b = 0;  // cost(n) = a + b·n
+    double a_lo = 0, a_hi = 0;  // 95 % confidence intervals (equal to a, b when none can be computed)
     double b_lo = 0, b_hi = 0;
-    double r2 = 1;                  // weighted R² (weights h/y², so every size counts by its relative error)
-    double max_rel_residual = 0;    // max |y - fit| / y over the points
+    double r2 = 1;  // weighted R² (weights h/y², so every size counts by its relative error)
+    double max_rel_residual = 0;  // max |y - fit| / y over the points
     std::uint64_t max_residual_bytes = 0;  // where it is
     std::size_t points = 0;
-    bool straight = true;           // max_rel_residual <= kMaxRelResidualForLine
-    std::string note;               // why not straight, or why there is no confidence interval
+    bool straight = true;  // max_rel_residual <= kMaxRelResidualForLine
+    std::string note;  // why not straight, or why there is no confidence interval
 
     double at(double n) const { return a + b * n; }
     double upper_at(double n) const { return a_hi + b_hi * n; }  // the bound recommendations use

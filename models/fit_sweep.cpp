@@ -50,8 +50,8 @@ ModelFile fit_sweep(const SweepFile& sweep, const std::string& source, const std
     m.core_per_tsc_end = sweep.ratio_trace.probes ? m.core_per_tsc : sweep.core_per_tsc_end;
     m.dirty = parse_dirty_state(sweep.dirty);
     if (!m.dirty)
-        throw InputError(fmt::format("{}: malformed sweep file: dirty '{}' (expected xmm, ymm, zmm or none)",
-                                             source, sweep.dirty));
+        throw InputError(
+            fmt::format("{}: malformed sweep file: dirty '{}' (expected xmm, ymm, zmm or none)", source, sweep.dirty));
     m.partial = sweep.partial;
     m.warnings = sweep.warnings;
     m.kernels = sweep.kernels;
@@ -63,34 +63,36 @@ ModelFile fit_sweep(const SweepFile& sweep, const std::string& source, const std
         std::string why;
         for (const auto& n : sweep.notes)
             if (n.rfind(kernel + ": ", 0) == 0) why = n.substr(kernel.size() + 2);
-        throw InputError(fmt::format("{}: {}: {} after {}; too few for a line: sweep it again (fputune sweep -k '{}')", source,
-                                     kernel, what, why, kernel));
+        throw InputError(fmt::format("{}: {}: {} after {}; too few for a line: sweep it again (fputune sweep -k '{}')",
+                                     source, kernel, what, why, kernel));
     };
     // Group the section points by (kernel, cache), in the order of the kernel list, with the
     // statistics the fits use.
     struct Point {
         std::uint64_t bytes;
-        PointStats st;                  // in cycles
-        std::vector<RoundStats> rounds; // in cycles
+        PointStats st;  // in cycles
+        std::vector<RoundStats> rounds;  // in cycles
     };
     std::map<std::pair<std::string, Cache>, std::vector<Point>> groups;
     for (const auto& p : sweep.sections) {
         if (!m.kernel(p.kernel))
-            throw InputError(fmt::format("{}: malformed sweep file: section points for kernel '{}', which is not in "
-                                                 "its \"kernels\" list", source, p.kernel));
+            throw InputError(
+                fmt::format("{}: malformed sweep file: section points for kernel '{}', which is not in "
+                            "its \"kernels\" list",
+                            source, p.kernel));
         const std::optional<Cache> cache = parse_cache(p.cache);
         if (!cache)
             throw InputError(fmt::format("{}: malformed sweep file: cache '{}' for kernel '{}' (expected hot or cold)",
-                                                 source, p.cache, p.kernel));
+                                         source, p.cache, p.kernel));
         const PointStats st = point_cycles(sweep, p.ticks, p.cycles);
         if (p.bytes == 0 || !(st.p50 > 0) || !(st.p90 > 0))
             throw InputError(fmt::format("{}: malformed sweep file: point {} B of '{}' ({}) has no positive p50/p90",
-                                                 source, p.bytes, p.kernel, p.cache));
+                                         source, p.bytes, p.kernel, p.cache));
         groups[{p.kernel, *cache}].push_back({p.bytes, st, p.cycles.samples ? p.rounds : std::vector<RoundStats>{}});
     }
     if (groups.empty())
-        throw InputError(fmt::format("{}: the sweep has no section points{}; run `fputune sweep` (or --resume it)", source,
-                                             sweep.partial ? " (it was interrupted before the first)" : ""));
+        throw InputError(fmt::format("{}: the sweep has no section points{}; run `fputune sweep` (or --resume it)",
+                                     source, sweep.partial ? " (it was interrupted before the first)" : ""));
     for (const auto& k : sweep.kernels) {
         for (const Cache cache : {Cache::hot, Cache::cold}) {
             auto it = groups.find({k.name, cache});
@@ -127,8 +129,10 @@ ModelFile fit_sweep(const SweepFile& sweep, const std::string& source, const std
             for (const auto& [q, f] : {std::pair{"p50", &cm.p50}, std::pair{"p90", &cm.p90}, std::pair{"p99", &cm.p99}})
                 for (double v : {f->a, f->b, f->a_lo, f->a_hi, f->b_lo, f->b_hi, f->r2, f->max_rel_residual})
                     if (!std::isfinite(v))
-                        throw InputError(fmt::format("{}: the {} line of '{}' ({} cache) is not finite: its points span a range "
-                                                     "no section has; sweep it again", source, q, k.name, name(cache)));
+                        throw InputError(
+                            fmt::format("{}: the {} line of '{}' ({} cache) is not finite: its points span a range "
+                                        "no section has; sweep it again",
+                                        source, q, k.name, name(cache)));
             m.models.push_back(std::move(cm));
         }
         const bool has_points = groups.count({k.name, Cache::hot}) || groups.count({k.name, Cache::cold});
@@ -136,9 +140,12 @@ ModelFile fit_sweep(const SweepFile& sweep, const std::string& source, const std
         if (k.needs_fpu && !has_points && kernel_globs.empty()) {
             // Ours must be there in a complete sweep; a peer may have been listed for thresholds only.
             if (!sweep.partial && !is_peer(k))
-                throw InputError(fmt::format("{}: no section points for kernel '{}', which the sweep lists; the file is "
-                                                     "incomplete: sweep again, or choose kernels with -k", source, k.name));
-            m.notes.push_back(fmt::format("{}: no section points{}; skipped", k.name, sweep.partial ? " (the sweep was interrupted)" : ""));
+                throw InputError(
+                    fmt::format("{}: no section points for kernel '{}', which the sweep lists; the file is "
+                                "incomplete: sweep again, or choose kernels with -k",
+                                source, k.name));
+            m.notes.push_back(fmt::format("{}: no section points{}; skipped", k.name,
+                                          sweep.partial ? " (the sweep was interrupted)" : ""));
         }
     }
     try {
@@ -149,12 +156,14 @@ ModelFile fit_sweep(const SweepFile& sweep, const std::string& source, const std
     filter_kernels(m, kernel_globs);
     if (sweep.partial) m.notes.push_back("the sweep is partial (interrupted): some points are missing");
     if (sweep.ratio_trace.probes)
-        m.notes.push_back(fmt::format("every sample converted to core cycles with the core/TSC ratio probed around it "
-                                      "({} probes, {:.3f}..{:.3f}, median {:.3f}, the reference here)",
-                                      sweep.ratio_trace.probes, sweep.ratio_trace.min, sweep.ratio_trace.max, sweep.ratio_trace.p50));
+        m.notes.push_back(
+            fmt::format("every sample converted to core cycles with the core/TSC ratio probed around it "
+                        "({} probes, {:.3f}..{:.3f}, median {:.3f}, the reference here)",
+                        sweep.ratio_trace.probes, sweep.ratio_trace.min, sweep.ratio_trace.max, sweep.ratio_trace.p50));
     else if (sweep.core_per_tsc_end > 0 && std::abs(sweep.core_per_tsc_end / sweep.core_per_tsc - 1) > 0.02)
-        m.notes.push_back(fmt::format("core/TSC ratio moved during the sweep: {:.3f} -> {:.3f}; the start value is used",
-                                      sweep.core_per_tsc, sweep.core_per_tsc_end));
+        m.notes.push_back(
+            fmt::format("core/TSC ratio moved during the sweep: {:.3f} -> {:.3f}; the start value is used",
+                        sweep.core_per_tsc, sweep.core_per_tsc_end));
     return m;
 }
 

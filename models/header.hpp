@@ -10,9 +10,9 @@ namespace fputune {
 
 // "sha256-avx2" -> "SHA256_AVX2": upper case, anything not a letter or digit -> '_'.
 std::string macro_stem(const std::string& name);
-std::string variant_macro(const std::string& kernel);        // FPUTUNE_SHA256_AVX2_FPU_BYTES
-std::string algorithm_macro(const std::string& algorithm);   // FPUTUNE_SHA256_FPU_BYTES
-std::string threshold_macro(const std::string& algorithm);   // FPUTUNE_SHA256_SIMD_MIN_BYTES
+std::string variant_macro(const std::string& kernel);  // FPUTUNE_SHA256_AVX2_FPU_BYTES
+std::string algorithm_macro(const std::string& algorithm);  // FPUTUNE_SHA256_FPU_BYTES
+std::string threshold_macro(const std::string& algorithm);  // FPUTUNE_SHA256_SIMD_MIN_BYTES
 
 // The stem of a series' FPU_BYTES macro (lib/sweep.hpp series): its kernel's for a primary series
 // (SHA256_AVX2, AES_256_XTS_VAES_AVX512), GCM's AAD (AES_256_GCM_VAES_AVX512_AAD), a multi-source series in

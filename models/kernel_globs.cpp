@@ -28,13 +28,15 @@ void filter_kernels(ModelFile& m, const std::vector<std::string>& globs) {
         return glob_match(g, name) || (k && k->kernel() != name && glob_match(g, k->kernel()));
     };
     for (const auto& g : globs) {
-        bool any = std::any_of(with_points.begin(), with_points.end(), [&](const std::string& k) { return matches(g, k); });
+        bool any =
+            std::any_of(with_points.begin(), with_points.end(), [&](const std::string& k) { return matches(g, k); });
         if (!any) {
             std::string names;
             for (const auto& k : with_points) names += (names.empty() ? "" : ", ") + k;
-            throw InputError(fmt::format("{}: no section points for kernel '{}' (kernels with points: {}); "
-                                                 "sweep it with `fputune sweep -k '{}'` or pick one of those",
-                                                 m.source, g, names.empty() ? "none" : names, g));
+            throw InputError(
+                fmt::format("{}: no section points for kernel '{}' (kernels with points: {}); "
+                            "sweep it with `fputune sweep -k '{}'` or pick one of those",
+                            m.source, g, names.empty() ? "none" : names, g));
         }
     }
     auto unwanted = [&](const std::string& kernel) {

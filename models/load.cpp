@@ -21,14 +21,15 @@ ModelFile load_models(const std::string& path, const std::vector<std::string>& k
     return models_from_text(read_file(path), path, kernel_globs);
 }
 
-ModelFile models_from_text(const std::string& text, const std::string& path, const std::vector<std::string>& kernel_globs) {
+ModelFile models_from_text(const std::string& text, const std::string& path,
+                           const std::vector<std::string>& kernel_globs) {
     const std::string_view body = without_bom(text);
     const auto first = body.find_first_not_of(" \t\r\n");
     if (first != std::string::npos && body[first] == '{') {
         const json j = jsonc::parse(body, path);
         if (!j.is_object() || !j.contains("schema") || !j["schema"].is_string())
-            throw InputError(path + ": JSON without a \"schema\" field; expected a sweep (" + kSweepSchema + ") or model (" +
-                             kModelSchema + ") file");
+            throw InputError(path + ": JSON without a \"schema\" field; expected a sweep (" + kSweepSchema +
+                             ") or model (" + kModelSchema + ") file");
         const std::string& schema = j["schema"].get_ref<const std::string&>();
         if (schema.rfind("fputune.sweep/", 0) == 0) return fit_sweep(sweep_from_json(j, path), path, kernel_globs);
         if (schema.rfind("fputune.model/", 0) == 0) {
@@ -36,16 +37,17 @@ ModelFile models_from_text(const std::string& text, const std::string& path, con
             filter_kernels(m, kernel_globs);
             return m;
         }
-        throw InputError(path + ": schema '" + printable(schema) + "' is neither a sweep (" + kSweepSchema + ") nor a model (" +
-                         kModelSchema + ") file");
+        throw InputError(path + ": schema '" + printable(schema) + "' is neither a sweep (" + kSweepSchema +
+                         ") nor a model (" + kModelSchema + ") file");
     }
     if (body.find(kReferenceCsvHeader) != std::string::npos) {
         ModelFile m = read_reference_csv(text, path);
         filter_kernels(m, kernel_globs);
         return m;
     }
-    throw InputError(path + ": neither a sweep/model JSON file (with a \"schema\" field) nor a reference CSV with the header '" +
-                     kReferenceCsvHeader + "'");
+    throw InputError(
+        path + ": neither a sweep/model JSON file (with a \"schema\" field) nor a reference CSV with the header '" +
+        kReferenceCsvHeader + "'");
 }
 
 }  // namespace fputune

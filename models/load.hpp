@@ -13,6 +13,7 @@ namespace fputune {
 // mark is skipped). Throws InputError naming the path and what is wrong.
 ModelFile load_models(const std::string& path, const std::vector<std::string>& kernel_globs = {});
 // The same for a file's text already read (`source` names it in messages).
-ModelFile models_from_text(const std::string& text, const std::string& source, const std::vector<std::string>& kernel_globs = {});
+ModelFile models_from_text(const std::string& text, const std::string& source,
+                           const std::vector<std::string>& kernel_globs = {});
 
 }  // namespace fputune

@@ -7,7 +7,8 @@ namespace fputune {
 using nlohmann::json;
 
 bool is_peer(const KernelInfo& k) {
-    return k.provider != kOwnProvider && k.provider != kReferenceProvider && !k.provider.starts_with(kLinuxProviderPrefix);
+    return k.provider != kOwnProvider && k.provider != kReferenceProvider &&
+           !k.provider.starts_with(kLinuxProviderPrefix);
 }
 
 std::string machine_name(const json& cpu) {

@@ -24,9 +24,9 @@ inline constexpr const char* kModelSchema = "fputune.model/2";
 struct CacheModel {
     std::string kernel;
     Cache cache = Cache::hot;
-    LineFit p50;                // typical section cost
-    LineFit p90;                // the bound recommendations use (its upper confidence line)
-    LineFit p99;                // p99 of uninterrupted samples: the stricter bound (--quantile p99)
+    LineFit p50;  // typical section cost
+    LineFit p90;  // the bound recommendations use (its upper confidence line)
+    LineFit p99;  // p99 of uninterrupted samples: the stricter bound (--quantile p99)
     std::vector<std::uint64_t> bytes;  // the sizes the p50 fit used (all)
     std::vector<std::uint64_t> bound_bytes;  // the sizes the p90 and p99 fits used (see kBoundFitMaxSeconds)
     // The statistics the bound lines were fitted on, at each of bound_bytes (empty: a table), and the
@@ -40,16 +40,16 @@ struct CacheModel {
 // Where a SIMD kernel's one-shot cost (state save included) starts to beat the best no-FPU path.
 struct SimdThreshold {
     std::string algorithm, kernel;
-    Dirty dirty = Dirty::none;      // the user state the SIMD path saved and restored
-    std::string scalar_kernels;     // the no-FPU kernels compared against (best of them per length)
+    Dirty dirty = Dirty::none;  // the user state the SIMD path saved and restored
+    std::string scalar_kernels;  // the no-FPU kernels compared against (best of them per length)
     ThresholdKind kind = ThresholdKind::bytes;
-    std::uint64_t bytes = 0;        // rounded up to whole blocks; for "always" the block size; 0 for "never"
+    std::uint64_t bytes = 0;  // rounded up to whole blocks; for "always" the block size; 0 for "never"
     std::uint64_t measured_from = 0, measured_to = 0;  // the lengths compared
     double simd_cycles_at_max = 0;  // p50 at the longest length, to pick the fastest variant
     // How the state save is paid (see thresholds.hpp): by one one-shot in `save_every` (1: by every one).
     std::uint64_t save_every = 1;
-    double save_cycles = 0;         // the save + restore of `dirty` one one-shot pays (0 for none)
-    std::string save_from;          // "threshold points" (dirty minus none), "xsave probe", or "" (none)
+    double save_cycles = 0;  // the save + restore of `dirty` one one-shot pays (0 for none)
+    std::string save_from;  // "threshold points" (dirty minus none), "xsave probe", or "" (none)
     // The curve the threshold was read from (empty in a model file from before it): per length the
     // SIMD one-shot with its save paid every time, and the best no-FPU one (p50, core cycles).
     std::vector<std::uint64_t> lengths;
@@ -61,10 +61,10 @@ struct ModelFile {
     std::string schema = kModelSchema;
     std::string tool_version, tool_commit, date;  // who fitted, when
     // The source, carried over from the sweep (or the reference CSV).
-    std::string source;        // the path it was read from
-    std::string source_kind;   // "sweep" | "reference-csv"
-    std::string machine;       // a name for the CPU (brand string), for tables and merges
-    nlohmann::json cpu;        // the sweep's full cpu probe
+    std::string source;  // the path it was read from
+    std::string source_kind;  // "sweep" | "reference-csv"
+    std::string machine;  // a name for the CPU (brand string), for tables and merges
+    nlohmann::json cpu;  // the sweep's full cpu probe
     std::string sweep_date, sweep_tool_version, sweep_tool_commit;
     nlohmann::json options;
     // core_per_tsc: the ratio the source's cycles refer to (see fit_sweep); 1 for a reference CSV.

@@ -20,9 +20,16 @@ using nlohmann::json;
 namespace {
 
 json line_json(const LineFit& f) {
-    return {{"a_cycles", f.a}, {"b_cycles_per_byte", f.b}, {"a_ci95", {f.a_lo, f.a_hi}}, {"b_ci95", {f.b_lo, f.b_hi}},
-            {"r2", f.r2}, {"max_rel_residual", f.max_rel_residual}, {"max_residual_bytes", f.max_residual_bytes},
-            {"points", f.points}, {"straight", f.straight}, {"note", f.note}};
+    return {{"a_cycles", f.a},
+            {"b_cycles_per_byte", f.b},
+            {"a_ci95", {f.a_lo, f.a_hi}},
+            {"b_ci95", {f.b_lo, f.b_hi}},
+            {"r2", f.r2},
+            {"max_rel_residual", f.max_rel_residual},
+            {"max_residual_bytes", f.max_residual_bytes},
+            {"points", f.points},
+            {"straight", f.straight},
+            {"note", f.note}};
 }
 
 // A /2 line is in cycles; a /1 line (`ticks`) is in ticks at the file's core/TSC ratio, `ticks_to_cycles`.
@@ -45,16 +52,21 @@ LineFit line_from(const json& j, const jsonc::Path& at, bool ticks, double ticks
     f.b = num(ticks ? "b_ticks_per_byte" : "b_cycles_per_byte", 1e9);
     interval("a_ci95", 1e13, f.a_lo, f.a_hi);
     interval("b_ci95", 1e9, f.b_lo, f.b_hi);
-    if (f.a < f.a_lo || f.a > f.a_hi) fail(at / "a_ci95", fmt::format("[{}, {}] does not hold A = {}", f.a_lo, f.a_hi, f.a));
-    if (f.b < f.b_lo || f.b > f.b_hi) fail(at / "b_ci95", fmt::format("[{}, {}] does not hold B = {}", f.b_lo, f.b_hi, f.b));
+    if (f.a < f.a_lo || f.a > f.a_hi)
+        fail(at / "a_ci95", fmt::format("[{}, {}] does not hold A = {}", f.a_lo, f.a_hi, f.a));
+    if (f.b < f.b_lo || f.b > f.b_hi)
+        fail(at / "b_ci95", fmt::format("[{}, {}] does not hold B = {}", f.b_lo, f.b_hi, f.b));
     if (f.b_hi < 0) fail(at / "b_ci95", fmt::format("a cost per byte of {} (< 0)", f.b_hi));
     if (ticks)
         for (double* v : {&f.a, &f.b, &f.a_lo, &f.a_hi, &f.b_lo, &f.b_hi}) *v *= ticks_to_cycles;
     f.r2 = member_or(j, "r2", at, 1.0, [](const json& v, const Path& p) { return real(v, p, -1e6, 1); });
-    f.max_rel_residual = member_or(j, "max_rel_residual", at, 0.0, [](const json& v, const Path& p) { return real(v, p, 0, 1e9); });
-    f.max_residual_bytes = member_or(j, "max_residual_bytes", at, std::uint64_t{0},
-                                     [](const json& v, const Path& p) { return integer<std::uint64_t>(v, p, 0, 1ull << 30); });
-    f.points = member_or(j, "points", at, std::size_t{0}, [](const json& v, const Path& p) { return integer<std::size_t>(v, p, 0, 1u << 20); });
+    f.max_rel_residual =
+        member_or(j, "max_rel_residual", at, 0.0, [](const json& v, const Path& p) { return real(v, p, 0, 1e9); });
+    f.max_residual_bytes = member_or(j, "max_residual_bytes", at, std::uint64_t{0}, [](const json& v, const Path& p) {
+        return integer<std::uint64_t>(v, p, 0, 1ull << 30);
+    });
+    f.points = member_or(j, "points", at, std::size_t{0},
+                         [](const json& v, const Path& p) { return integer<std::size_t>(v, p, 0, 1u << 20); });
     f.straight = member_or(j, "straight", at, true, [](const json& v, const Path& p) { return boolean(v, p); });
     f.note = member_or(j, "note", at, std::string(), [](const json& v, const Path& p) { return string(v, p, 1024); });
     return f;
@@ -62,7 +74,8 @@ LineFit line_from(const json& j, const jsonc::Path& at, bool ticks, double ticks
 
 std::vector<std::uint64_t> sizes(const json& v, const jsonc::Path& at) {
     std::vector<std::uint64_t> out;
-    for (std::size_t i = 0; i < jsonc::array(v, at).size(); ++i) out.push_back(jsonc::integer<std::uint64_t>(v[i], at[i], 1, 1ull << 30));
+    for (std::size_t i = 0; i < jsonc::array(v, at).size(); ++i)
+        out.push_back(jsonc::integer<std::uint64_t>(v[i], at[i], 1, 1ull << 30));
     return out;
 }
 
@@ -74,34 +87,36 @@ json to_json(const ModelFile& m) {
     j["tool"] = {{"name", "fputune"}, {"version", m.tool_version}, {"commit", m.tool_commit}};
     j["date"] = m.date;
     j["fit"] = {{"model", "cycles(n) = A + B*n per section, in core cycles (A cycles, B cycles per byte)"},
-                {"method", "weighted least squares (Eigen), weights 1/y^2 so every size counts by its relative error, "
-                           "Huber-reweighted (IRLS, k = 1.345 MAD sigmas) against points hit by interruptions"},
+                {"method",
+                 "weighted least squares (Eigen), weights 1/y^2 so every size counts by its relative error, "
+                 "Huber-reweighted (IRLS, k = 1.345 MAD sigmas) against points hit by interruptions"},
                 {"quantiles", {"p50", "p90", "p99_clean"}},
                 {"bound_fit_max_seconds", kBoundFitMaxSeconds},
-                {"bound_fit", fmt::format("p90 and p99 lines on the sizes whose p50 section is at most {:.0f} us (at least the {} "
-                                          "shortest): longer ones are hit by a host's interruptions too often to bound the kernel",
-                                          kBoundFitMaxSeconds * 1e6, kBoundFitMinPoints)},
-                {"rounds", "bound_p90/bound_p99: the statistics the bound lines were fitted on, at bound_bytes; \"rounds\": "
-                           "the same for each round of the sweep alone (how the host's phases moved them: recommend's interval)"},
+                {"bound_fit",
+                 fmt::format("p90 and p99 lines on the sizes whose p50 section is at most {:.0f} us (at least the {} "
+                             "shortest): longer ones are hit by a host's interruptions too often to bound the kernel",
+                             kBoundFitMaxSeconds * 1e6, kBoundFitMinPoints)},
+                {"rounds",
+                 "bound_p90/bound_p99: the statistics the bound lines were fitted on, at bound_bytes; \"rounds\": "
+                 "the same for each round of the sweep alone (how the host's phases moved them: recommend's interval)"},
                 {"confidence", 0.95},
                 {"max_rel_residual_for_line", kMaxRelResidualForLine}};
-    j["source"] = {{"path", m.source},
-                   {"kind", m.source_kind},
-                   {"machine", m.machine},
-                   {"cpu", m.cpu},
-                   {"date", m.sweep_date},
-                   {"tool", {{"version", m.sweep_tool_version}, {"commit", m.sweep_tool_commit}}},
-                   {"options", m.options},
-                   {"clock", {{"tsc_hz", m.tsc_hz}, {"core_per_tsc", m.core_per_tsc}, {"core_per_tsc_end", m.core_per_tsc_end}}},
-                   {"dirty", m.dirty ? std::string(name(*m.dirty)) : ""},
-                   {"partial", m.partial},
-                   {"warnings", m.warnings}};
+    j["source"] = {
+        {"path", m.source},
+        {"kind", m.source_kind},
+        {"machine", m.machine},
+        {"cpu", m.cpu},
+        {"date", m.sweep_date},
+        {"tool", {{"version", m.sweep_tool_version}, {"commit", m.sweep_tool_commit}}},
+        {"options", m.options},
+        {"clock", {{"tsc_hz", m.tsc_hz}, {"core_per_tsc", m.core_per_tsc}, {"core_per_tsc_end", m.core_per_tsc_end}}},
+        {"dirty", m.dirty ? std::string(name(*m.dirty)) : ""},
+        {"partial", m.partial},
+        {"warnings", m.warnings}};
     j["notes"] = m.notes;
     j["kernels"] = json::array();
     for (const auto& k : m.kernels) {
-        j["kernels"].push_back({{"name", k.name}, {"algorithm", k.algorithm}, {"isa", k.isa}, {"provider", k.provider},
-                                {"block_bytes", k.block_bytes}, {"needs_fpu", k.needs_fpu}});
-        write_series_fields(j["kernels"].back(), k);
+        j["kernels"].push_back(kernel_entry_json(k));
     }
     j["models"] = json::array();
     for (const auto& cm : m.models) {
@@ -118,41 +133,38 @@ json to_json(const ModelFile& m) {
         }
         if (!cm.round_p99.empty()) {
             json rounds = json::array();
-            for (std::size_t r = 0; r < cm.round_p99.size(); ++r) rounds.push_back(json{{"p90", cm.round_p90[r]}, {"p99", cm.round_p99[r]}});
+            for (std::size_t r = 0; r < cm.round_p99.size(); ++r)
+                rounds.push_back(json{{"p90", cm.round_p90[r]}, {"p99", cm.round_p99[r]}});
             j["models"].back()["rounds"] = rounds;
         }
     }
     j["thresholds"] = json::array();
     for (const auto& t : m.thresholds) {
-        j["thresholds"].push_back({{"algorithm", t.algorithm}, {"kernel", t.kernel},
-                                   {"dirty", std::string(name(t.dirty))}, {"scalar_kernels", t.scalar_kernels},
-                                   {"kind", std::string(name(t.kind))}, {"bytes", t.bytes},
-                                   {"measured_from", t.measured_from}, {"measured_to", t.measured_to},
+        j["thresholds"].push_back({{"algorithm", t.algorithm},
+                                   {"kernel", t.kernel},
+                                   {"dirty", std::string(name(t.dirty))},
+                                   {"scalar_kernels", t.scalar_kernels},
+                                   {"kind", std::string(name(t.kind))},
+                                   {"bytes", t.bytes},
+                                   {"measured_from", t.measured_from},
+                                   {"measured_to", t.measured_to},
                                    {"simd_cycles_at_max", t.simd_cycles_at_max}});
         // The curve and the save cost: `recommend --save-every` reads the threshold again from them.
         if (!t.lengths.empty())
-            j["thresholds"].back().update({{"save_cycles", t.save_cycles}, {"save_from", t.save_from}, {"block_bytes", t.block_bytes},
-                                           {"curve", {{"bytes", t.lengths}, {"simd_cycles", t.simd_cycles}, {"scalar_cycles", t.scalar_cycles}}}});
+            j["thresholds"].back().update(
+                {{"save_cycles", t.save_cycles},
+                 {"save_from", t.save_from},
+                 {"block_bytes", t.block_bytes},
+                 {"curve",
+                  {{"bytes", t.lengths}, {"simd_cycles", t.simd_cycles}, {"scalar_cycles", t.scalar_cycles}}}});
     }
     return j;
 }
 
 ModelFile model_from_json(const json& j, const std::string& source) {
     auto fail = [&](const std::string& why) { return InputError(source + ": " + why); };
-    if (!j.is_object() || !j.contains("schema") || !j["schema"].is_string())
-        throw fail("not an fputune model file (no \"schema\" field); expected " + std::string(kModelSchema) + ", as written by `fputune fit`");
-    const std::string schema = j["schema"].get<std::string>();
-    if (schema.size() > 64) throw fail("\"schema\" is " + jsonc::quote(j["schema"]) + ", not a schema name (expected " + kModelSchema + ")");
-    const std::string family = "fputune.model/";
-    if (schema.rfind(family, 0) != 0) throw fail("schema '" + printable(schema) + "' is not a model file (expected " + kModelSchema + ")");
-    const std::string digits = schema.substr(family.size());
-    if (digits.empty() || digits.size() > 4 || digits.find_first_not_of("0123456789") != std::string::npos)
-        throw fail("schema '" + printable(schema) + "' has no version number (expected " + kModelSchema + ")");
-    const int version = std::stoi(digits);
-    if (version > 2)
-        throw fail("schema '" + printable(schema) + "' is newer than this fputune understands (" + kModelSchema +
-                   "); update fputune");
-    if (version < 1) throw fail("schema '" + printable(schema) + "' is not a version this fputune reads (" + kModelSchema + ")");
+    const int version = jsonc::check_schema(
+        j, source, {"fputune.model/", kModelSchema, 2, "model file", "a model file", "expected ", "fputune fit"});
     ModelFile m;
     try {
         using namespace jsonc;
@@ -165,32 +177,40 @@ ModelFile model_from_json(const json& j, const std::string& source) {
         const Path src = top / "source";
         const json& s = object(member(j, "source", top), src);
         m.source = source;
-        m.source_kind = member_or(s, "kind", src, std::string("sweep"),
-                                  [](const json& v, const Path& p) { return one_of(v, p, {"sweep", "reference-csv"}); });
+        m.source_kind = member_or(s, "kind", src, std::string("sweep"), [](const json& v, const Path& p) {
+            return one_of(v, p, {"sweep", "reference-csv"});
+        });
         m.cpu = member_or(s, "cpu", src, json::object(), [](const json& v, const Path& p) { return object(v, p); });
         m.machine = member_or(s, "machine", src, machine_name(m.cpu), text(256));
         m.sweep_date = member_or(s, "date", src, std::string(), text(64));
         if (const json* t = optional_member(s, "tool", src)) {
-            m.sweep_tool_version = member_or(object(*t, src / "tool"), "version", src / "tool", std::string(), text(256));
+            m.sweep_tool_version =
+                member_or(object(*t, src / "tool"), "version", src / "tool", std::string(), text(256));
             m.sweep_tool_commit = member_or(*t, "commit", src / "tool", std::string(), text(256));
         }
-        m.options = member_or(s, "options", src, json::object(), [](const json& v, const Path& p) { return object(v, p); });
+        m.options =
+            member_or(s, "options", src, json::object(), [](const json& v, const Path& p) { return object(v, p); });
         const Path clock_at = src / "clock";
         const json& clock = object(member(s, "clock", src), clock_at);
-        m.tsc_hz = member_or(clock, "tsc_hz", clock_at, 0.0, [](const json& v, const Path& p) { return real(v, p, 0, 1e11); });
+        m.tsc_hz =
+            member_or(clock, "tsc_hz", clock_at, 0.0, [](const json& v, const Path& p) { return real(v, p, 0, 1e11); });
         m.core_per_tsc = real(member(clock, "core_per_tsc", clock_at), clock_at / "core_per_tsc", 0.01, 100);
-        m.core_per_tsc_end = member_or(clock, "core_per_tsc_end", clock_at, m.core_per_tsc, [](const json& v, const Path& p) { return real(v, p, 0, 100); });
+        m.core_per_tsc_end = member_or(clock, "core_per_tsc_end", clock_at, m.core_per_tsc,
+                                       [](const json& v, const Path& p) { return real(v, p, 0, 100); });
         // fputune.model/1 held ticks at core_per_tsc: converted here, once, so models only know cycles.
         const bool ticks = version == 1;
         if (const std::string dirty = member_or(s, "dirty", src, std::string(), text(64)); !dirty.empty()) {
             m.dirty = parse_dirty_state(dirty);
-            if (!m.dirty) throw jsonc::FieldError(fmt::format("source.dirty '{}' is not one of xmm, ymm, zmm, none", printable(dirty)));
+            if (!m.dirty)
+                throw jsonc::FieldError(
+                    fmt::format("source.dirty '{}' is not one of xmm, ymm, zmm, none", printable(dirty)));
         }
         m.partial = member_or(s, "partial", src, false, [](const json& v, const Path& p) { return boolean(v, p); });
         auto strings = [&](const json& obj, const char* key, const Path& at) {
             std::vector<std::string> out;
             if (const json* v = optional_member(obj, key, at))
-                for (std::size_t i = 0; i < array(*v, at / key).size(); ++i) out.push_back(string((*v)[i], (at / key)[i]));
+                for (std::size_t i = 0; i < array(*v, at / key).size(); ++i)
+                    out.push_back(string((*v)[i], (at / key)[i]));
             return out;
         };
         m.warnings = strings(s, "warnings", src);
@@ -200,12 +220,16 @@ ModelFile model_from_json(const json& j, const std::string& source) {
         for (std::size_t i = 0; i < kernels.size(); ++i) {
             const Path at = (top / "kernels")[i];
             const json& k = object(kernels[i], at);
-            KernelInfo info{name(member(k, "name", at), at / "name"), name(member(k, "algorithm", at), at / "algorithm"),
-                            member_or(k, "isa", at, std::string(), text(64)),
-                            member_or(k, "provider", at, std::string(kOwnProvider), [](const json& v, const Path& p) { return provider(v, p); }),
-                            integer<std::uint32_t>(member(k, "block_bytes", at), at / "block_bytes", 1, 1u << 20),
-                            member_or(k, "needs_fpu", at, true, [](const json& v, const Path& p) { return boolean(v, p); })};
-            read_series_fields(k, at, info);  // a series of sections (lib/sweep_file.hpp): absent in files from before them
+            KernelInfo info{
+                name(member(k, "name", at), at / "name"),
+                name(member(k, "algorithm", at), at / "algorithm"),
+                member_or(k, "isa", at, std::string(), text(64)),
+                member_or(k, "provider", at, std::string(kOwnProvider),
+                          [](const json& v, const Path& p) { return provider(v, p); }),
+                integer<std::uint32_t>(member(k, "block_bytes", at), at / "block_bytes", 1, 1u << 20),
+                member_or(k, "needs_fpu", at, true, [](const json& v, const Path& p) { return boolean(v, p); })};
+            read_series_fields(k, at,
+                               info);  // a series of sections (lib/sweep_file.hpp): absent in files from before them
             if (auto [it, fresh] = kernel_index.emplace(info.name, i); !fresh)
                 jsonc::fail(at / "name", fmt::format("'{}' is listed twice (also kernels[{}])", info.name, it->second));
             m.kernels.push_back(std::move(info));
@@ -217,10 +241,12 @@ ModelFile model_from_json(const json& j, const std::string& source) {
             const json& c = object(models[i], at);
             CacheModel cm;
             cm.kernel = name(member(c, "kernel", at), at / "kernel");
-            if (!kernel_index.count(cm.kernel)) jsonc::fail(at / "kernel", fmt::format("'{}' is not in the file's \"kernels\" list", cm.kernel));
+            if (!kernel_index.count(cm.kernel))
+                jsonc::fail(at / "kernel", fmt::format("'{}' is not in the file's \"kernels\" list", cm.kernel));
             cm.cache = *parse_cache(one_of(member(c, "cache", at), at / "cache", {"hot", "cold"}));
             if (auto [it, fresh] = model_index.emplace(std::pair{cm.kernel, cm.cache}, i); !fresh)
-                jsonc::fail(at, fmt::format("a second model of '{}' in {} cache (also models[{}])", cm.kernel, name(cm.cache), it->second));
+                jsonc::fail(at, fmt::format("a second model of '{}' in {} cache (also models[{}])", cm.kernel,
+                                            name(cm.cache), it->second));
             cm.bytes = member_or(c, "bytes", at, std::vector<std::uint64_t>{}, sizes);
             cm.bound_bytes = member_or(c, "bound_bytes", at, cm.bytes, sizes);
             cm.p50 = line_from(member(c, "p50", at), at / "p50", ticks, m.core_per_tsc);
@@ -236,7 +262,8 @@ ModelFile model_from_json(const json& j, const std::string& source) {
             const std::size_t nb = cm.bound_bytes.size();
             for (auto [key, into] : {std::pair{"bound_p90", &cm.bound_p90}, std::pair{"bound_p99", &cm.bound_p99}}) {
                 *into = member_or(c, key, at, std::vector<double>{}, cycles);
-                if (!into->empty() && into->size() != nb) jsonc::fail(at / key, fmt::format("{} values for {} bound_bytes", into->size(), nb));
+                if (!into->empty() && into->size() != nb)
+                    jsonc::fail(at / key, fmt::format("{} values for {} bound_bytes", into->size(), nb));
                 for (std::size_t b = 0; b < into->size(); ++b)
                     if (!((*into)[b] > 0)) jsonc::fail((at / key)[b], "a bound statistic of 0 cycles");
             }
@@ -261,8 +288,10 @@ ModelFile model_from_json(const json& j, const std::string& source) {
                 SimdThreshold st;
                 st.algorithm = name(member(t, "algorithm", at), at / "algorithm");
                 st.kernel = name(member(t, "kernel", at), at / "kernel");
-                st.dirty = *parse_dirty_state(one_of(member(t, "dirty", at), at / "dirty", {"xmm", "ymm", "zmm", "none"}));
-                st.kind = *parse_threshold_kind(one_of(member(t, "kind", at), at / "kind", {"bytes", "always", "never"}));
+                st.dirty =
+                    *parse_dirty_state(one_of(member(t, "dirty", at), at / "dirty", {"xmm", "ymm", "zmm", "none"}));
+                st.kind =
+                    *parse_threshold_kind(one_of(member(t, "kind", at), at / "kind", {"bytes", "always", "never"}));
                 st.scalar_kernels = member_or(t, "scalar_kernels", at, std::string(), text(1024));
                 st.bytes = integer<std::uint64_t>(member(t, "bytes", at), at / "bytes", 0, 1ull << 30);
                 auto length = [](const json& v, const Path& p) { return integer<std::uint64_t>(v, p, 0, 1ull << 30); };
@@ -278,7 +307,9 @@ ModelFile model_from_json(const json& j, const std::string& source) {
                     const json& simd = array(member(*curve, "simd_cycles", cat), cat / "simd_cycles");
                     const json& scalar = array(member(*curve, "scalar_cycles", cat), cat / "scalar_cycles");
                     if (lens.size() > 100000 || simd.size() != lens.size() || scalar.size() != lens.size())
-                        jsonc::fail(cat / "bytes", "bytes, simd_cycles and scalar_cycles must be arrays of one length (at most 100000)");
+                        jsonc::fail(
+                            cat / "bytes",
+                            "bytes, simd_cycles and scalar_cycles must be arrays of one length (at most 100000)");
                     for (std::size_t c = 0; c < lens.size(); ++c) {
                         st.lengths.push_back(length(lens[c], (cat / "bytes")[c]));
                         st.simd_cycles.push_back(cost(simd[c], (cat / "simd_cycles")[c]));
@@ -286,8 +317,9 @@ ModelFile model_from_json(const json& j, const std::string& source) {
                     }
                     st.save_cycles = member_or(t, "save_cycles", at, 0.0, cost);
                     st.save_from = member_or(t, "save_from", at, std::string(), text(64));
-                    st.block_bytes = member_or(t, "block_bytes", at, std::uint32_t{0},
-                                               [](const json& v, const Path& p) { return integer<std::uint32_t>(v, p, 0, 1u << 20); });
+                    st.block_bytes = member_or(
+                        t, "block_bytes", at, std::uint32_t{0},
+                        [](const json& v, const Path& p) { return integer<std::uint32_t>(v, p, 0, 1u << 20); });
                 }
                 m.thresholds.push_back(std::move(st));
             }

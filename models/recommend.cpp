@@ -52,12 +52,16 @@ void warm_up_note(VariantRow& row, const RecommendOptions& o) {
     }
     if (!warm || !idle) return;
     auto limit = [&](const VariantResult& v) { return v.fits ? fmt::format("{} B", v.bytes) : std::string("no size"); };
-    const double change = warm->fits && warm->bytes ? 100.0 * (static_cast<double>(idle->bytes) - static_cast<double>(warm->bytes)) / static_cast<double>(warm->bytes) : 0;
-    row.bound.notes.push_back(fmt::format("ZMM warm-up: the first section after {} idle fits {} ({} at {}), warm code {}: {}",
-                                          format_duration(idle->idle_s), limit(*idle), format_duration(idle->time_s),
-                                          format_frequency(o.min_freq_hz), limit(*warm),
-                                          idle->bytes < warm->bytes ? fmt::format("the warm-up binds ({:+.1f} %)", change)
-                                                                    : std::string("no change to the limit")));
+    const double change = warm->fits && warm->bytes
+                              ? 100.0 * (static_cast<double>(idle->bytes) - static_cast<double>(warm->bytes)) /
+                                    static_cast<double>(warm->bytes)
+                              : 0;
+    row.bound.notes.push_back(
+        fmt::format("ZMM warm-up: the first section after {} idle fits {} ({} at {}), warm code {}: {}",
+                    format_duration(idle->idle_s), limit(*idle), format_duration(idle->time_s),
+                    format_frequency(o.min_freq_hz), limit(*warm),
+                    idle->bytes < warm->bytes ? fmt::format("the warm-up binds ({:+.1f} %)", change)
+                                              : std::string("no change to the limit")));
 }
 
 // The multi-source kernels: per kernel and machine the most sources at 4 KiB stripes, the fewest binding.
@@ -71,12 +75,16 @@ void recommend_stripes(Recommendation& r, const std::vector<ModelFile>& sources,
         }
     for (const std::string& k : order) {
         StripeRow& row = rows[k];
-        row.bound = *std::min_element(row.per_machine.begin(), row.per_machine.end(),
-                                      [](const StripeResult& x, const StripeResult& y) { return x.max_sources < y.max_sources; });
+        row.bound = *std::min_element(
+            row.per_machine.begin(), row.per_machine.end(),
+            [](const StripeResult& x, const StripeResult& y) { return x.max_sources < y.max_sources; });
         r.stripes.push_back(row);
-        auto it = std::find_if(r.stripe_algorithms.begin(), r.stripe_algorithms.end(), [&](const StripeResult& a) { return a.algorithm == row.bound.algorithm; });
-        if (it == r.stripe_algorithms.end()) r.stripe_algorithms.push_back(row.bound);
-        else if (row.bound.max_sources < it->max_sources) *it = row.bound;
+        auto it = std::find_if(r.stripe_algorithms.begin(), r.stripe_algorithms.end(),
+                               [&](const StripeResult& a) { return a.algorithm == row.bound.algorithm; });
+        if (it == r.stripe_algorithms.end())
+            r.stripe_algorithms.push_back(row.bound);
+        else if (row.bound.max_sources < it->max_sources)
+            *it = row.bound;
     }
 }
 
@@ -91,14 +99,15 @@ Recommendation recommend(const std::vector<ModelFile>& sources, const RecommendO
     r.tool_commit = tool_commit();
     r.date = utc_now_iso8601();
     for (const auto& s : sources) {
-        r.machines.push_back({s.machine, s.source, s.source_kind, s.sweep_date,
-                              s.dirty ? std::string(name(*s.dirty)) : "",
-                              s.sweep_tool_version.empty() ? s.tool_version : s.sweep_tool_version,
-                              s.sweep_tool_commit.empty() ? s.tool_commit : s.sweep_tool_commit, s.core_per_tsc, s.tsc_hz});
+        r.machines.push_back(
+            {s.machine, s.source, s.source_kind, s.sweep_date, s.dirty ? std::string(name(*s.dirty)) : "",
+             s.sweep_tool_version.empty() ? s.tool_version : s.sweep_tool_version,
+             s.sweep_tool_commit.empty() ? s.tool_commit : s.sweep_tool_commit, s.core_per_tsc, s.tsc_hz});
         for (const auto& n : s.notes) r.notes.push_back(s.machine + ": " + n);
         if (o.dirty && s.dirty && s.dirty != o.dirty)
-            r.notes.push_back(fmt::format("{}: sections were swept with {} dirty; --dirty {} selects the thresholds only",
-                                          s.machine, name(*s.dirty), name(*o.dirty)));
+            r.notes.push_back(
+                fmt::format("{}: sections were swept with {} dirty; --dirty {} selects the thresholds only", s.machine,
+                            name(*s.dirty), name(*o.dirty)));
     }
     // The thresholds as the kernel pays them: the state save by one one-shot in --save-every (parallel to
     // each source's own).
@@ -136,7 +145,8 @@ Recommendation recommend(const std::vector<ModelFile>& sources, const RecommendO
             for (const auto& t : paid[static_cast<std::size_t>(&s - sources.data())])
                 if (t.kernel == k.name && (!dirty || t.dirty == *dirty)) v.threshold = t;
             // The ZMM warm-up state joins its warm series' row: the limit must hold after an idle period too.
-            const std::string key = k.idle_s > 0 && k.name.ends_with(".idle") ? k.name.substr(0, k.name.size() - 5) : k.name;
+            const std::string key =
+                k.idle_s > 0 && k.name.ends_with(".idle") ? k.name.substr(0, k.name.size() - 5) : k.name;
             if (!rows.count(key)) order.push_back(key);
             rows[key].per_machine.push_back(std::move(v));
         }
@@ -148,7 +158,8 @@ Recommendation recommend(const std::vector<ModelFile>& sources, const RecommendO
             fmt::format("no {}-cache points for {}: used {} cache", name(o.cache), names, name(other(o.cache))));
     }
     if (rows.empty())
-        throw InputError("no kernel that needs the FPU has section points in the input; sweep some with `fputune sweep`");
+        throw InputError(
+            "no kernel that needs the FPU has section points in the input; sweep some with `fputune sweep`");
     for (const auto& name : order) {
         VariantRow& row = rows[name];
         row.bound = *std::min_element(row.per_machine.begin(), row.per_machine.end(), more_conservative);
@@ -204,9 +215,11 @@ Recommendation recommend(const std::vector<ModelFile>& sources, const RecommendO
                 ++machines;
                 std::string why;
                 const std::optional<std::string> v = selected_variant(alg, s.cpu, have, &why);
-                if (!why.empty()) note += (note.empty() ? "" : "; ") + (sources.size() > 1 ? s.machine + ": " : "") + why;
+                if (!why.empty())
+                    note += (note.empty() ? "" : "; ") + (sources.size() > 1 ? s.machine + ": " : "") + why;
                 if (!v) continue;
-                const VariantResult* pm = results[static_cast<std::size_t>(std::find(have.begin(), have.end(), *v) - have.begin())];
+                const VariantResult* pm =
+                    results[static_cast<std::size_t>(std::find(have.begin(), have.end(), *v) - have.begin())];
                 a.selected.push_back(*v + (sources.size() > 1 ? " on " + s.machine : ""));
                 choice[s.source] = *v;
                 if (!chosen || more_conservative(*pm, *chosen)) chosen = pm;
@@ -239,9 +252,10 @@ Recommendation recommend(const std::vector<ModelFile>& sources, const RecommendO
             const std::optional<Dirty> dirty = o.dirty ? o.dirty : s.dirty;
             const std::vector<SimdThreshold>& thresholds = paid[static_cast<std::size_t>(&s - sources.data())];
             const auto sel = selected_on.find(s.source);
-            const bool only_selected = sel != selected_on.end() && std::any_of(thresholds.begin(), thresholds.end(), [&](const SimdThreshold& t) {
-                return t.kernel == sel->second && (!dirty || t.dirty == *dirty);
-            });
+            const bool only_selected = sel != selected_on.end() &&
+                                       std::any_of(thresholds.begin(), thresholds.end(), [&](const SimdThreshold& t) {
+                                           return t.kernel == sel->second && (!dirty || t.dirty == *dirty);
+                                       });
             const SimdThreshold* best = nullptr;
             for (const auto& t : thresholds) {
                 const KernelInfo* k = s.kernel(t.kernel);
@@ -263,6 +277,10 @@ Recommendation recommend(const std::vector<ModelFile>& sources, const RecommendO
             }
         }
         if (const UpstreamLimit* u = find_upstream_limit(alg)) a.upstream_simd_min = u->simd_min_len;
+        // A cipher judged by its section row (linux-x86-sections.csv) takes its SIMD minimum from the limits
+        // table, where upstream names it ("chacha" for our chacha20).
+        if (a.upstream_simd_min.empty() && alg == "chacha20")
+            if (const UpstreamLimit* u = find_upstream_limit("chacha")) a.upstream_simd_min = u->simd_min_len;
         r.algorithms.push_back(a);
     }
     recommend_stripes(r, sources, o);

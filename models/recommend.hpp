@@ -18,7 +18,7 @@
 namespace fputune {
 
 struct VariantRow {
-    VariantResult bound;                    // the most conservative machine's result
+    VariantResult bound;  // the most conservative machine's result
     std::vector<VariantResult> per_machine;
 };
 
@@ -27,27 +27,27 @@ struct AlgorithmRow {
     bool fits = false;
     std::uint64_t bytes = 0;
     double time_s = 0;
-    std::string kernel, machine;            // the variant and machine that bound it
+    std::string kernel, machine;  // the variant and machine that bound it
     double one_block_s = 0;
     bool upstream_known = false;
     std::optional<std::uint64_t> upstream_bytes;
-    double upstream_time_s = 0;             // the worst over its variants and machines
+    double upstream_time_s = 0;  // the worst over its variants and machines
     bool upstream_pass = false;
-    std::optional<SimdThreshold> threshold; // fastest SIMD variant's, the largest across machines
+    std::optional<SimdThreshold> threshold;  // fastest SIMD variant's, the largest across machines
     std::string threshold_machine;
-    std::string stem;                       // of its macro (header.hpp series_algorithm_stem)
+    std::string stem;  // of its macro (header.hpp series_algorithm_stem)
     std::optional<std::uint64_t> upstream_judged_at;  // no cap upstream, judged at this section
-    std::string upstream_because, upstream_source;    // linux-x86-sections.csv: why there, and where upstream does it
+    std::string upstream_because, upstream_source;  // linux-x86-sections.csv: why there, and where upstream does it
     // The same variant and machine's threshold with the save paid by every one-shot and by none, and
     // what it is made of (see thresholds.hpp), to set against upstream's.
     std::optional<SimdThreshold> threshold_every, threshold_none;
     std::optional<ThresholdParts> threshold_parts;
-    std::string upstream_simd_min;          // as upstream's table writes it ("288", "none"); "" when unknown
+    std::string upstream_simd_min;  // as upstream's table writes it ("288", "none"); "" when unknown
     // --per-algorithm: the policy that bound `bytes` (selected falls back to slowest where the kernel's
     // choice is unknown) and, for selected, per machine the variant the kernel runs there.
     PerAlgorithm policy = PerAlgorithm::slowest;
-    std::vector<std::string> selected;      // "sha256-shani on <machine>"
-    std::string selection_note;             // why selected fell back, or what the table does not mirror
+    std::vector<std::string> selected;  // "sha256-shani on <machine>"
+    std::string selection_note;  // why selected fell back, or what the table does not mirror
 };
 
 // A multi-source kernel: the most sources (disks) at a stripe size, on the most conservative machine.
@@ -67,11 +67,11 @@ struct Recommendation {
     std::vector<MachineInfo> machines;
     std::vector<VariantRow> variants;
     std::vector<AlgorithmRow> algorithms;
-    std::vector<StripeRow> stripes;                 // multi-source kernels: the most sources at 4 KiB stripes
-    std::vector<StripeResult> stripe_algorithms;    // per algorithm, the fewest over its variants
+    std::vector<StripeRow> stripes;  // multi-source kernels: the most sources at 4 KiB stripes
+    std::vector<StripeResult> stripe_algorithms;  // per algorithm, the fewest over its variants
     std::vector<std::string> notes;
-    std::string dirty_label() const;        // what the thresholds use
-    std::string save_label() const;         // how the thresholds pay the state save ("by one one-shot in 193")
+    std::string dirty_label() const;  // what the thresholds use
+    std::string save_label() const;  // how the thresholds pay the state save ("by one one-shot in 193")
 };
 
 Recommendation recommend(const std::vector<ModelFile>& sources, const RecommendOptions& options);

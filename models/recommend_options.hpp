@@ -14,18 +14,18 @@ namespace fputune {
 struct RecommendOptions {
     double budget_s = 0;
     double min_freq_hz = 1e9;
-    double margin = 1.0;          // >= 1: the predicted time must fit budget / margin
+    double margin = 1.0;  // >= 1: the predicted time must fit budget / margin
     Round round = Round::block;
-    Cache cache = Cache::cold;    // falls back to the other, with a note, when missing
-    std::optional<Dirty> dirty;   // the user state for the thresholds; none given = each sweep's own
+    Cache cache = Cache::cold;  // falls back to the other, with a note, when missing
+    std::optional<Dirty> dirty;  // the user state for the thresholds; none given = each sweep's own
     Quantile quantile = Quantile::p99;  // which cost line bounds a section (p99 = of uninterrupted samples)
-    Emit emit = Emit::conservative;     // which end of each limit's interval is the limit
+    Emit emit = Emit::conservative;  // which end of each limit's interval is the limit
     // The thresholds' state save is paid by one one-shot in this many (1: by every one, as the threshold
     // points were measured; `recommend` defaults to kTraceSaveEvery, see thresholds.hpp); --dirty none: by none.
     std::uint64_t save_every = 1;
     // Which variant the per-algorithm limit stands for (selection.hpp).
     PerAlgorithm per_algorithm = PerAlgorithm::slowest;
-    std::string command_line;     // for the provenance
+    std::string command_line;  // for the provenance
 };
 // What the solver computes with at all (--force reaches beyond the plausible range of units.hpp,
 // not beyond this): budgets of 1 ps .. 1e6 s, minimum frequencies of 1 Hz .. 1 THz.

@@ -12,33 +12,50 @@ namespace {
 
 json threshold_json(const std::optional<SimdThreshold>& t) {
     if (!t) return nullptr;
-    return {{"kernel", t->kernel}, {"dirty", std::string(name(t->dirty))}, {"kind", std::string(name(t->kind))},
+    return {{"kernel", t->kernel},
+            {"dirty", std::string(name(t->dirty))},
+            {"kind", std::string(name(t->kind))},
             {"bytes", t->bytes},
-            {"scalar_kernels", t->scalar_kernels}, {"measured_from", t->measured_from}, {"measured_to", t->measured_to},
-            {"save_every", t->save_every}, {"save_cycles", t->save_cycles}, {"save_from", t->save_from}};
+            {"scalar_kernels", t->scalar_kernels},
+            {"measured_from", t->measured_from},
+            {"measured_to", t->measured_to},
+            {"save_every", t->save_every},
+            {"save_cycles", t->save_cycles},
+            {"save_from", t->save_from}};
 }
 
 json parts_json(const std::optional<ThresholdParts>& p) {
     if (!p) return nullptr;
-    return {{"save_cycles", p->save_cycles}, {"setup_cycles", p->setup_cycles}, {"gap_cycles_per_byte", p->gap_cycles_per_byte},
+    return {{"save_cycles", p->save_cycles},
+            {"setup_cycles", p->setup_cycles},
+            {"gap_cycles_per_byte", p->gap_cycles_per_byte},
             {"save_every", p->save_every},
             {"break_even_bytes", std::isfinite(p->break_even_bytes) ? json(p->break_even_bytes) : json(nullptr)}};
 }
 
 json variant_json(const VariantResult& v) {
-    json j = {{"kernel", v.kernel}, {"algorithm", v.algorithm}, {"machine", v.machine}, {"source", v.source},
-              {"cache", std::string(name(v.cache))}, {"block_bytes", v.block_bytes}, {"fits", v.fits},
-              {"unrounded_bytes", v.unrounded_bytes}, {"one_block_s", v.one_block_s}, {"notes", v.notes}};
+    json j = {{"kernel", v.kernel},
+              {"algorithm", v.algorithm},
+              {"machine", v.machine},
+              {"source", v.source},
+              {"cache", std::string(name(v.cache))},
+              {"block_bytes", v.block_bytes},
+              {"fits", v.fits},
+              {"unrounded_bytes", v.unrounded_bytes},
+              {"one_block_s", v.one_block_s},
+              {"notes", v.notes}};
     j["bytes"] = v.fits ? json(v.bytes) : json(nullptr);
     j["time_s"] = v.fits ? json(v.time_s) : json(nullptr);
     j["next_granule_time_s"] = v.fits ? json(v.next_time_s) : json(nullptr);
     j["throughput_cost"] = v.fits ? json(v.throughput_cost) : json(nullptr);
-    j["interval"] = {{"lo_bytes", v.interval_lo_bytes}, {"central_bytes", v.central_bytes}, {"hi_bytes", v.interval_hi_bytes},
-                     {"rounds", v.rounds}, {"round_spread", v.round_spread}, {"local_bias", v.local_bias}};
-    j["upstream"] = v.upstream_known ? json{{"fpu_chunk_bytes", v.upstream_bytes ? json(*v.upstream_bytes) : json("none")},
-                                            {"time_s", std::isinf(v.upstream_time_s) ? json(nullptr) : json(v.upstream_time_s)},
-                                            {"verdict", v.upstream_pass ? "PASS" : "OVER"}}
-                                      : json(nullptr);
+    j["interval"] = {{"lo_bytes", v.interval_lo_bytes}, {"central_bytes", v.central_bytes},
+                     {"hi_bytes", v.interval_hi_bytes}, {"rounds", v.rounds},
+                     {"round_spread", v.round_spread},  {"local_bias", v.local_bias}};
+    j["upstream"] = v.upstream_known
+                        ? json{{"fpu_chunk_bytes", v.upstream_bytes ? json(*v.upstream_bytes) : json("none")},
+                               {"time_s", std::isinf(v.upstream_time_s) ? json(nullptr) : json(v.upstream_time_s)},
+                               {"verdict", v.upstream_pass ? "PASS" : "OVER"}}
+                        : json(nullptr);
     j["simd_threshold"] = threshold_json(v.threshold);
     return j;
 }
@@ -51,16 +68,27 @@ json to_json(const Recommendation& r) {
     j["schema"] = kRecommendationSchema;
     j["tool"] = {{"name", "fputune"}, {"version", r.tool_version}, {"commit", r.tool_commit}};
     j["date"] = r.date;
-    j["inputs"] = {{"budget_s", o.budget_s}, {"min_freq_hz", o.min_freq_hz}, {"margin", o.margin},
-                   {"effective_budget_s", effective_budget_s(o)}, {"cache", std::string(name(o.cache))},
+    j["inputs"] = {{"budget_s", o.budget_s},
+                   {"min_freq_hz", o.min_freq_hz},
+                   {"margin", o.margin},
+                   {"effective_budget_s", effective_budget_s(o)},
+                   {"cache", std::string(name(o.cache))},
                    {"dirty", r.dirty_label()},
-                   {"quantile", std::string(name(o.quantile))}, {"emit", std::string(name(o.emit))},
-                   {"round", std::string(name(o.round))}, {"save_every", o.save_every},
-                   {"per_algorithm", std::string(name(o.per_algorithm))}, {"command", o.command_line}};
+                   {"quantile", std::string(name(o.quantile))},
+                   {"emit", std::string(name(o.emit))},
+                   {"round", std::string(name(o.round))},
+                   {"save_every", o.save_every},
+                   {"per_algorithm", std::string(name(o.per_algorithm))},
+                   {"command", o.command_line}};
     j["machines"] = json::array();
     for (const auto& m : r.machines)
-        j["machines"].push_back({{"machine", m.machine}, {"source", m.source}, {"kind", m.kind}, {"date", m.date},
-                                 {"dirty", m.dirty}, {"core_per_tsc", m.core_per_tsc}, {"tsc_hz", m.tsc_hz},
+        j["machines"].push_back({{"machine", m.machine},
+                                 {"source", m.source},
+                                 {"kind", m.kind},
+                                 {"date", m.date},
+                                 {"dirty", m.dirty},
+                                 {"core_per_tsc", m.core_per_tsc},
+                                 {"tsc_hz", m.tsc_hz},
                                  {"tool", {{"version", m.tool_version}, {"commit", m.tool_commit}}}});
     j["variants"] = json::array();
     for (const auto& row : r.variants) {
@@ -72,21 +100,29 @@ json to_json(const Recommendation& r) {
     j["algorithms"] = json::array();
     for (const auto& a : r.algorithms) {
         j["algorithms"].push_back(
-            {{"algorithm", a.algorithm}, {"fits", a.fits}, {"bytes", a.fits ? json(a.bytes) : json(nullptr)},
-             {"time_s", a.fits ? json(a.time_s) : json(nullptr)}, {"bound_by", {{"kernel", a.kernel}, {"machine", a.machine}}},
+            {{"algorithm", a.algorithm},
+             {"fits", a.fits},
+             {"bytes", a.fits ? json(a.bytes) : json(nullptr)},
+             {"time_s", a.fits ? json(a.time_s) : json(nullptr)},
+             {"bound_by", {{"kernel", a.kernel}, {"machine", a.machine}}},
              {"one_block_s", a.one_block_s},
-             {"upstream", a.upstream_known ? json{{"fpu_chunk_bytes", a.upstream_bytes ? json(*a.upstream_bytes) : json("none")},
-                                                  {"time_s", std::isinf(a.upstream_time_s) ? json(nullptr) : json(a.upstream_time_s)},
-                                                  {"verdict", a.upstream_pass ? "PASS" : "OVER"}}
-                                            : json(nullptr)},
-             {"simd_threshold", threshold_json(a.threshold)}, {"simd_threshold_machine", a.threshold_machine}});
+             {"upstream",
+              a.upstream_known
+                  ? json{{"fpu_chunk_bytes", a.upstream_bytes ? json(*a.upstream_bytes) : json("none")},
+                         {"time_s", std::isinf(a.upstream_time_s) ? json(nullptr) : json(a.upstream_time_s)},
+                         {"verdict", a.upstream_pass ? "PASS" : "OVER"}}
+                  : json(nullptr)},
+             {"simd_threshold", threshold_json(a.threshold)},
+             {"simd_threshold_machine", a.threshold_machine}});
         // The threshold against upstream's: with the save paid by every one-shot, by none, and its parts.
-        j["algorithms"].back().update({{"simd_threshold_every_pays", threshold_json(a.threshold_every)},
-                                       {"simd_threshold_none_pays", threshold_json(a.threshold_none)},
-                                       {"simd_threshold_parts", parts_json(a.threshold_parts)},
-                                       {"upstream_simd_min", a.upstream_simd_min.empty() ? json(nullptr) : json(a.upstream_simd_min)},
-                                       {"policy", std::string(name(a.policy))}, {"selected", a.selected},
-                                       {"selection_note", a.selection_note}});
+        j["algorithms"].back().update(
+            {{"simd_threshold_every_pays", threshold_json(a.threshold_every)},
+             {"simd_threshold_none_pays", threshold_json(a.threshold_none)},
+             {"simd_threshold_parts", parts_json(a.threshold_parts)},
+             {"upstream_simd_min", a.upstream_simd_min.empty() ? json(nullptr) : json(a.upstream_simd_min)},
+             {"policy", std::string(name(a.policy))},
+             {"selected", a.selected},
+             {"selection_note", a.selection_note}});
     }
     j["notes"] = r.notes;
     return j;

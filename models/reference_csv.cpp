@@ -23,9 +23,9 @@ namespace {
 // 16 bytes (one xmm of PCLMULQDQ folding for crct10dif, crc32, crc64) at a time.
 std::uint32_t reference_block_bytes(const std::string& algorithm) {
     static const std::map<std::string, std::uint32_t> table = {
-        {"sha1", 64},   {"sha224", 64}, {"sha256", 64},    {"sm3", 64},     {"sha384", 128}, {"sha512", 128},
-        {"crc32c", 8},  {"crc32", 16},  {"crct10dif", 16}, {"crc64", 16},   {"poly1305", 16}, {"ghash", 16},
-        {"polyval", 16}, {"nh", 16},    {"blake2s", 64},   {"chacha", 64}};
+        {"sha1", 64},    {"sha224", 64}, {"sha256", 64},    {"sm3", 64},   {"sha384", 128},  {"sha512", 128},
+        {"crc32c", 8},   {"crc32", 16},  {"crct10dif", 16}, {"crc64", 16}, {"poly1305", 16}, {"ghash", 16},
+        {"polyval", 16}, {"nh", 16},     {"blake2s", 64},   {"chacha", 64}};
     auto it = table.find(algorithm);
     return it == table.end() ? 0 : it->second;
 }
@@ -42,14 +42,16 @@ std::optional<double> cycles_count(std::string_view f) {
     if (f.empty() || !(std::isdigit(static_cast<unsigned char>(f[0])) || f[0] == '.')) return std::nullopt;
     double v = 0;
     const auto [end, ec] = std::from_chars(f.data(), f.data() + f.size(), v);
-    if (ec != std::errc() || end != f.data() + f.size() || !std::isfinite(v) || !(v > 0) || v > 1e15) return std::nullopt;
+    if (ec != std::errc() || end != f.data() + f.size() || !std::isfinite(v) || !(v > 0) || v > 1e15)
+        return std::nullopt;
     return v;
 }
 
 bool starts_with_icase(std::string_view s, std::string_view prefix) {
     if (s.size() < prefix.size()) return false;
     for (std::size_t i = 0; i < prefix.size(); ++i)
-        if (std::tolower(static_cast<unsigned char>(s[i])) != std::tolower(static_cast<unsigned char>(prefix[i]))) return false;
+        if (std::tolower(static_cast<unsigned char>(s[i])) != std::tolower(static_cast<unsigned char>(prefix[i])))
+            return false;
     return true;
 }
 
@@ -68,12 +70,14 @@ std::string machine_from_comments(const std::vector<std::string_view>& comments)
             if (!vendor) continue;
             std::size_t end = vendor;
             for (;;) {  // " word" at a time, until what follows ends the phrase
-                if (end >= rest.size() || rest[end] != ' ' || end + 1 >= rest.size() || !word_char(rest[end + 1])) break;
+                if (end >= rest.size() || rest[end] != ' ' || end + 1 >= rest.size() || !word_char(rest[end + 1]))
+                    break;
                 std::size_t w = end + 1;
                 while (w < rest.size() && word_char(rest[w])) ++w;
                 end = w;
                 const std::string_view after = rest.substr(end);
-                if (after.empty() || after.substr(0, 4) == " at " || std::string_view(",;.(").find(after[0]) != std::string_view::npos)
+                if (after.empty() || after.substr(0, 4) == " at " ||
+                    std::string_view(",;.(").find(after[0]) != std::string_view::npos)
                     return std::string(rest.substr(0, end));
             }
         }
@@ -86,8 +90,9 @@ std::string machine_from_comments(const std::vector<std::string_view>& comments)
 ModelFile read_reference_csv(const std::string& text, const std::string& source) {
     ModelFile m = new_model(source, "reference-csv");
     m.core_per_tsc = m.core_per_tsc_end = 1;  // cycles per op: the counter is the core clock there
-    m.notes.push_back("reference CSV: one point per kernel in core cycles (TSC = core, core/TSC 1); A = 0, B = cycles / bytes, "
-                      "no confidence interval; cache state not stated (taken as hot)");
+    m.notes.push_back(
+        "reference CSV: one point per kernel in core cycles (TSC = core, core/TSC 1); A = 0, B = cycles / bytes, "
+        "no confidence interval; cache state not stated (taken as hot)");
     std::vector<std::string_view> comments;
     bool header = false;
     const std::vector<std::string_view> lines = text_lines(text, source);
@@ -101,7 +106,8 @@ ModelFile read_reference_csv(const std::string& text, const std::string& source)
         }
         if (!header) {
             if (line != kReferenceCsvHeader)
-                throw InputError(fmt::format("{}:{}: expected the header '{}', found '{}'", source, lineno, kReferenceCsvHeader, printable(line)));
+                throw InputError(fmt::format("{}:{}: expected the header '{}', found '{}'", source, lineno,
+                                             kReferenceCsvHeader, printable(line)));
             header = true;
             continue;
         }
@@ -113,8 +119,10 @@ ModelFile read_reference_csv(const std::string& text, const std::string& source)
             rest = rest.substr(comma + 1);
         }
         auto bad = [&](const std::string& why) {
-            return InputError(fmt::format("{}:{}: {} in '{}' (expected algorithm,bytes,cycles_per_op, e.g. "
-                                          "sha256-avx2,4096,21179)", source, lineno, why, printable(line)));
+            return InputError(
+                fmt::format("{}:{}: {} in '{}' (expected algorithm,bytes,cycles_per_op, e.g. "
+                            "sha256-avx2,4096,21179)",
+                            source, lineno, why, printable(line)));
         };
         if (f.size() != 3) throw bad(fmt::format("{} fields", f.size()));
         KernelInfo k;
@@ -132,7 +140,8 @@ ModelFile read_reference_csv(const std::string& text, const std::string& source)
         const auto bytes = whole_bytes(f[1]);
         if (!bytes) throw bad(fmt::format("bytes '{}' is not a whole number from 1 to 1073741824", printable(f[1])));
         const auto cycles = cycles_count(f[2]);
-        if (!cycles) throw bad(fmt::format("cycles_per_op '{}' is not a finite number > 0 (at most 1e15)", printable(f[2])));
+        if (!cycles)
+            throw bad(fmt::format("cycles_per_op '{}' is not a finite number > 0 (at most 1e15)", printable(f[2])));
         if (const KernelInfo* first = m.kernel(k.name)) throw bad(fmt::format("a repeated kernel '{}'", first->name));
         m.kernels.push_back(k);
         CacheModel cm;
@@ -150,9 +159,12 @@ ModelFile read_reference_csv(const std::string& text, const std::string& source)
     if (!header) throw InputError(fmt::format("{}: no header line '{}'", source, kReferenceCsvHeader));
     {
         std::string blocks;
-        for (const auto& k : m.kernels) blocks += fmt::format("{}{} {} B", blocks.empty() ? "" : ", ", k.name, k.block_bytes);
-        m.notes.push_back("block sizes assumed (the CSV does not say; SHA-1/224/256 64 B, SHA-384/512 128 B, crc32c 8 B for the "
-                          "crc32q instruction, crct10dif 16 B for one PCLMULQDQ fold): " + blocks);
+        for (const auto& k : m.kernels)
+            blocks += fmt::format("{}{} {} B", blocks.empty() ? "" : ", ", k.name, k.block_bytes);
+        m.notes.push_back(
+            "block sizes assumed (the CSV does not say; SHA-1/224/256 64 B, SHA-384/512 128 B, crc32c 8 B for the "
+            "crc32q instruction, crct10dif 16 B for one PCLMULQDQ fold): " +
+            blocks);
     }
     if (m.models.empty()) throw InputError(fmt::format("{}: no data rows after the header", source));
     m.machine = printable(machine_from_comments(comments), 120);

@@ -26,13 +26,19 @@ bool starts_with(const std::string& s, const std::string& prefix) { return s.rfi
 // The schemas fputune writes that a report cannot draw, and where they belong instead.
 std::string foreign_schema_message(const std::string& path, const std::string& schema) {
     if (starts_with(schema, "fputune.bench/"))
-        return fmt::format("{}: a bench file ({}) has no sections to chart; `fputune report` takes sweep or model files (or a "
-                           "reference CSV); compare bench files with `fputune compare A.json B.json`", path, schema);
+        return fmt::format(
+            "{}: a bench file ({}) has no sections to chart; `fputune report` takes sweep or model files (or a "
+            "reference CSV); compare bench files with `fputune compare A.json B.json`",
+            path, schema);
     if (starts_with(schema, "fputune.recommendation/"))
-        return fmt::format("{}: a recommendation ({}) has no points or lines to chart; pass the sweep or model files it was made "
-                           "from", path, schema);
-    return fmt::format("{}: schema '{}' is neither a sweep ({}) nor a model ({}) file; `fputune report` takes those (or a "
-                       "reference CSV)", path, schema, kSweepSchema, kModelSchema);
+        return fmt::format(
+            "{}: a recommendation ({}) has no points or lines to chart; pass the sweep or model files it was made "
+            "from",
+            path, schema);
+    return fmt::format(
+        "{}: schema '{}' is neither a sweep ({}) nor a model ({}) file; `fputune report` takes those (or a "
+        "reference CSV)",
+        path, schema, kSweepSchema, kModelSchema);
 }
 
 }  // namespace
@@ -59,8 +65,8 @@ ReportInput load_report_input(const std::string& path, const std::vector<std::st
         throw InputError(path + ": not valid JSON (truncated, or not a sweep/model file?): " + e.what());
     }
     if (!j.is_object() || !j.contains("schema") || !j["schema"].is_string())
-        throw InputError(fmt::format("{}: JSON without a \"schema\" field; expected a sweep ({}) or model ({}) file", path,
-                                             kSweepSchema, kModelSchema));
+        throw InputError(fmt::format("{}: JSON without a \"schema\" field; expected a sweep ({}) or model ({}) file",
+                                     path, kSweepSchema, kModelSchema));
     in.schema = j["schema"].get<std::string>();
     if (starts_with(in.schema, "fputune.sweep/")) {
         SweepFile sweep = sweep_from_json(j, path);
@@ -70,8 +76,10 @@ ReportInput load_report_input(const std::string& path, const std::vector<std::st
         if (j.contains("doctor")) in.doctor = j["doctor"];
         if (j.contains("sampling") && j["sampling"].is_object()) in.sampling = j["sampling"];
         if (sweep.sections.empty())
-            in.notes.push_back(fmt::format("{}: the sweep has no section points{}: nothing to fit or chart but its machine; run "
-                                           "`fputune sweep` (or --resume it)", path, sweep.partial ? " (it was interrupted before the first)" : ""));
+            in.notes.push_back(
+                fmt::format("{}: the sweep has no section points{}: nothing to fit or chart but its machine; run "
+                            "`fputune sweep` (or --resume it)",
+                            path, sweep.partial ? " (it was interrupted before the first)" : ""));
         else
             in.model = fit_sweep(sweep, path, kernel_globs);
         in.sweep = std::move(sweep);
@@ -87,8 +95,10 @@ ReportInput load_report_input(const std::string& path, const std::vector<std::st
             in.machine = source.is_object() && source.contains("machine") && source["machine"].is_string()
                              ? source["machine"].get<std::string>()
                              : machine_name(in.cpu);
-            in.notes.push_back(path + ": the model file has no models (no kernel had section points): nothing to chart but its "
-                                      "machine; fit a sweep that has points with `fputune fit`");
+            in.notes.push_back(
+                path +
+                ": the model file has no models (no kernel had section points): nothing to chart but its "
+                "machine; fit a sweep that has points with `fputune fit`");
             return in;
         }
         in.model = load_models(path, kernel_globs);
@@ -101,18 +111,23 @@ ReportInput load_report_input(const std::string& path, const std::vector<std::st
 
 std::vector<FpuCost> fpu_costs(const json& cpu) {
     std::vector<FpuCost> out;
-    if (!cpu.is_object() || !cpu.contains("xsave") || !cpu["xsave"].is_object() || !cpu["xsave"].contains("costs")) return out;
+    if (!cpu.is_object() || !cpu.contains("xsave") || !cpu["xsave"].is_object() || !cpu["xsave"].contains("costs"))
+        return out;
     double hz = 0;
     if (cpu.contains("tsc") && cpu["tsc"].is_object() && cpu["tsc"].contains("hz") && cpu["tsc"]["hz"].is_number())
         hz = cpu["tsc"]["hz"].get<double>();
     const json& costs = cpu["xsave"]["costs"];
     if (!(hz > 0) || !costs.is_array()) return out;
-    auto number = [](const json& o, const char* key) { return o.contains(key) && o[key].is_number() ? o[key].get<double>() : -1.0; };
+    auto number = [](const json& o, const char* key) {
+        return o.contains(key) && o[key].is_number() ? o[key].get<double>() : -1.0;
+    };
     for (const auto& c : costs) {
         if (!c.is_object() || !c.contains("dirty") || !c["dirty"].is_string()) continue;
-        const double save = number(c, "save_ticks"), restore = number(c, "restore_ticks"), pair = number(c, "pair_ticks");
+        const double save = number(c, "save_ticks"), restore = number(c, "restore_ticks"),
+                     pair = number(c, "pair_ticks");
         if (save < 0 || restore < 0) continue;
-        out.push_back({c["dirty"].get<std::string>(), save / hz * 1e9, restore / hz * 1e9, (pair < 0 ? save + restore : pair) / hz * 1e9});
+        out.push_back({c["dirty"].get<std::string>(), save / hz * 1e9, restore / hz * 1e9,
+                       (pair < 0 ? save + restore : pair) / hz * 1e9});
     }
     return out;
 }
@@ -145,7 +160,8 @@ void add_points(TradeoffCurve& c, const SweepFile& sweep, const CacheModel& cm, 
         // The bound quantile as the fit took it (fit_sweep): p99 of uninterrupted samples, never below p90.
         const double bound = o.quantile == Quantile::p99 ? std::max(st.p99_clean, st.p90) : st.p90;
         if (st.p50 > 0) c.points_p50.push_back({x, st.p50 / o.min_freq_hz});
-        if (bound > 0) (fitted.count(p.bytes) ? c.points_bound : c.points_bound_unfitted).push_back({x, bound / o.min_freq_hz});
+        if (bound > 0)
+            (fitted.count(p.bytes) ? c.points_bound : c.points_bound_unfitted).push_back({x, bound / o.min_freq_hz});
     }
     auto by_x = [](const XY& a, const XY& b) { return a.x < b.x; };
     std::sort(c.points_p50.begin(), c.points_p50.end(), by_x);
@@ -191,7 +207,8 @@ TradeoffChart tradeoff_chart(const ReportData& d, const VariantRow& row) {
         c.cache = v.cache;
         c.result = v;
         c.binds = v.source == row.bound.source;
-        if (d.inputs[index].sweep) add_points(c, *d.inputs[index].sweep, *cm, o);
+        if (d.inputs[index].sweep)
+            add_points(c, *d.inputs[index].sweep, *cm, o);
         else
             chart.notes.push_back(fmt::format("{}: no measured points (a {} has fitted lines only)", d.labels[index],
                                               d.inputs[index].kind == "model" ? "model file" : "reference CSV"));
@@ -221,7 +238,8 @@ std::vector<CostCurve> cost_curves(const ModelFile& m, const SweepFile& sweep, c
         if (!(cycles > 0)) continue;
         auto& slot = cost[{p.kernel, p.dirty}];
         auto it = slot.find(p.bytes);
-        if (it == slot.end() || cycles < it->second) slot[p.bytes] = cycles;  // a repeated length keeps its lowest median
+        if (it == slot.end() || cycles < it->second)
+            slot[p.bytes] = cycles;  // a repeated length keeps its lowest median
     }
     std::vector<CostCurve> out;
     for (const auto& k : m.kernels) {
@@ -232,24 +250,28 @@ std::vector<CostCurve> cost_curves(const ModelFile& m, const SweepFile& sweep, c
             for (const auto& [len, cyc] : points) c.cycles.push_back({static_cast<double>(len), cyc});
             of_kernel.push_back(std::move(c));
         }
-        std::sort(of_kernel.begin(), of_kernel.end(), [](const CostCurve& a, const CostCurve& b) { return dirty_rank(a.dirty) < dirty_rank(b.dirty); });
+        std::sort(of_kernel.begin(), of_kernel.end(),
+                  [](const CostCurve& a, const CostCurve& b) { return dirty_rank(a.dirty) < dirty_rank(b.dirty); });
         for (auto& c : of_kernel) out.push_back(std::move(c));
     }
-    std::stable_sort(out.begin(), out.end(), [](const CostCurve& a, const CostCurve& b) { return !a.needs_fpu && b.needs_fpu; });
+    std::stable_sort(out.begin(), out.end(),
+                     [](const CostCurve& a, const CostCurve& b) { return !a.needs_fpu && b.needs_fpu; });
     return out;
 }
 
 std::string label_for(const std::vector<ReportInput>& inputs, std::size_t i) {
     std::size_t same = 0;
     for (const auto& in : inputs) same += in.machine == inputs[i].machine;
-    std::string label = fmt::format("[{}] {}", i + 1, inputs[i].machine.empty() ? "unknown machine" : inputs[i].machine);
+    std::string label =
+        fmt::format("[{}] {}", i + 1, inputs[i].machine.empty() ? "unknown machine" : inputs[i].machine);
     if (same > 1) label += " (" + std::filesystem::path(inputs[i].path).filename().string() + ")";
     return label;
 }
 
 }  // namespace
 
-ReportData build_report(std::vector<ReportInput> inputs, const RecommendOptions& options, const std::vector<Workload>& workloads) {
+ReportData build_report(std::vector<ReportInput> inputs, const RecommendOptions& options,
+                        const std::vector<Workload>& workloads) {
     validate(options);
     ReportData d;
     d.options = options;
@@ -271,7 +293,8 @@ ReportData build_report(std::vector<ReportInput> inputs, const RecommendOptions&
         }
     }
     if (models.empty()) {
-        d.notes.push_back("no input has section points: no trade-off charts, thresholds or limits; the machines are shown");
+        d.notes.push_back(
+            "no input has section points: no trade-off charts, thresholds or limits; the machines are shown");
         return d;
     }
     try {
@@ -312,28 +335,36 @@ ReportData build_report(std::vector<ReportInput> inputs, const RecommendOptions&
             for (const auto& k : in.model->kernels) has_algorithm |= k.algorithm == a.algorithm;
             if (!has_algorithm) continue;
             if (!in.sweep) {
-                ar.notes.push_back(fmt::format("{}: no threshold chart: a {} has no one-shot points (its crossovers are in the "
-                                               "summary table)", d.labels[i], in.kind == "model" ? "model file" : "reference CSV"));
+                ar.notes.push_back(
+                    fmt::format("{}: no threshold chart: a {} has no one-shot points (its crossovers are in the "
+                                "summary table)",
+                                d.labels[i], in.kind == "model" ? "model file" : "reference CSV"));
                 continue;
             }
             ThresholdChart tc;
             tc.algorithm = a.algorithm;
             tc.input = i;
             tc.curves = cost_curves(*in.model, *in.sweep, a.algorithm);
-            const bool scalar = std::any_of(tc.curves.begin(), tc.curves.end(), [](const CostCurve& c) { return !c.needs_fpu; });
-            const bool simd = std::any_of(tc.curves.begin(), tc.curves.end(), [](const CostCurve& c) { return c.needs_fpu; });
+            const bool scalar =
+                std::any_of(tc.curves.begin(), tc.curves.end(), [](const CostCurve& c) { return !c.needs_fpu; });
+            const bool simd =
+                std::any_of(tc.curves.begin(), tc.curves.end(), [](const CostCurve& c) { return c.needs_fpu; });
             if (!scalar || !simd) {
-                ar.notes.push_back(fmt::format("{}: no threshold chart for {}: the sweep has no one-shot points for {} (sweep the "
-                                               "algorithm's generic and SIMD kernels together, thresholds on)", d.labels[i],
-                                               a.algorithm, !scalar && !simd ? "any path" : !scalar ? "a no-FPU path" : "a SIMD path"));
+                ar.notes.push_back(
+                    fmt::format("{}: no threshold chart for {}: the sweep has no one-shot points for {} (sweep the "
+                                "algorithm's generic and SIMD kernels together, thresholds on)",
+                                d.labels[i], a.algorithm,
+                                !scalar && !simd ? "any path"
+                                : !scalar        ? "a no-FPU path"
+                                                 : "a SIMD path"));
                 continue;
             }
             if (alone[i])
                 for (const AlgorithmRow& own : alone[i]->algorithms)
                     if (own.algorithm == a.algorithm) tc.crossover = own.threshold;
-            tc.binds = tc.crossover && a.threshold && a.threshold_machine == in.model->machine && tc.crossover->kernel == a.threshold->kernel &&
-                       tc.crossover->dirty == a.threshold->dirty && tc.crossover->bytes == a.threshold->bytes &&
-                       tc.crossover->kind == a.threshold->kind;
+            tc.binds = tc.crossover && a.threshold && a.threshold_machine == in.model->machine &&
+                       tc.crossover->kernel == a.threshold->kernel && tc.crossover->dirty == a.threshold->dirty &&
+                       tc.crossover->bytes == a.threshold->bytes && tc.crossover->kind == a.threshold->kind;
             ar.thresholds.push_back(std::move(tc));
         }
         d.algorithms.push_back(std::move(ar));

@@ -13,7 +13,7 @@
 namespace fputune {
 
 enum class PerAlgorithm {
-    slowest,   // the smallest limit over every variant: the slowest one stands in for older CPUs
+    slowest,  // the smallest limit over every variant: the slowest one stands in for older CPUs
     selected,  // the variant the kernel runs on each swept CPU, then the smallest over the CPUs
 };
 std::string_view name(PerAlgorithm p) noexcept;
@@ -28,8 +28,8 @@ struct KernelChoice {
 struct KernelSelection {
     std::string algorithm;
     std::vector<KernelChoice> order;  // best first; the first whose features are all usable is selected
-    std::string source;               // the upstream glue it mirrors
-    std::string note;                 // what it does not mirror (a model check, a variant we lack)
+    std::string source;  // the upstream glue it mirrors
+    std::string note;  // what it does not mirror (a model check, a variant we lack)
 };
 // The table (written from arch/x86/crypto/*_glue.c of Linux 6.12 and, for the CRCs, the lib/crc/x86
 // glue that data/reference/linux-x86-limits.csv describes); nullptr for an algorithm it has no row for.

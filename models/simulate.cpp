@@ -10,7 +10,7 @@
 
 #include <fmt/format.h>
 
-#include "check.hpp"   // parse_header_constants
+#include "check.hpp"  // parse_header_constants
 #include "header.hpp"  // macro_stem
 #include "units.hpp"
 
@@ -36,7 +36,8 @@ struct Shape {
 };
 
 Shape section_shape(const std::string& algorithm) {
-    if (algorithm == "sha1" || algorithm == "sha224" || algorithm == "sha256" || algorithm == "sm3") return {true, 8, false};
+    if (algorithm == "sha1" || algorithm == "sha224" || algorithm == "sha256" || algorithm == "sm3")
+        return {true, 8, false};
     if (algorithm == "sha384" || algorithm == "sha512") return {true, 16, false};
     if (algorithm == "blake2s") return {true, 0, true};
     return {};
@@ -89,12 +90,13 @@ void add_run(SimColumn& c, const Costing& k, std::uint64_t run_bytes, std::uint6
     const std::uint64_t full = run_bytes / per, rest = run_bytes % per;
     c.sections += count * static_cast<double>(full + (rest ? 1 : 0));
     c.bytes += count * static_cast<double>(run_bytes);
-    c.inside_cycles += count * (static_cast<double>(full) * k.inside(static_cast<double>(per)) + (rest ? k.inside(static_cast<double>(rest)) : 0));
+    c.inside_cycles += count * (static_cast<double>(full) * k.inside(static_cast<double>(per)) +
+                                (rest ? k.inside(static_cast<double>(rest)) : 0));
     c.longest_bytes = std::max(c.longest_bytes, per);
 }
 
-void simulate_requests(SimColumn& c, const Costing& k, const KernelInfo& info, const std::vector<const WorkloadRequest*>& requests,
-                       std::uint64_t repeat) {
+void simulate_requests(SimColumn& c, const Costing& k, const KernelInfo& info,
+                       const std::vector<const WorkloadRequest*>& requests, std::uint64_t repeat) {
     const std::uint64_t block = std::max<std::uint32_t>(1, info.block_bytes);
     std::uint64_t chunk = 0;
     if (c.limit_bytes) chunk = std::max(block, *c.limit_bytes / block * block);  // the glue hands over whole blocks
@@ -118,7 +120,8 @@ void simulate_requests(SimColumn& c, const Costing& k, const KernelInfo& info, c
             add_run(c, k, (rem + 1 + shape.length_field_bytes > block ? 2 : 1) * block, chunk, count);
         }
     }
-    c.cost_cycles = (k.kernel_thread ? 0 : c.simd_requests * (k.save_cycles + k.restore_cycles)) + c.sections * k.pair_cycles;
+    c.cost_cycles =
+        (k.kernel_thread ? 0 : c.simd_requests * (k.save_cycles + k.restore_cycles)) + c.sections * k.pair_cycles;
     if (c.longest_bytes) {
         c.longest_cycles = k.bound(static_cast<double>(c.longest_bytes));
         c.longest_s = c.longest_cycles / k.min_freq_hz;
@@ -148,21 +151,26 @@ SimLimits limits_from_header(const std::string& text, const std::string& source)
     for (const auto& c : parse_header_constants(text, skipped, source)) {
         if (!ends_with(c.name, "_FPU_BYTES")) {
             if (!ends_with(c.name, "_SIMD_MIN_BYTES"))
-                l.notes.push_back(fmt::format("ignored {} (line {}): not of the form FPUTUNE_<KERNEL|ALGORITHM>_FPU_BYTES", c.name, c.line));
+                l.notes.push_back(fmt::format(
+                    "ignored {} (line {}): not of the form FPUTUNE_<KERNEL|ALGORITHM>_FPU_BYTES", c.name, c.line));
             continue;
         }
         std::string stem = c.name.substr(0, c.name.size() - std::string("_FPU_BYTES").size());
         if (stem.rfind("FPUTUNE_", 0) == 0) stem = stem.substr(8);
         if (c.value == 0)
-            throw std::invalid_argument(fmt::format("{}:{}: {} is 0; a section limit is at least one block (the kernel's loop "
-                                                    "would never end); remove it for no limit", source, c.line, c.name));
+            throw std::invalid_argument(
+                fmt::format("{}:{}: {} is 0; a section limit is at least one block (the kernel's loop "
+                            "would never end); remove it for no limit",
+                            source, c.line, c.name));
         l.by_stem[stem] = {c.value, fmt::format("{} (line {})", c.name, c.line)};
     }
     for (const auto& s : skipped) l.notes.push_back("ignored " + s);
     if (l.by_stem.empty())
-        throw std::invalid_argument(fmt::format("{}: no constant of the form FPUTUNE_<KERNEL>_FPU_BYTES or FPUTUNE_<ALGORITHM>_FPU_BYTES; "
-                                                "write one, e.g. #define FPUTUNE_SHA256_FPU_BYTES 4096U, or generate them with "
-                                                "`fputune recommend --header limits.h`", source));
+        throw std::invalid_argument(
+            fmt::format("{}: no constant of the form FPUTUNE_<KERNEL>_FPU_BYTES or FPUTUNE_<ALGORITHM>_FPU_BYTES; "
+                        "write one, e.g. #define FPUTUNE_SHA256_FPU_BYTES 4096U, or generate them with "
+                        "`fputune recommend --header limits.h`",
+                        source));
     return l;
 }
 
@@ -178,7 +186,8 @@ SimLimits limits_from_recommendation(const Recommendation& r) {
             continue;
         }
         l.by_stem[macro_stem(v.kernel)] = {v.block_bytes, "one block: no size fits"};
-        l.notes.push_back(fmt::format("{}: {}; simulated at one block per section", v.kernel, no_fit_message(v, o.min_freq_hz)));
+        l.notes.push_back(
+            fmt::format("{}: {}; simulated at one block per section", v.kernel, no_fit_message(v, o.min_freq_hz)));
     }
     return l;
 }
@@ -186,14 +195,17 @@ SimLimits limits_from_recommendation(const Recommendation& r) {
 void validate(const SimulateOptions& o) {
     if (!(o.min_freq_hz > 0) || !std::isfinite(o.min_freq_hz))
         throw std::invalid_argument("--min-freq: must be a frequency greater than 0, e.g. 1GHz");
-    if (o.budget_s < 0 || !std::isfinite(o.budget_s)) throw std::invalid_argument("--budget: must be a duration greater than 0, e.g. 30us");
+    if (o.budget_s < 0 || !std::isfinite(o.budget_s))
+        throw std::invalid_argument("--budget: must be a duration greater than 0, e.g. 30us");
     if (!(o.margin >= 1) || !std::isfinite(o.margin)) throw std::invalid_argument("--margin: must be at least 1");
     if (!(o.pair_cycles >= 0) || !std::isfinite(o.pair_cycles))
-        throw std::invalid_argument("--pair-cycles: must be 0 or more core cycles (the seed measured 45-56 per begin/end pair)");
+        throw std::invalid_argument(
+            "--pair-cycles: must be 0 or more core cycles (the seed measured 45-56 per begin/end pair)");
     if (o.repeat == 0) throw std::invalid_argument("--repeat: must be at least 1");
 }
 
-Simulation simulate(const std::vector<ModelFile>& sources, const Workload& w, const SimLimits* limits, const SimulateOptions& o) {
+Simulation simulate(const std::vector<ModelFile>& sources, const Workload& w, const SimLimits* limits,
+                    const SimulateOptions& o) {
     validate(o);
     if (sources.empty()) throw std::invalid_argument("--from: no input files");
     Simulation sim;
@@ -255,7 +267,7 @@ Simulation simulate(const std::vector<ModelFile>& sources, const Workload& w, co
             row.block_bytes = std::max<std::uint32_t>(1, k.block_bytes);
             row.own_final_section = section_shape(k.algorithm).own_final;
             row.bound_fit_max_bytes = cm->bound_bytes.empty() ? 0 : cm->bound_bytes.back();
-            const Costing costing{cm, m.save_cycles, m.restore_cycles, o.pair_cycles, w.kernel_thread,
+            const Costing costing{cm,         m.save_cycles, m.restore_cycles, o.pair_cycles, w.kernel_thread,
                                   o.quantile, o.min_freq_hz};
             const UpstreamLimit* u = find_upstream_limit(k.algorithm);
             SimColumn up;
@@ -275,8 +287,9 @@ Simulation simulate(const std::vector<ModelFile>& sources, const Workload& w, co
                     lim.limit_from = l->from;
                     used_stems.insert(found->first);
                     if (l->bytes % row.block_bytes)
-                        row.notes.push_back(fmt::format("limit {} B is not whole blocks of {} B: sections of {} B", l->bytes, row.block_bytes,
-                                                        std::max<std::uint64_t>(row.block_bytes, l->bytes / row.block_bytes * row.block_bytes)));
+                        row.notes.push_back(fmt::format(
+                            "limit {} B is not whole blocks of {} B: sections of {} B", l->bytes, row.block_bytes,
+                            std::max<std::uint64_t>(row.block_bytes, l->bytes / row.block_bytes * row.block_bytes)));
                 } else {
                     lim.limit_from = "no constant: as upstream";
                 }
@@ -290,9 +303,10 @@ Simulation simulate(const std::vector<ModelFile>& sources, const Workload& w, co
                 if (limits && lim.longest_bytes) lim.within_budget = lim.longest_s <= budget;
             }
             if (up.simd_requests < up.requests)
-                row.notes.push_back(fmt::format("{:.0f} of {:.0f} requests are shorter than upstream's SIMD threshold ({} B): no-FPU path, no "
-                                                "section (their time is not counted)", up.requests - up.simd_requests, up.requests,
-                                                up.simd_min_bytes));
+                row.notes.push_back(fmt::format(
+                    "{:.0f} of {:.0f} requests are shorter than upstream's SIMD threshold ({} B): no-FPU path, no "
+                    "section (their time is not counted)",
+                    up.requests - up.simd_requests, up.requests, up.simd_min_bytes));
             row.upstream = up;
             if (limits) row.limited = lim;
             m.rows.push_back(std::move(row));
@@ -323,9 +337,10 @@ Simulation simulate(const std::vector<ModelFile>& sources, const Workload& w, co
         if (request_reached[i]) continue;
         const WorkloadRequest& r = w.requests[i];
         if (w.from_csv)
-            throw std::invalid_argument(fmt::format("{}:{}: kernel '{}' is not in the models (FPU kernels with section points: {}); "
-                                                    "name one of those or an algorithm, or sweep it with `fputune sweep -k '{}'`",
-                                                    w.name, r.line, r.target, known(), r.target));
+            throw std::invalid_argument(
+                fmt::format("{}:{}: kernel '{}' is not in the models (FPU kernels with section points: {}); "
+                            "name one of those or an algorithm, or sweep it with `fputune sweep -k '{}'`",
+                            w.name, r.line, r.target, known(), r.target));
         if (!rows) continue;
         const std::string note = fmt::format("the workload reaches {}, which no input has a kernel for", r.target);
         if (std::find(sim.notes.begin(), sim.notes.end(), note) == sim.notes.end()) sim.notes.push_back(note);
@@ -336,18 +351,22 @@ Simulation simulate(const std::vector<ModelFile>& sources, const Workload& w, co
         std::string t;
         for (const auto& x : targets) t += (t.empty() ? "" : ", ") + x;
         if (targets.count("*"))
-            throw std::invalid_argument(fmt::format("workload {}: no input has an FPU kernel with section points; sweep some with "
-                                                    "`fputune sweep`", w.name));
-        throw std::invalid_argument(fmt::format("workload {} reaches {}, and no input has an FPU kernel of {} with section points "
-                                                "(kernels: {}); sweep one with `fputune sweep -k '{}-*'`",
-                                                w.name, t, targets.size() > 1 ? "them" : "it", known(), *targets.begin()));
+            throw std::invalid_argument(
+                fmt::format("workload {}: no input has an FPU kernel with section points; sweep some with "
+                            "`fputune sweep`",
+                            w.name));
+        throw std::invalid_argument(
+            fmt::format("workload {} reaches {}, and no input has an FPU kernel of {} with section points "
+                        "(kernels: {}); sweep one with `fputune sweep -k '{}-*'`",
+                        w.name, t, targets.size() > 1 ? "them" : "it", known(), *targets.begin()));
     }
     if (limits) {
         if (used_stems.empty()) {
             std::string stems;
             for (const auto& [stem, l] : limits->by_stem) stems += (stems.empty() ? "" : ", ") + stem;
-            throw std::invalid_argument(fmt::format("{}: no constant names a kernel the workload reaches (constants for {}; kernels: {})",
-                                                    limits->label, stems, known()));
+            throw std::invalid_argument(
+                fmt::format("{}: no constant names a kernel the workload reaches (constants for {}; kernels: {})",
+                            limits->label, stems, known()));
         }
         std::vector<std::string> unused;
         for (const auto& [stem, l] : limits->by_stem)
@@ -356,8 +375,9 @@ Simulation simulate(const std::vector<ModelFile>& sources, const Workload& w, co
             std::string names;
             for (std::size_t i = 0; i < unused.size() && i < 8; ++i) names += (i ? ", " : "") + unused[i];
             if (unused.size() > 8) names += fmt::format(" and {} more", unused.size() - 8);
-            sim.notes.push_back(fmt::format("{} constant{} of {} name{} no kernel this workload reaches: {}", unused.size(),
-                                            unused.size() > 1 ? "s" : "", limits->label, unused.size() > 1 ? "" : "s", names));
+            sim.notes.push_back(fmt::format("{} constant{} of {} name{} no kernel this workload reaches: {}",
+                                            unused.size(), unused.size() > 1 ? "s" : "", limits->label,
+                                            unused.size() > 1 ? "" : "s", names));
         }
     }
     return sim;

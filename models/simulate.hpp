@@ -38,12 +38,12 @@ SimLimits limits_from_recommendation(const Recommendation& r);
 
 struct SimulateOptions {
     double min_freq_hz = 1e9;
-    double budget_s = 0;           // > 0: every longest section is judged against budget / margin
+    double budget_s = 0;  // > 0: every longest section is judged against budget / margin
     double margin = 1.0;
-    Cache cache = Cache::cold;     // the other when a kernel has only that, with a note
+    Cache cache = Cache::cold;  // the other when a kernel has only that, with a note
     Quantile quantile = Quantile::p99;  // the bound line of the longest section (as recommend and check)
-    double pair_cycles = 0;        // begin/end cost per section outside the timed section, core cycles
-    std::uint64_t repeat = 1;      // every request count is multiplied by this
+    double pair_cycles = 0;  // begin/end cost per section outside the timed section, core cycles
+    std::uint64_t repeat = 1;  // every request count is multiplied by this
     std::string command_line;
 };
 // Throws std::invalid_argument naming the option (cache and quantile are enums, checked where parsed).
@@ -52,17 +52,17 @@ void validate(const SimulateOptions& o);
 // One kernel under one set of limits: totals from the p50 line, the longest section from the bound line.
 struct SimColumn {
     std::optional<std::uint64_t> limit_bytes;  // empty: no limit (one section per update and per final)
-    std::string limit_from;         // "none (upstream)", "upstream lib/crypto/x86/poly1305.h", a constant
+    std::string limit_from;  // "none (upstream)", "upstream lib/crypto/x86/poly1305.h", a constant
     std::uint64_t simd_min_bytes = 0;  // upstream's threshold: shorter requests take the no-FPU path
     double requests = 0, simd_requests = 0;
-    double sections = 0;            // kernel_fpu_begin/end pairs ("calls")
-    double bytes = 0;               // processed inside sections (whole blocks, padding included)
-    double inside_cycles = 0;       // p50 time inside sections, the state save not counted (it is in cost)
-    double cost_cycles = 0;         // state save + restore once per SIMD request, + pair_cycles per section
+    double sections = 0;  // kernel_fpu_begin/end pairs ("calls")
+    double bytes = 0;  // processed inside sections (whole blocks, padding included)
+    double inside_cycles = 0;  // p50 time inside sections, the state save not counted (it is in cost)
+    double cost_cycles = 0;  // state save + restore once per SIMD request, + pair_cycles per section
     std::uint64_t longest_bytes = 0;  // the longest section (maxlen)
-    double longest_cycles = 0;      // its bound (upper line, state save included), core cycles
-    double longest_s = 0;           // at the minimum frequency
-    bool extrapolated = false;      // longest_bytes is beyond the sizes the bound line was fitted on
+    double longest_cycles = 0;  // its bound (upper line, state save included), core cycles
+    double longest_s = 0;  // at the minimum frequency
+    bool extrapolated = false;  // longest_bytes is beyond the sizes the bound line was fitted on
     std::optional<bool> within_budget;
     double total_cycles() const { return inside_cycles + cost_cycles; }
 };
@@ -73,16 +73,16 @@ struct SimRow {
     std::uint32_t block_bytes = 0;
     bool own_final_section = false;  // a Merkle-Damgard hash: final's padding block(s) in a section of their own
     std::uint64_t bound_fit_max_bytes = 0;  // the longest section the bound line was fitted on
-    SimColumn upstream;              // what the kernel does today (its own chunks where it has them)
+    SimColumn upstream;  // what the kernel does today (its own chunks where it has them)
     std::optional<SimColumn> limited;
-    double throughput_cost = 0;      // limited total / upstream total - 1 (negative: the limits save time)
+    double throughput_cost = 0;  // limited total / upstream total - 1 (negative: the limits save time)
     std::vector<std::string> notes;
 };
 
 struct SimMachine {
     std::string machine, source, kind, date, dirty;  // dirty: "" when the source does not say
     double core_per_tsc = 1;
-    bool save_known = false;        // the model carries the probe's XSAVE costs
+    bool save_known = false;  // the model carries the probe's XSAVE costs
     double save_cycles = 0, restore_cycles = 0;  // per request, core cycles
     std::vector<SimRow> rows;
     std::vector<std::string> notes;
@@ -91,7 +91,7 @@ struct SimMachine {
 struct Simulation {
     Workload workload;
     SimulateOptions options;
-    std::string limits_label;       // empty: no limits given
+    std::string limits_label;  // empty: no limits given
     std::string tool_version, tool_commit, date;
     std::vector<SimMachine> machines;
     std::vector<std::string> notes;
@@ -101,6 +101,7 @@ struct Simulation {
 // when its algorithm has no kernel of ours, as `recommend`), per machine. Throws std::invalid_argument
 // when a CSV row names a kernel or algorithm in none of the sources, when no kernel is reached at all,
 // or when no constant of `limits` names a kernel.
-Simulation simulate(const std::vector<ModelFile>& sources, const Workload& w, const SimLimits* limits, const SimulateOptions& o);
+Simulation simulate(const std::vector<ModelFile>& sources, const Workload& w, const SimLimits* limits,
+                    const SimulateOptions& o);
 
 }  // namespace fputune

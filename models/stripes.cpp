@@ -44,10 +44,12 @@ std::vector<StripeSeries> stripe_series(const ModelFile& m, Cache preferred) {
     return out;
 }
 
-double stripe_time_s(const StripeSeries& s, std::uint32_t sources, double bytes, const RecommendOptions& o, bool* extrapolated) {
+double stripe_time_s(const StripeSeries& s, std::uint32_t sources, double bytes, const RecommendOptions& o,
+                     bool* extrapolated) {
     auto at = [&](std::uint32_t n) {
         double t = 0;
-        for (const CacheModel* cm : s.by_sources.at(n)) t = std::max(t, predict_upper_s(*cm, bytes, o.min_freq_hz, o.quantile));
+        for (const CacheModel* cm : s.by_sources.at(n))
+            t = std::max(t, predict_upper_s(*cm, bytes, o.min_freq_hz, o.quantile));
         return t;
     };
     if (extrapolated) *extrapolated = false;
@@ -94,8 +96,10 @@ StripeResult solve_stripe_count(const StripeSeries& s, const RecommendOptions& o
     return r;
 }
 
-std::string stripe_count_stem(const std::string& kernel_or_algorithm, const StripeUnit& unit, std::uint64_t stripe_bytes) {
-    const std::string size = stripe_bytes % 1024 == 0 ? fmt::format("{}K", stripe_bytes / 1024) : fmt::format("{}", stripe_bytes);
+std::string stripe_count_stem(const std::string& kernel_or_algorithm, const StripeUnit& unit,
+                              std::uint64_t stripe_bytes) {
+    const std::string size =
+        stripe_bytes % 1024 == 0 ? fmt::format("{}K", stripe_bytes / 1024) : fmt::format("{}", stripe_bytes);
     return macro_stem(kernel_or_algorithm) + "_MAX_" + macro_stem(unit.word) + "_" + size;
 }
 

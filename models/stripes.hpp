@@ -20,7 +20,7 @@ namespace fputune {
 // disks + P + Q, as gen_syndrome(disks, ...) and md's raid_disks count them), xor in sources (xor_gen's src_cnt).
 struct StripeUnit {
     std::string word = "sources";  // "disks" | "sources"
-    std::uint32_t extra = 0;       // count = sources + extra
+    std::uint32_t extra = 0;  // count = sources + extra
 };
 StripeUnit stripe_unit(const KernelInfo& k);
 
@@ -38,7 +38,8 @@ std::vector<StripeSeries> stripe_series(const ModelFile& m, Cache preferred);
 
 // Predicted section time (upper bound of the chosen line, at f_min) of N sources x bytes: the slowest state of a
 // measured N; linear in N between the measured N's and beyond them (*extrapolated set when beyond).
-double stripe_time_s(const StripeSeries& s, std::uint32_t sources, double bytes, const RecommendOptions& o, bool* extrapolated = nullptr);
+double stripe_time_s(const StripeSeries& s, std::uint32_t sources, double bytes, const RecommendOptions& o,
+                     bool* extrapolated = nullptr);
 
 // The most sources (and disks) whose section of stripe_bytes per source fits the budget.
 struct StripeResult {
@@ -46,17 +47,18 @@ struct StripeResult {
     Cache cache = Cache::cold;
     StripeUnit unit;
     std::uint64_t stripe_bytes = 4096;
-    std::uint32_t max_sources = 0;   // 0: not even one source fits
-    std::uint32_t cap = 0;           // the kernel's most sources (the search stops there); 0: none recorded
-    double time_s = 0;               // predicted at max_sources
-    double one_source_s = 0;         // predicted for one source
-    bool extrapolated = false;       // max_sources is beyond the largest N measured
+    std::uint32_t max_sources = 0;  // 0: not even one source fits
+    std::uint32_t cap = 0;  // the kernel's most sources (the search stops there); 0: none recorded
+    double time_s = 0;  // predicted at max_sources
+    double one_source_s = 0;  // predicted for one source
+    bool extrapolated = false;  // max_sources is beyond the largest N measured
     std::uint32_t measured_min = 0, measured_max = 0;
     std::uint32_t count() const { return max_sources ? max_sources + unit.extra : 0; }
 };
 StripeResult solve_stripe_count(const StripeSeries& s, const RecommendOptions& o, std::uint64_t stripe_bytes = 4096);
 
 // The macro stems: "RAID6_AVX512_MAX_DISKS_4K" / "RAID6_MAX_DISKS_4K" (4K: stripe_bytes 4096).
-std::string stripe_count_stem(const std::string& kernel_or_algorithm, const StripeUnit& unit, std::uint64_t stripe_bytes = 4096);
+std::string stripe_count_stem(const std::string& kernel_or_algorithm, const StripeUnit& unit,
+                              std::uint64_t stripe_bytes = 4096);
 
 }  // namespace fputune

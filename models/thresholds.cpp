@@ -43,7 +43,9 @@ double probed_save_cycles(const SweepFile& sweep, Dirty dirty) {
     const auto& xs = cpu["xsave"];
     if (!xs.contains("costs") || !xs["costs"].is_array()) return 0;
     for (const auto& c : xs["costs"]) {
-        if (!c.is_object() || !c.contains("dirty") || !c["dirty"].is_string() || c["dirty"].get<std::string>() != name(dirty)) continue;
+        if (!c.is_object() || !c.contains("dirty") || !c["dirty"].is_string() ||
+            c["dirty"].get<std::string>() != name(dirty))
+            continue;
         if (!c.contains("pair_ticks") || !c["pair_ticks"].is_number()) return 0;
         const double ticks = c["pair_ticks"].get<double>();
         const double ratio = model_core_per_tsc(sweep);

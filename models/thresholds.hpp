@@ -31,11 +31,11 @@ SimdThreshold amortised(const SimdThreshold& t, std::uint64_t save_every);
 // SIMD one without its save. The break-even of the lines, (setup + save / save_every) / gap, explains
 // the threshold read from the curve; it is not a second threshold.
 struct ThresholdParts {
-    double save_cycles = 0;          // the dirty state's save + restore, as one one-shot pays it
-    double setup_cycles = 0;         // the SIMD one-shot's fixed cost over the no-FPU one's, save left out
+    double save_cycles = 0;  // the dirty state's save + restore, as one one-shot pays it
+    double setup_cycles = 0;  // the SIMD one-shot's fixed cost over the no-FPU one's, save left out
     double gap_cycles_per_byte = 0;  // no-FPU cost per byte minus SIMD cost per byte (> 0: SIMD is faster)
     std::uint64_t save_every = 1;
-    double break_even_bytes = 0;     // infinite when the gap is not positive
+    double break_even_bytes = 0;  // infinite when the gap is not positive
 };
 // Empty for a threshold without a curve, or with fewer than two lengths to fit.
 std::optional<ThresholdParts> threshold_parts(const SimdThreshold& t);

@@ -19,10 +19,14 @@ std::vector<std::string> csv_fields(const std::string& line) {
     bool quoted = false;
     for (std::size_t i = 0; i < line.size(); ++i) {
         const char c = line[i];
-        if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') f.back() += c, ++i;
-        else if (c == '"') quoted = !quoted;
-        else if (c == ',' && !quoted) f.emplace_back();
-        else f.back() += c;
+        if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"')
+            f.back() += c, ++i;
+        else if (c == '"')
+            quoted = !quoted;
+        else if (c == ',' && !quoted)
+            f.emplace_back();
+        else
+            f.back() += c;
     }
     return f;
 }
@@ -54,7 +58,8 @@ std::optional<std::uint64_t> bytes_or_none(const std::string& s) {
 const std::vector<UpstreamLimit>& upstream_limits() {
     static const std::vector<UpstreamLimit> table = [] {
         std::vector<UpstreamLimit> out;
-        for (const auto& f : csv_rows(kUpstreamLimitsCsv)) {  // algorithm,x86_variants,fpu_chunk_bytes,simd_min_len,notes,source
+        for (const auto& f :
+             csv_rows(kUpstreamLimitsCsv)) {  // algorithm,x86_variants,fpu_chunk_bytes,simd_min_len,notes,source
             if (f.size() < 4) continue;
             UpstreamLimit u;
             u.algorithm = f[0];

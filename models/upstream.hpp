@@ -14,14 +14,14 @@ namespace fputune {
 struct UpstreamLimit {
     std::string algorithm;
     std::optional<std::uint64_t> fpu_chunk_bytes;  // empty: "none", the whole request in one section
-    std::string simd_min_len;                      // as written ("none", "288")
-    std::string source;                            // the kernel source file it was read from
+    std::string simd_min_len;  // as written ("none", "288")
+    std::string source;  // the kernel source file it was read from
     // From linux-x86-sections.csv only (empty for the hash family):
-    std::vector<std::string> fputune;              // our algorithms (and series) it judges
-    std::string shape;                             // what one section covers (kernel.hpp SectionShape)
+    std::vector<std::string> fputune;  // our algorithms (and series) it judges
+    std::string shape;  // what one section covers (kernel.hpp SectionShape)
     std::optional<std::uint64_t> judged_at_bytes;  // where an uncapped section is judged (a message, a stripe)
-    std::string count;                             // multi-source: "disks" (sources + destinations) or "sources"
-    std::string judged_because;                    // why there, in words
+    std::string count;  // multi-source: "disks" (sources + destinations) or "sources"
+    std::string judged_because;  // why there, in words
 
     // The bytes a section of upstream's holds, for judging it: its cap, else judged_at_bytes; empty: unbounded.
     std::optional<std::uint64_t> judged_bytes() const { return fpu_chunk_bytes ? fpu_chunk_bytes : judged_at_bytes; }

@@ -38,7 +38,8 @@ std::vector<std::string> split_fields(const std::string& line) {
 
 std::uint64_t le(std::string_view bytes, std::size_t at, std::size_t n) {
     std::uint64_t v = 0;
-    for (std::size_t i = 0; i < n; ++i) v |= static_cast<std::uint64_t>(static_cast<unsigned char>(bytes[at + i])) << (8 * i);
+    for (std::size_t i = 0; i < n; ++i)
+        v |= static_cast<std::uint64_t>(static_cast<unsigned char>(bytes[at + i])) << (8 * i);
     return v;
 }
 
@@ -99,8 +100,10 @@ Workload bigbuf_workload() {
     Workload w;
     w.name = "bigbuf";
     w.description = "10 x 1 MiB per kernel";
-    w.source = "Elliott's tcrypt test (linux-kernel, 2022-11-01, \"crypto: x86 - fix RCU stalls\"): \"each driver ten times with "
-               "1 MiB data\"";
+    w.source =
+        "Elliott's tcrypt test (linux-kernel, 2022-11-01, \"crypto: x86 - fix RCU stalls\"): \"each driver ten times "
+        "with "
+        "1 MiB data\"";
     w.requests.push_back({"*", 1u << 20, 10, 0});
     return w;
 }
@@ -109,9 +112,10 @@ Workload dm_crypt_workload() {
     Workload w;
     w.name = "dm-crypt";
     w.description = "262144 x 4 KiB sectors (1 GiB of I/O) per kernel";
-    w.source = "one request per 4 KiB sector (cryptsetup's --sector-size 4096, its LUKS2 default on 4K-native disks); "
-               "dm-crypt's cipher (AES-XTS) is not modelled yet: each hash/MAC kernel stands for per-sector work such as "
-               "dm-integrity's crc32c or hmac-sha256 tags and the AEAD modes' ghash/poly1305";
+    w.source =
+        "one request per 4 KiB sector (cryptsetup's --sector-size 4096, its LUKS2 default on 4K-native disks); "
+        "dm-crypt's cipher (AES-XTS) is not modelled yet: each hash/MAC kernel stands for per-sector work such as "
+        "dm-integrity's crc32c or hmac-sha256 tags and the AEAD modes' ghash/poly1305";
     w.requests.push_back({"*", 4096, 262144, 0});
     w.kernel_thread = true;
     w.notes.push_back("dm-crypt encrypts in its kcryptd workqueue (kernel threads): no user state to save");
@@ -122,10 +126,11 @@ Workload wireguard_workload() {
     Workload w;
     w.name = "wireguard";
     w.description = "120000 packets per poly1305 kernel: 7:4:1 of 48, 576 and 1420 bytes";
-    w.source = "Simple IMIX (7:4:1 of 40, 576 and 1500-byte IP packets, the traffic mix of RFC 6985's IMIX genome) sent "
-               "through a WireGuard tunnel: the inner packet is padded to 16 bytes (40 -> 48) and at most the tunnel's "
-               "default MTU, 1420 (1500 less 80 bytes of outer headers); poly1305 authenticates the ciphertext of that "
-               "length (the 16-byte length block goes through the scalar path)";
+    w.source =
+        "Simple IMIX (7:4:1 of 40, 576 and 1500-byte IP packets, the traffic mix of RFC 6985's IMIX genome) sent "
+        "through a WireGuard tunnel: the inner packet is padded to 16 bytes (40 -> 48) and at most the tunnel's "
+        "default MTU, 1420 (1500 less 80 bytes of outer headers); poly1305 authenticates the ciphertext of that "
+        "length (the 16-byte length block goes through the scalar path)";
     for (auto [bytes, count] : {std::pair{48u, 70000u}, {576u, 40000u}, {1420u, 10000u}})
         w.requests.push_back({"poly1305", bytes, count, 0});
     w.notes.push_back("ChaCha20, the other half of the packet's work, is not modelled yet");
@@ -144,9 +149,11 @@ Workload module_signing_workload(const std::vector<std::uint64_t>& sizes, const 
         largest = std::max(largest, s);
         ++counts[s];
     }
-    w.description = fmt::format("{} modules ({} in all, the largest {} B), each hashed once per sha256 and sha512 kernel",
-                                sizes.size(), format_size(total), largest);
-    w.source = "module sizes from " + from + "; the kernel checks a module's signature over its whole (uncompressed) image in "
+    w.description =
+        fmt::format("{} modules ({} in all, the largest {} B), each hashed once per sha256 and sha512 kernel",
+                    sizes.size(), format_size(total), largest);
+    w.source = "module sizes from " + from +
+               "; the kernel checks a module's signature over its whole (uncompressed) image in "
                "one digest call (CONFIG_MODULE_SIG_SHA256/SHA512)";
     for (const char* algorithm : {"sha256", "sha512"})
         for (const auto& [bytes, count] : counts) w.requests.push_back({algorithm, bytes, count, 0});
@@ -171,8 +178,8 @@ Workload workload_from_csv(const std::string& text, const std::string& source) {
         first = false;
         if (header) continue;
         auto bad = [&](const std::string& why) {
-            return std::invalid_argument(fmt::format("{}:{}: {} in '{}' (expected {}, e.g. sha256-avx2,1MiB,10)", source, lineno, why,
-                                                     line, kWorkloadCsvHeader));
+            return std::invalid_argument(fmt::format("{}:{}: {} in '{}' (expected {}, e.g. sha256-avx2,1MiB,10)",
+                                                     source, lineno, why, line, kWorkloadCsvHeader));
         };
         const auto f = split_fields(line);
         if (f.size() != 3) throw bad(fmt::format("{} fields", f.size()));
@@ -198,8 +205,10 @@ Workload workload_from_csv(const std::string& text, const std::string& source) {
         w.requests.push_back(r);
     }
     if (w.requests.empty())
-        throw std::invalid_argument(fmt::format("{}: no requests (an empty file, or only a header and comments); write one row per "
-                                                "request size: {}, e.g. sha256-avx2,1MiB,10", source, kWorkloadCsvHeader));
+        throw std::invalid_argument(
+            fmt::format("{}: no requests (an empty file, or only a header and comments); write one row per "
+                        "request size: {}, e.g. sha256-avx2,1MiB,10",
+                        source, kWorkloadCsvHeader));
     w.description = fmt::format("{} request lines, {} requests per kernel named", w.requests.size(), total);
     return w;
 }
@@ -217,28 +226,33 @@ std::vector<std::uint64_t> parse_module_sizes(const std::string& text, const std
             const auto sizes = parse_size_list(line, std::uint64_t{1} << 40, "module size");
             out.insert(out.end(), sizes.begin(), sizes.end());
         } catch (const std::invalid_argument& e) {
-            throw std::invalid_argument(fmt::format("{}:{}: {}; give one size per line (e.g. from `find /lib/modules/$(uname -r) "
-                                                    "-name '*.ko*' -printf '%s\\n'`) or one comma-separated list",
-                                                    source, lineno, e.what()));
+            throw std::invalid_argument(
+                fmt::format("{}:{}: {}; give one size per line (e.g. from `find /lib/modules/$(uname -r) "
+                            "-name '*.ko*' -printf '%s\\n'`) or one comma-separated list",
+                            source, lineno, e.what()));
         }
     }
     if (out.empty())
-        throw std::invalid_argument(fmt::format("{}: no module sizes; give one size per line or one comma-separated list", source));
+        throw std::invalid_argument(
+            fmt::format("{}: no module sizes; give one size per line or one comma-separated list", source));
     return out;
 }
 
 bool is_module_file(const std::string& name) {
-    return ends_with(name, ".ko") || ends_with(name, ".ko.gz") || ends_with(name, ".ko.xz") || ends_with(name, ".ko.zst");
+    return ends_with(name, ".ko") || ends_with(name, ".ko.gz") || ends_with(name, ".ko.xz") ||
+           ends_with(name, ".ko.zst");
 }
 
-std::uint64_t module_hashed_bytes(const std::string& name, std::string_view head, std::string_view tail, std::uint64_t file_bytes) {
+std::uint64_t module_hashed_bytes(const std::string& name, std::string_view head, std::string_view tail,
+                                  std::uint64_t file_bytes) {
     if (ends_with(name, ".ko")) return file_bytes;
     if (ends_with(name, ".ko.gz"))  // ISIZE: the uncompressed size mod 2^32 (modules are far smaller)
-        return head.size() >= 2 && static_cast<unsigned char>(head[0]) == 0x1f && static_cast<unsigned char>(head[1]) == 0x8b &&
-                       tail.size() >= 4
+        return head.size() >= 2 && static_cast<unsigned char>(head[0]) == 0x1f &&
+                       static_cast<unsigned char>(head[1]) == 0x8b && tail.size() >= 4
                    ? le(tail, tail.size() - 4, 4)
                    : 0;
-    if (ends_with(name, ".ko.xz")) return head.size() >= 6 && head.substr(1, 5) == std::string_view("7zXZ\0", 5) ? xz_uncompressed_bytes(tail) : 0;
+    if (ends_with(name, ".ko.xz"))
+        return head.size() >= 6 && head.substr(1, 5) == std::string_view("7zXZ\0", 5) ? xz_uncompressed_bytes(tail) : 0;
     if (ends_with(name, ".ko.zst")) return zstd_content_bytes(head);
     return 0;
 }

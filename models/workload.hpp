@@ -19,10 +19,10 @@ struct WorkloadRequest {
 };
 
 struct Workload {
-    std::string name;         // "bigbuf", "module-signing", ..., or the CSV's path
+    std::string name;  // "bigbuf", "module-signing", ..., or the CSV's path
     std::string description;  // one line: the shape, per kernel
-    std::string source;       // where the shape comes from, or why it was chosen
-    bool from_csv = false;    // a target that matches no kernel is then an error, not a skip
+    std::string source;  // where the shape comes from, or why it was chosen
+    bool from_csv = false;  // a target that matches no kernel is then an error, not a skip
     bool kernel_thread = false;  // runs in kernel threads: kernel_fpu_begin() saves no user state there
     std::vector<WorkloadRequest> requests;
     std::vector<std::string> notes;
@@ -56,7 +56,8 @@ std::vector<std::uint64_t> parse_module_sizes(const std::string& text, const std
 // the format (.ko, .ko.gz, .ko.xz, .ko.zst); `head` and `tail` are the file's first and last bytes
 // (at least 32 and up to 64 KiB; the whole file if shorter), `file_bytes` its size. Returns 0 when the
 // format does not say (a zstd frame without its content size, a corrupt index).
-std::uint64_t module_hashed_bytes(const std::string& name, std::string_view head, std::string_view tail, std::uint64_t file_bytes);
+std::uint64_t module_hashed_bytes(const std::string& name, std::string_view head, std::string_view tail,
+                                  std::uint64_t file_bytes);
 bool is_module_file(const std::string& name);  // *.ko, *.ko.gz, *.ko.xz, *.ko.zst
 
 }  // namespace fputune

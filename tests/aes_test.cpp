@@ -39,10 +39,16 @@ struct IsaVariant {
     decltype(&aes_gcm_final_generic) gcm_final;
 };
 
-#define VARIANT_ALL(isa, req) \
-    IsaVariant { #isa, req, aes_ctr_##isa, aes_xts_encrypt_iv_##isa, aes_xts_encrypt_##isa, aes_gcm_setkey_##isa, aes_gcm_aad_##isa, aes_gcm_enc_##isa, aes_gcm_final_##isa }
-#define VARIANT_GCM(isa, req) \
-    IsaVariant { #isa, req, nullptr, nullptr, nullptr, aes_gcm_setkey_##isa, aes_gcm_aad_##isa, aes_gcm_enc_##isa, aes_gcm_final_##isa }
+#define VARIANT_ALL(isa, req)                                                                            \
+    IsaVariant {                                                                                         \
+#isa, req, aes_ctr_##isa, aes_xts_encrypt_iv_##isa, aes_xts_encrypt_##isa, aes_gcm_setkey_##isa, \
+            aes_gcm_aad_##isa, aes_gcm_enc_##isa, aes_gcm_final_##isa                                    \
+    }
+#define VARIANT_GCM(isa, req)                                                                             \
+    IsaVariant {                                                                                          \
+#isa, req, nullptr, nullptr, nullptr, aes_gcm_setkey_##isa, aes_gcm_aad_##isa, aes_gcm_enc_##isa, \
+            aes_gcm_final_##isa                                                                           \
+    }
 
 const IsaVariant kReference = VARIANT_ALL(generic, 0);
 const IsaVariant kVariants[] = {
@@ -50,7 +56,8 @@ const IsaVariant kVariants[] = {
     VARIANT_ALL(aesni, features(F::aesni, F::pclmul, F::ssse3)),
     VARIANT_GCM(aesni_avx, features(F::aesni, F::pclmul, F::avx)),
     VARIANT_ALL(vaes_avx2, features(F::avx2, F::vaes, F::vpclmulqdq, F::aesni, F::pclmul)),
-    VARIANT_ALL(vaes_avx512, features(F::avx512f, F::avx512vl, F::avx512bw, F::vaes, F::vpclmulqdq, F::aesni, F::pclmul)),
+    VARIANT_ALL(vaes_avx512,
+                features(F::avx512f, F::avx512vl, F::avx512bw, F::vaes, F::vpclmulqdq, F::aesni, F::pclmul)),
 };
 
 // The variants this CPU runs; the others are skipped visibly.
@@ -97,7 +104,8 @@ Bytes ctr_run(const IsaVariant& v, const Bytes& key, const Bytes& iv, const std:
     return Bytes(ctr, ctr + 16);
 }
 
-Bytes ctr_encrypt(const IsaVariant& v, const Bytes& key, const Bytes& iv, const Bytes& pt, std::vector<std::size_t> chunks = {}) {
+Bytes ctr_encrypt(const IsaVariant& v, const Bytes& key, const Bytes& iv, const Bytes& pt,
+                  std::vector<std::size_t> chunks = {}) {
     if (chunks.empty()) chunks = {pt.size()};
     Bytes out(pt.size());
     ctr_run(v, key, iv, pt.data(), pt.size(), chunks, out.data());
@@ -120,7 +128,8 @@ void xts_run(const IsaVariant& v, const Bytes& key, const Bytes& iv, const std::
     REQUIRE(off == len);
 }
 
-Bytes xts_encrypt(const IsaVariant& v, const Bytes& key, const Bytes& iv, const Bytes& pt, std::vector<std::size_t> chunks = {}) {
+Bytes xts_encrypt(const IsaVariant& v, const Bytes& key, const Bytes& iv, const Bytes& pt,
+                  std::vector<std::size_t> chunks = {}) {
     if (chunks.empty()) chunks = {pt.size()};
     Bytes out(pt.size());
     xts_run(v, key, iv, pt.data(), pt.size(), chunks, out.data());
@@ -173,17 +182,21 @@ Bytes openssl_encrypt(const char* mode, const Bytes& key, const Bytes& iv, const
     const bool xts = std::strcmp(mode, "xts") == 0;
     EVP_CIPHER_CTX* ctx = EVP_CIPHER_CTX_new();
     REQUIRE(ctx != nullptr);
-    REQUIRE(EVP_EncryptInit_ex(ctx, evp_cipher(mode, xts ? key.size() / 2 : key.size()), nullptr, key.data(), iv.data()) == 1);
+    REQUIRE(EVP_EncryptInit_ex(ctx, evp_cipher(mode, xts ? key.size() / 2 : key.size()), nullptr, key.data(),
+                               iv.data()) == 1);
     int n = 0;
-    if (gcm && !aad.empty()) REQUIRE(EVP_EncryptUpdate(ctx, nullptr, &n, aad.data(), static_cast<int>(aad.size())) == 1);
+    if (gcm && !aad.empty())
+        REQUIRE(EVP_EncryptUpdate(ctx, nullptr, &n, aad.data(), static_cast<int>(aad.size())) == 1);
     Bytes out(pt.size() + 16);
     int len = 0;
     REQUIRE(EVP_EncryptUpdate(ctx, out.data(), &len, pt.data(), static_cast<int>(pt.size())) == 1);
     REQUIRE(EVP_EncryptFinal_ex(ctx, out.data() + len, &n) == 1);
     len += n;
     REQUIRE(static_cast<std::size_t>(len) == pt.size());
-    if (gcm) REQUIRE(EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_GET_TAG, 16, out.data() + len) == 1);
-    else out.resize(pt.size());
+    if (gcm)
+        REQUIRE(EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_GET_TAG, 16, out.data() + len) == 1);
+    else
+        out.resize(pt.size());
     EVP_CIPHER_CTX_free(ctx);
     return out;
 }
@@ -223,8 +236,9 @@ TEST_CASE("aes: FIPS 197 Appendix C block vectors, through CTR with the plaintex
 
 TEST_CASE("aes-ctr: NIST SP 800-38A F.5.1 and F.5.5 on every variant", "[aes][ctr]") {
     const Bytes iv = hex("f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff");
-    const Bytes pt = hex("6bc1bee22e409f96e93d7e117393172aae2d8a571e03ac9c9eb76fac45af8e51"
-                         "30c81c46a35ce411e5fbc1191a0a52eff69f2445df4f9b17ad2b417be66c3710");
+    const Bytes pt =
+        hex("6bc1bee22e409f96e93d7e117393172aae2d8a571e03ac9c9eb76fac45af8e51"
+            "30c81c46a35ce411e5fbc1191a0a52eff69f2445df4f9b17ad2b417be66c3710");
     struct {
         const char* key;
         const char* ct;
@@ -248,8 +262,9 @@ TEST_CASE("aes-gcm: the GCM specification's test cases 1-4 and 13-16 on every va
     // McGrew & Viega, "The Galois/Counter Mode of Operation (GCM)", Appendix B (96-bit IVs only:
     // Linux's gcm(aes) takes 12-byte IVs).
     const std::string k1 = "feffe9928665731c6d6a8f9467308308";
-    const std::string p64 = "d9313225f88406e5a55909c5aff5269a86a7a9531534f7da2e4c303d8a318a72"
-                            "1c3c0c95956809532fcf0e2449a6b525b16aedf5aa0de657ba637b391aafd255";
+    const std::string p64 =
+        "d9313225f88406e5a55909c5aff5269a86a7a9531534f7da2e4c303d8a318a72"
+        "1c3c0c95956809532fcf0e2449a6b525b16aedf5aa0de657ba637b391aafd255";
     const std::string p60 = p64.substr(0, 120);
     const std::string aad = "feedfacedeadbeeffeedfacedeadbeefabaddad2";
     const std::string iv = "cafebabefacedbaddecaf888";
@@ -394,7 +409,8 @@ TEST_CASE("aes: every variant equals the reference at block and batch edges", "[
         const Bytes iv = random_bytes(16, 14), iv12(iv.begin(), iv.begin() + 12);
         for (std::size_t len : lengths) {
             const Bytes pt(data.begin(), data.begin() + static_cast<std::ptrdiff_t>(len));
-            const Bytes a(aad.begin(), aad.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(len, aad.size())));
+            const Bytes a(aad.begin(),
+                          aad.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(len, aad.size())));
             const Bytes ctr_ref = ctr_encrypt(kReference, key, iv, pt);
             const Bytes gcm_ref = gcm_seal(kReference, key, iv12, a, pt);
             const Bytes xts_ref = len >= 16 ? xts_encrypt(kReference, xkey, iv, pt) : Bytes{};
@@ -458,7 +474,8 @@ TEST_CASE("aes: every split into calls gives the same output", "[aes][sections]"
                         xts_chunks.back() += 16;
                     }
                     for (const IsaVariant* v : runnable(false)) {
-                        INFO(v->name << " key bytes " << key_bytes << " blocks " << nblocks << " tail " << tail << " mask " << mask);
+                        INFO(v->name << " key bytes " << key_bytes << " blocks " << nblocks << " tail " << tail
+                                     << " mask " << mask);
                         CHECK(gcm_seal(*v, key, iv12, aad, pt, chunks, chunks) == gcm_ref);
                         if (!v->ctr) continue;
                         CHECK(ctr_encrypt(*v, key, iv, pt, chunks) == ctr_ref);
@@ -512,8 +529,10 @@ TEST_CASE("aes: misaligned, in place, guard bytes intact, input untouched", "[ae
                     Bytes in(len + 64, 0), out(len + 16 + 128, kGuard);
                     std::memcpy(in.data() + src_off, pt.data(), len);
                     const auto guards_ok = [&](std::size_t n) {
-                        return std::all_of(out.begin(), out.begin() + 64 + static_cast<std::ptrdiff_t>(dst_off), [](std::uint8_t x) { return x == kGuard; }) &&
-                               std::all_of(out.begin() + 64 + static_cast<std::ptrdiff_t>(dst_off + n), out.end(), [](std::uint8_t x) { return x == kGuard; });
+                        return std::all_of(out.begin(), out.begin() + 64 + static_cast<std::ptrdiff_t>(dst_off),
+                                           [](std::uint8_t x) { return x == kGuard; }) &&
+                               std::all_of(out.begin() + 64 + static_cast<std::ptrdiff_t>(dst_off + n), out.end(),
+                                           [](std::uint8_t x) { return x == kGuard; });
                     };
                     std::uint8_t* dst = out.data() + 64 + dst_off;
                     gcm_run(*v, key, iv12, aad.data(), aad.size(), {aad.size()}, in.data() + src_off, len, {len}, dst);
@@ -548,10 +567,12 @@ TEST_CASE("aes: misaligned, in place, guard bytes intact, input untouched", "[ae
     }
 }
 
-TEST_CASE("aes-ctr: the 128-bit counter carries across 2^32 and 2^64 and wraps at 2^128 as OpenSSL's does", "[aes][ctr]") {
+TEST_CASE("aes-ctr: the 128-bit counter carries across 2^32 and 2^64 and wraps at 2^128 as OpenSSL's does",
+          "[aes][ctr]") {
     const Bytes key = random_bytes(16, 51), pt = random_bytes(16 * 40 + 7, 52);
-    for (const char* iv_hex : {"0000000000000005fffffffffffffff3", "fffffffffffffffffffffffffffffffa", "000102030405060708090a0bfffffffa",
-                               "00000000000000000000000000000000", "0123456789abcdefffffffffffffffff"}) {
+    for (const char* iv_hex :
+         {"0000000000000005fffffffffffffff3", "fffffffffffffffffffffffffffffffa", "000102030405060708090a0bfffffffa",
+          "00000000000000000000000000000000", "0123456789abcdefffffffffffffffff"}) {
         const Bytes iv = hex(iv_hex);
         const Bytes expect = openssl_encrypt("ctr", key, iv, pt);
         CHECK(ctr_encrypt(kReference, key, iv, pt) == expect);
@@ -603,8 +624,8 @@ struct CipherEntry {
 
 template <class G>
 CipherEntry entry(std::string name, FeatureSet required, std::size_t tag_bytes, std::size_t final_min_bytes) {
-    CipherEntry e{std::move(name), required, G::key_bytes, G::iv_bytes, G::ctx_bytes, tag_bytes, final_min_bytes,
-                  G::init, nullptr, G::crypt, G::final};
+    CipherEntry e{std::move(name), required, G::key_bytes, G::iv_bytes, G::ctx_bytes, tag_bytes,
+                  final_min_bytes, G::init,  nullptr,      G::crypt,    G::final};
     if constexpr (requires { G::blocks; }) e.blocks = G::blocks;
     return e;
 }
@@ -617,10 +638,11 @@ std::vector<CipherEntry> cipher_entries() {
         v.push_back(entry<CtrG>("aes-" + bits + "-ctr-" + isa, req, 0, 0));
         v.push_back(entry<XtsG>("aes-" + bits + "-xts-" + isa, req, 0, 16));
     };
-#define ISA_CTR_XTS(isa)                                                                                     \
-    add_isa(#isa, kVariants[0].required, static_cast<Ctr<aes_ctr_##isa, K>*>(nullptr),                    \
+#define ISA_CTR_XTS(isa)                                                               \
+    add_isa(#isa, kVariants[0].required, static_cast<Ctr<aes_ctr_##isa, K>*>(nullptr), \
             static_cast<Xts<aes_xts_encrypt_iv_##isa, aes_xts_encrypt_##isa, K>*>(nullptr))
-#define ISA_GCM(isa) entry<Gcm<aes_gcm_setkey_##isa, aes_gcm_aad_##isa, aes_gcm_enc_##isa, aes_gcm_final_##isa, K>>( \
+#define ISA_GCM(isa)                                                                                \
+    entry<Gcm<aes_gcm_setkey_##isa, aes_gcm_aad_##isa, aes_gcm_enc_##isa, aes_gcm_final_##isa, K>>( \
         "aes-" + bits + "-gcm-" #isa, 0, 16, 0)
     ISA_CTR_XTS(generic);
     ISA_CTR_XTS(aesni);
@@ -639,13 +661,15 @@ std::vector<CipherEntry> cipher_entries() {
     // Each entry's features: those of the variant its name ends with.
     for (CipherEntry& e : v)
         for (const IsaVariant& var : kVariants)
-            if (e.name.size() > std::strlen(var.name) && e.name.ends_with(std::string("-") + var.name)) e.required = var.required;
+            if (e.name.size() > std::strlen(var.name) && e.name.ends_with(std::string("-") + var.name))
+                e.required = var.required;
     return v;
 }
 
 // init, blocks() over the AAD sections, crypt() over the data sections (whole blocks), final() on the rest.
-Bytes run_sections(const CipherEntry& e, const Bytes& key_iv, const Bytes& aad, const std::vector<std::size_t>& aad_blocks,
-                   const std::uint8_t* src, std::size_t len, const std::vector<std::size_t>& data_blocks) {
+Bytes run_sections(const CipherEntry& e, const Bytes& key_iv, const Bytes& aad,
+                   const std::vector<std::size_t>& aad_blocks, const std::uint8_t* src, std::size_t len,
+                   const std::vector<std::size_t>& data_blocks) {
     alignas(64) std::uint8_t ctx[4096];
     REQUIRE(e.ctx_bytes <= sizeof ctx);
     e.init(ctx, key_iv.data());
@@ -699,13 +723,15 @@ void check_cipher_entries() {
                 INFO(e.name << " length " << len);
                 const Bytes src = random_bytes(len + 16, rng());
                 const std::size_t whole = len / 16 - (len % 16 && e.final_min_bytes ? 1 : 0);
-                const std::vector<std::size_t> aad_one = e.blocks ? std::vector<std::size_t>{aad.size() / 16} : std::vector<std::size_t>{};
+                const std::vector<std::size_t> aad_one =
+                    e.blocks ? std::vector<std::size_t>{aad.size() / 16} : std::vector<std::size_t>{};
                 const Bytes expect = run_sections(*ref, key_iv, aad, aad_one, src.data(), len, {});
                 CHECK(run_sections(e, key_iv, aad, aad_one, src.data(), len, {}) == expect);
                 CHECK(run_sections(e, key_iv, aad, aad_one, src.data(), len, {whole}) == expect);
                 for (int trial = 0; trial < 4; ++trial) {
                     const auto aad_split = e.blocks ? random_blocks(aad.size() / 16, rng) : std::vector<std::size_t>{};
-                    CHECK(run_sections(e, key_iv, aad, aad_split, src.data(), len, random_blocks(whole, rng)) == expect);
+                    CHECK(run_sections(e, key_iv, aad, aad_split, src.data(), len, random_blocks(whole, rng)) ==
+                          expect);
                 }
             }
         }
@@ -714,7 +740,8 @@ void check_cipher_entries() {
 
 }  // namespace
 
-TEST_CASE("aes: the cipher entry points of every variant and of OpenSSL give the reference's output, any split", "[aes][glue]") {
+TEST_CASE("aes: the cipher entry points of every variant and of OpenSSL give the reference's output, any split",
+          "[aes][glue]") {
     check_cipher_entries<16>();
     check_cipher_entries<32>();
 }

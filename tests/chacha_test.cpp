@@ -49,7 +49,8 @@ std::string seal_hex(const Kernel& k, const std::vector<std::uint8_t>& kiv, cons
 }
 
 // OpenSSL's EVP_chacha20 on one message (no counter wrap in the messages given to it).
-std::vector<std::uint8_t> openssl_chacha20(const std::vector<std::uint8_t>& kiv, const std::uint8_t* msg, std::size_t len) {
+std::vector<std::uint8_t> openssl_chacha20(const std::vector<std::uint8_t>& kiv, const std::uint8_t* msg,
+                                           std::size_t len) {
     std::vector<std::uint8_t> out(len + 1);
     EVP_CIPHER_CTX* ctx = EVP_CIPHER_CTX_new();
     REQUIRE(ctx != nullptr);
@@ -159,7 +160,8 @@ TEST_CASE("chacha20: RFC 8439 vectors, every variant and the peer", "[chacha][ve
         }
 }
 
-TEST_CASE("chacha20: every variant equals OpenSSL's EVP_chacha20 on random keys, counters and lengths", "[chacha][oracle]") {
+TEST_CASE("chacha20: every variant equals OpenSSL's EVP_chacha20 on random keys, counters and lengths",
+          "[chacha][oracle]") {
     std::mt19937_64 rng(81);
     auto data = random_bytes(20000, 82);
     const auto kernels = runnable_chacha();
@@ -175,7 +177,8 @@ TEST_CASE("chacha20: every variant equals OpenSSL's EVP_chacha20 on random keys,
     }
 }
 
-TEST_CASE("chacha20: each ISA entry point at every length up to 17 blocks, counter advanced by the blocks used", "[chacha]") {
+TEST_CASE("chacha20: each ISA entry point at every length up to 17 blocks, counter advanced by the blocks used",
+          "[chacha]") {
     auto src = random_bytes(17 * 64 + 1, 91);
     auto kiv = random_bytes(48, 92);
     std::uint32_t ref_state[16];

@@ -31,20 +31,27 @@ const CompareRow& row_of(const CompareResult& r, const std::string& kernel) {
 nlohmann::json bench_json(const std::string& brand, double cpb, double rel_ci, const std::string& masked = "") {
     nlohmann::json j;
     j["schema"] = "fputune.bench/1";
-    j["context"] = {{"cpu_brand", brand}, {"date", "2025-01-01T00:00:00Z"}, {"tool_version", "test"}, {"tool_commit", "abc"},
+    j["context"] = {{"cpu_brand", brand},
+                    {"date", "2025-01-01T00:00:00Z"},
+                    {"tool_version", "test"},
+                    {"tool_commit", "abc"},
                     {"masked_features", masked}};
     j["results"] = nlohmann::json::array();
     for (std::uint64_t bytes : {64, 4096})
-        j["results"].push_back({{"kernel", "fake-avx2"}, {"algorithm", "fake"}, {"bytes", bytes}, {"core_cycles_per_byte", cpb},
+        j["results"].push_back({{"kernel", "fake-avx2"},
+                                {"algorithm", "fake"},
+                                {"bytes", bytes},
+                                {"core_cycles_per_byte", cpb},
                                 {"rel_ci50", rel_ci}});
     return j;
 }
 
 }  // namespace
 
-TEST_CASE("compare_estimates: p from both intervals, significance needs p < alpha and a change >= min_change", "[compare]") {
+TEST_CASE("compare_estimates: p from both intervals, significance needs p < alpha and a change >= min_change",
+          "[compare]") {
     const CompareOptions o = compare_options();  // alpha 0.05, min change 3 %
-    const Estimate a{1.0, 0.98, 1.02};           // se = 0.02 / 1.96
+    const Estimate a{1.0, 0.98, 1.02};  // se = 0.02 / 1.96
     Change c = compare_estimates(a, a, 1, 1, true, o);
     CHECK(c.p == Approx(1));
     CHECK_FALSE(c.significant);
@@ -79,7 +86,8 @@ TEST_CASE("compare_estimates: p from both intervals, significance needs p < alph
     CHECK_FALSE(c.significant);
 }
 
-TEST_CASE("compare sweeps: the same machine twice is no change - a 20 % slower kernel is slower with a smaller limit", "[compare]") {
+TEST_CASE("compare sweeps: the same machine twice is no change - a 20 % slower kernel is slower with a smaller limit",
+          "[compare]") {
     const ModelFile a = fit_sweep(synthetic_sweep("Test CPU", 2000, 0.8, 0.003, 1), "a.json");
     const ModelFile again = fit_sweep(synthetic_sweep("Test CPU", 2000, 0.8, 0.003, 2), "again.json");
     CompareResult r = compare_models(a, again, compare_options());
@@ -151,14 +159,16 @@ TEST_CASE("compare bench files: per kernel and size, p50 only", "[compare]") {
     CHECK(r.rows[1].p50_cpb.verdict == "slower");
     CHECK(r.b.masked_features == "avx512f");
     CHECK(regressions(r, 20).size() == 2);
-    CHECK_THROWS_WITH(compare_bench(bench_json("A", 1, 0.01), "a.json", nlohmann::json{{"schema", "fputune.sweep/1"}}, "s.json", o),
-                      Catch::Contains("s.json") && Catch::Contains("not a bench file"));
+    CHECK_THROWS_WITH(
+        compare_bench(bench_json("A", 1, 0.01), "a.json", nlohmann::json{{"schema", "fputune.sweep/1"}}, "s.json", o),
+        Catch::Contains("s.json") && Catch::Contains("not a bench file"));
     nlohmann::json broken = bench_json("A", 1, 0.01);
     broken["results"][0]["core_cycles_per_byte"] = -1;
     CHECK_THROWS_WITH(compare_bench(broken, "broken.json", broken, "broken.json", o), Catch::Contains("must be > 0"));
 }
 
-TEST_CASE("CLI: compare the committed machines, the same file, bench files - exit 0 unless --fail-on-regression", "[compare][cli]") {
+TEST_CASE("CLI: compare the committed machines, the same file, bench files - exit 0 unless --fail-on-regression",
+          "[compare][cli]") {
     const std::string zen5 = source_file("data/machines/zen5-turin-vm-2026-11-30.json");
     const std::string er = source_file("data/machines/emerald-rapids-vm-2026-11-30.json");
     Run r = run_fputune("compare " + zen5 + " " + zen5);
@@ -171,8 +181,9 @@ TEST_CASE("CLI: compare the committed machines, the same file, bench files - exi
     // Two different CPUs: changes both ways, told per variant.
     r = run_fputune("compare " + zen5 + " " + er);
     REQUIRE(r.rc == 0);
-    CHECK_THAT(r.out, Catch::Contains("Oxide Virtual Turin-like Processor") && Catch::Contains("Intel(R) Xeon(R) Processor") &&
-                          Catch::Contains("slower") && Catch::Contains("faster"));
+    CHECK_THAT(r.out, Catch::Contains("Oxide Virtual Turin-like Processor") &&
+                          Catch::Contains("Intel(R) Xeon(R) Processor") && Catch::Contains("slower") &&
+                          Catch::Contains("faster"));
     r = run_fputune("compare " + zen5 + " " + er + " --json --fail-on-regression 5");
     CHECK(r.rc == 1);
     const nlohmann::json j = nlohmann::json::parse(r.out);

@@ -51,9 +51,10 @@ void equals_reference(const Kernel& k) {
     const Kernel* ref = reference_kernel(k.algorithm);
     INFO(k.name << " vs " << ref->name);
     const std::size_t b = k.block_bytes;
-    const std::vector<std::size_t> lengths = {0, 1, 3, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129,
-                                              b - 1, b, b + 1, 2 * b + 3, 8 * b - 1, 8 * b, 8 * b + 1,
-                                              255, 256, 257, 511, 512, 513, 1000, 1023, 1024, 1025, 4096 + 7, 65536 + 13};
+    const std::vector<std::size_t> lengths = {
+        0,   1,   3,   15,    16,   17,    31,        32,        33,       63,        64,  65,
+        127, 128, 129, b - 1, b,    b + 1, 2 * b + 3, 8 * b - 1, 8 * b,    8 * b + 1, 255, 256,
+        257, 511, 512, 513,   1000, 1023,  1024,      1025,      4096 + 7, 65536 + 13};
     auto data = random_bytes(65536 + 64, 11);
     auto key = key_for(k, 12);
     for (std::size_t len : lengths) {
@@ -214,8 +215,9 @@ struct StripeBuffers {
     std::vector<std::size_t> at;
     std::size_t bytes;
 
-    StripeBuffers(const Kernel& k, std::size_t n, std::size_t bytes_, std::uint64_t seed,
-                  const std::function<std::size_t(std::size_t)>& offset = [](std::size_t) { return std::size_t{0}; })
+    StripeBuffers(
+        const Kernel& k, std::size_t n, std::size_t bytes_, std::uint64_t seed,
+        const std::function<std::size_t(std::size_t)>& offset = [](std::size_t) { return std::size_t{0}; })
         : bytes(bytes_) {
         for (std::size_t i = 0; i < n + k.dest_count; ++i) {
             store.emplace_back(bytes + 2 * kGuard + 64 + 64, std::uint8_t{0xa5});
@@ -224,8 +226,10 @@ struct StripeBuffers {
             at.push_back(kGuard + to64 + offset(i));
             auto fill = random_bytes(bytes, seed * 1000 + i);
             std::copy(fill.begin(), fill.end(), base + at.back());
-            if (i < n) src.push_back(base + at.back());
-            else dst.push_back(base + at.back());
+            if (i < n)
+                src.push_back(base + at.back());
+            else
+                dst.push_back(base + at.back());
         }
     }
     void run(const Kernel& k) { k.stripe(src.size(), bytes, src.data(), dst.data()); }
@@ -251,7 +255,8 @@ struct StripeBuffers {
 };
 
 // "" when equal, else where the first difference is (buffers of megabytes do not print well).
-std::string first_difference(const std::vector<std::uint8_t>& got, const std::vector<std::uint8_t>& want, std::size_t bytes) {
+std::string first_difference(const std::vector<std::uint8_t>& got, const std::vector<std::uint8_t>& want,
+                             std::size_t bytes) {
     if (got == want) return "";
     const auto at = static_cast<std::size_t>(std::mismatch(got.begin(), got.end(), want.begin()).first - got.begin());
     return "buffer " + std::to_string(at / bytes) + " differs first at byte " + std::to_string(at % bytes) + ": " +
@@ -345,12 +350,13 @@ void stripe_every_split(const Kernel& k) {
 }
 
 const PerKernel kStripeEqualsReference(
-    "conformance (multi-source): equals the reference for every source count and size",
-    "[conformance][multisource]", multisource_not_reference, stripe_equals_reference);
+    "conformance (multi-source): equals the reference for every source count and size", "[conformance][multisource]",
+    multisource_not_reference, stripe_equals_reference);
 const PerKernel kStripeMisaligned(
     "conformance (multi-source): misaligned sources and destinations, guards intact, sources untouched",
     "[conformance][multisource]", multisource, stripe_misaligned);
-const PerKernel kStripeEverySplit("conformance (multi-source): every split of a stripe into sections gives the same output",
-                                  "[conformance][multisource][sections]", multisource, stripe_every_split);
+const PerKernel kStripeEverySplit(
+    "conformance (multi-source): every split of a stripe into sections gives the same output",
+    "[conformance][multisource][sections]", multisource, stripe_every_split);
 
 }  // namespace

@@ -61,8 +61,8 @@ std::uint64_t model_crc(std::string_view alg, const std::uint8_t* p, std::size_t
 void check_value(const Kernel& k) {
     const auto* msg = reinterpret_cast<const std::uint8_t*>("123456789");
     const std::string alg = k.algorithm;
-    const std::uint64_t expect = alg == "crc32c"  ? 0xE3069283
-                                 : alg == "crc32" ? 0xCBF43926
+    const std::uint64_t expect = alg == "crc32c"      ? 0xE3069283
+                                 : alg == "crc32"     ? 0xCBF43926
                                  : alg == "crct10dif" ? 0xD0DB
                                                       : 0xAE8B14860A799888;
     CHECK(value_of(k, msg, 9) == expect);
@@ -156,16 +156,18 @@ void isal_oracle(const Kernel& k) {
 }
 
 const PerKernel kCheckValue("crc: check value of \"123456789\"", "[crc]", is_crc, check_value);
-const PerKernel kEqualsGeneric("crc: equals generic at every length 0..1024 and random longer ones, misaligned", "[crc]",
-                               [](const Kernel& k) { return is_crc(k) && &k != reference_kernel(k.algorithm); },
-                               equals_generic_misaligned);
+const PerKernel kEqualsGeneric(
+    "crc: equals generic at every length 0..1024 and random longer ones, misaligned", "[crc]",
+    [](const Kernel& k) { return is_crc(k) && &k != reference_kernel(k.algorithm); }, equals_generic_misaligned);
 const PerKernel kSections("crc: sections of random block counts, any tail, give the one-shot value", "[crc][sections]",
                           is_crc, random_sections_any_tail);
-const PerKernel kSplit("crc: the update entry point continues across a split at any byte", "[crc]",
-                       [](const Kernel& k) { return entry_of(k) != nullptr; }, split_at_any_byte);
+const PerKernel kSplit(
+    "crc: the update entry point continues across a split at any byte", "[crc]",
+    [](const Kernel& k) { return entry_of(k) != nullptr; }, split_at_any_byte);
 // ISA-L 2.30 lacks the NVMe polynomial (crc64); the bit-at-a-time model covers it.
-const PerKernel kIsal("crc: ISA-L as oracle on random inputs", "[crc][oracle]",
-                      [](const Kernel& k) { return is_crc(k) && std::string(k.algorithm) != "crc64"; }, isal_oracle);
+const PerKernel kIsal(
+    "crc: ISA-L as oracle on random inputs", "[crc][oracle]",
+    [](const Kernel& k) { return is_crc(k) && std::string(k.algorithm) != "crc64"; }, isal_oracle);
 
 }  // namespace
 
@@ -174,13 +176,27 @@ TEST_CASE("crc: the family registers these variants and ISA-L's, generic the ref
     for (const Kernel* k : all_kernels())
         if (is_crc(*k) && (std::string_view(k->provider) == "fputune" || std::string_view(k->provider) == "isal"))
             names.emplace(k->name);
-    CHECK(names == std::set<std::string>{
-                       "crc32c-vpclmul-avx512", "crc32c-vpclmul-avx2", "crc32c-3way", "crc32c-pclmul", "crc32c-sse42",
-                       "crc32c-generic", "crc32c-isal",
-                       "crc32-vpclmul-avx512", "crc32-vpclmul-avx2", "crc32-pclmul", "crc32-generic", "crc32-isal",
-                       "crct10dif-vpclmul-avx512", "crct10dif-vpclmul-avx2", "crct10dif-pclmul",
-                       "crct10dif-generic", "crct10dif-isal",
-                       "crc64-vpclmul-avx512", "crc64-vpclmul-avx2", "crc64-pclmul", "crc64-generic"});
+    CHECK(names == std::set<std::string>{"crc32c-vpclmul-avx512",
+                                         "crc32c-vpclmul-avx2",
+                                         "crc32c-3way",
+                                         "crc32c-pclmul",
+                                         "crc32c-sse42",
+                                         "crc32c-generic",
+                                         "crc32c-isal",
+                                         "crc32-vpclmul-avx512",
+                                         "crc32-vpclmul-avx2",
+                                         "crc32-pclmul",
+                                         "crc32-generic",
+                                         "crc32-isal",
+                                         "crct10dif-vpclmul-avx512",
+                                         "crct10dif-vpclmul-avx2",
+                                         "crct10dif-pclmul",
+                                         "crct10dif-generic",
+                                         "crct10dif-isal",
+                                         "crc64-vpclmul-avx512",
+                                         "crc64-vpclmul-avx2",
+                                         "crc64-pclmul",
+                                         "crc64-generic"});
     for (const char* a : kCrcAlgorithms) {
         const Kernel* ref = reference_kernel(a);
         REQUIRE(ref != nullptr);
@@ -203,7 +219,9 @@ TEST_CASE("crc: generic equals the bit-at-a-time model", "[crc]") {
     for (const char* a : kCrcAlgorithms) {
         INFO(a);
         const Kernel& g = *reference_kernel(a);
-        for (std::size_t len = 0; len <= 300; ++len) CHECK(value_of(g, data.data(), len) == model_crc(a, data.data(), len));
-        for (std::size_t len : {1000, 4093, 5000}) CHECK(value_of(g, data.data(), len) == model_crc(a, data.data(), len));
+        for (std::size_t len = 0; len <= 300; ++len)
+            CHECK(value_of(g, data.data(), len) == model_crc(a, data.data(), len));
+        for (std::size_t len : {1000, 4093, 5000})
+            CHECK(value_of(g, data.data(), len) == model_crc(a, data.data(), len));
     }
 }

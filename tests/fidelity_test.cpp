@@ -35,7 +35,8 @@ SweepFile sweep(double save, bool with_none) {
     f.cpu = {{"brand", "Test CPU"}, {"vendor", "Test"}};
     f.tsc_hz = 2e9;
     f.core_per_tsc = f.core_per_tsc_end = kRatio;
-    f.kernels = {{"poly1305-avx2", "poly1305", "avx2", "fputune", 16, true}, {"poly1305-scalar", "poly1305", "scalar", "fputune", 16, false}};
+    f.kernels = {{"poly1305-avx2", "poly1305", "avx2", "fputune", 16, true},
+                 {"poly1305-scalar", "poly1305", "scalar", "fputune", 16, false}};
     for (const char* cache : {"hot", "cold"})
         for (std::uint64_t n = 16; n <= 1 << 20; n *= 2) {
             PointStats s;
@@ -114,7 +115,8 @@ TEST_CASE("save-every: the threshold with the state save paid by one one-shot in
 
 TEST_CASE("save-every: without unsaved points the save comes from the XSAVE probe", "[fidelity]") {
     SweepFile f = sweep(600, false);
-    f.cpu["xsave"] = {{"costs", {{{"dirty", "xmm"}, {"pair_ticks", 100.0}}, {{"dirty", "ymm"}, {"pair_ticks", 400.0}}}}};
+    f.cpu["xsave"] = {
+        {"costs", {{{"dirty", "xmm"}, {"pair_ticks", 100.0}}, {{"dirty", "ymm"}, {"pair_ticks", 400.0}}}}};
     const ModelFile m = fit_sweep(f, "s.json");
     REQUIRE(m.thresholds.size() == 1);
     CHECK(m.thresholds[0].save_from == "xsave probe");
@@ -145,10 +147,12 @@ TEST_CASE("threshold parts: save, SIMD setup and per-byte gap explain the break-
     CHECK(j["inputs"]["save_every"] == 1);
     CHECK(j["algorithms"][0]["upstream_simd_min"] == "288");
     CHECK(j["algorithms"][0]["simd_threshold_none_pays"]["bytes"] == 96);
-    CHECK(j["algorithms"][0]["simd_threshold_parts"]["break_even_bytes"].get<double>() == Approx(850.0 / 3).epsilon(0.01));
+    CHECK(j["algorithms"][0]["simd_threshold_parts"]["break_even_bytes"].get<double>() ==
+          Approx(850.0 / 3).epsilon(0.01));
     const std::string header = render_header(recommend({m}, options(2)), "limits.h");
     CHECK_THAT(header, Catch::Contains("The state save is paid by one one-shot in 2 (--save-every 2)."));
-    CHECK_THAT(header, Catch::Contains("#define FPUTUNE_POLY1305_SIMD_MIN_BYTES 192U /* poly1305-avx2 vs poly1305-scalar, ymm dirty, save 1 in 2 */"));
+    CHECK_THAT(header, Catch::Contains("#define FPUTUNE_POLY1305_SIMD_MIN_BYTES 192U /* poly1305-avx2 vs "
+                                       "poly1305-scalar, ymm dirty, save 1 in 2 */"));
 }
 
 TEST_CASE("save-every: the curve survives a model file, an older file keeps its threshold", "[fidelity]") {
@@ -158,12 +162,14 @@ TEST_CASE("save-every: the curve survives a model file, an older file keeps its 
     CHECK(poly1305(recommend({back}, options(2))).threshold->bytes == 192);
     for (auto& t : j["thresholds"]) t.erase("curve");
     const ModelFile old = model_from_json(j, "old.json");
-    const AlgorithmRow& a = poly1305(recommend({old}, options(2)));
+    const Recommendation r = recommend({old}, options(2));  // the row below refers into it
+    const AlgorithmRow& a = poly1305(r);
     CHECK(a.threshold->bytes == 288);  // as fitted: every one-shot paid
     CHECK_FALSE(a.threshold_parts);
     nlohmann::json bad = to_json(m);
     bad["thresholds"][0]["curve"]["simd_cycles"].erase(0);
-    CHECK_THROWS_WITH(model_from_json(bad, "bad.json"), Catch::Contains("same length") || Catch::Contains("one length"));
+    CHECK_THROWS_WITH(model_from_json(bad, "bad.json"),
+                      Catch::Contains("same length") || Catch::Contains("one length"));
 }
 
 namespace {
@@ -174,12 +180,18 @@ SweepFile sha256_sweep(const std::vector<std::string>& usable) {
     SweepFile f;
     f.tool_version = f.tool_commit = "test";
     f.date = "2026-01-01T00:00:00Z";
-    f.cpu = {{"brand", "Test CPU"}, {"vendor", "GenuineIntel"}, {"family", 6}, {"model", 0xcf}, {"features", nlohmann::json::array()}};
+    f.cpu = {{"brand", "Test CPU"},
+             {"vendor", "GenuineIntel"},
+             {"family", 6},
+             {"model", 0xcf},
+             {"features", nlohmann::json::array()}};
     for (const char* feature : {"ssse3", "avx", "avx2", "bmi2", "sha"})
-        f.cpu["features"].push_back({{"name", feature}, {"usable", std::find(usable.begin(), usable.end(), feature) != usable.end()}});
+        f.cpu["features"].push_back(
+            {{"name", feature}, {"usable", std::find(usable.begin(), usable.end(), feature) != usable.end()}});
     f.tsc_hz = 2e9;
     f.core_per_tsc = f.core_per_tsc_end = 1;
-    const std::vector<std::pair<std::string, double>> variants = {{"sha256-shani", 1}, {"sha256-avx2", 4}, {"sha256-ssse3", 8}};
+    const std::vector<std::pair<std::string, double>> variants = {
+        {"sha256-shani", 1}, {"sha256-avx2", 4}, {"sha256-ssse3", 8}};
     for (const auto& [kernel, b] : variants) {
         f.kernels.push_back({kernel, "sha256", kernel.substr(7), "fputune", 64, true});
         for (const char* cache : {"hot", "cold"})
@@ -228,8 +240,10 @@ TEST_CASE("per-algorithm: the kernel's own choice of variant from the CPU featur
     CHECK_FALSE(selected_variant("sha256", nlohmann::json{{"brand", "x"}}, have, &why));
     CHECK_THAT(why, Catch::Contains("no CPU features"));
     // poly1305: AVX-512 except on Skylake-X (family 6 model 0x55).
-    nlohmann::json skx = {{"vendor", "GenuineIntel"}, {"family", 6}, {"model", 0x55}, {"features", nlohmann::json::array()}};
-    for (const char* feature : {"avx", "avx2", "avx512f"}) skx["features"].push_back({{"name", feature}, {"usable", true}});
+    nlohmann::json skx = {
+        {"vendor", "GenuineIntel"}, {"family", 6}, {"model", 0x55}, {"features", nlohmann::json::array()}};
+    for (const char* feature : {"avx", "avx2", "avx512f"})
+        skx["features"].push_back({{"name", feature}, {"usable", true}});
     const std::vector<std::string> poly = {"poly1305-ifma", "poly1305-avx512", "poly1305-avx2", "poly1305-avx"};
     CHECK(selected_variant("poly1305", skx, poly) == "poly1305-avx2");
     skx["model"] = 0x8f;
@@ -244,7 +258,8 @@ TEST_CASE("per-algorithm: the kernel's own choice of variant from the CPU featur
         }
 }
 
-TEST_CASE("per-algorithm: selected or slowest bounds the algorithm's constant, and the header says which", "[fidelity]") {
+TEST_CASE("per-algorithm: selected or slowest bounds the algorithm's constant, and the header says which",
+          "[fidelity]") {
     const ModelFile sha = fit_sweep(sha256_sweep({"ssse3", "avx", "avx2", "bmi2", "sha"}), "sha.json");
     const Recommendation slowest = recommend({sha}, policy(PerAlgorithm::slowest));
     const Recommendation selected = recommend({sha}, policy(PerAlgorithm::selected));

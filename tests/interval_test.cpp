@@ -77,7 +77,8 @@ TEST_CASE("interval: without rounds it is the fit's band, and its low end the up
     const double budget = 30000;
     const std::vector<std::uint64_t> bytes = {1024, 4096, 8192, 16384};
     const std::vector<double> pooled = {f.at(1024), f.at(4096) * 1.05, f.at(8192) * 1.05, f.at(16384)};
-    for (const LimitInterval& iv : {limit_interval(f, {bytes, pooled, {}}, budget), limit_interval(f, {{}, {}, {}}, budget)}) {
+    for (const LimitInterval& iv :
+         {limit_interval(f, {bytes, pooled, {}}, budget), limit_interval(f, {{}, {}, {}}, budget)}) {
         CHECK(iv.rounds == 0);
         CHECK(iv.local_bias == 0);  // the points near the limit move it only with rounds (a sweep made so)
         CHECK(iv.lo == Approx((budget - f.a_hi) / f.b_hi));
@@ -123,7 +124,8 @@ TEST_CASE("interval: near the limit, the points scale the line and the rounds' s
     CHECK(shifted.central == Approx((budget / 1.03 - 2000) / 3.0));
 }
 
-TEST_CASE("interval: a sweep's rounds reach the model and its file, recommend emits the low end unless asked", "[interval]") {
+TEST_CASE("interval: a sweep's rounds reach the model and its file, recommend emits the low end unless asked",
+          "[interval]") {
     // One round 6 % slower than the others (a host phase): the interval opens, the limit drops.
     const SweepFile flat = sweep_with_rounds({1, 1, 1, 1});
     const SweepFile phased = sweep_with_rounds({1, 1.06, 1, 1});

@@ -107,8 +107,16 @@ SweepFile tiny_sweep() {
     f.core_per_tsc_end = 1.5;
     f.kernels.push_back({"sha256-avx2", "sha256", "avx2", "fputune", 64, true});
     f.ratio_trace = {100, 1.4, 1.45, 1.6, 1.7, 1.75};
-    f.sections.push_back({"sha256-avx2", "hot", 64, PointStats{10, 1, 2, 3, 4, 5, 6, 7, 0, 0.01, 5}, 3.5, true,
-                          PointStats{10, 1.6, 3.2, 4.8, 6.4, 8, 9.6, 11.2, 0, 0.01, 8}, {}, 0, 0});
+    f.sections.push_back({"sha256-avx2",
+                          "hot",
+                          64,
+                          PointStats{10, 1, 2, 3, 4, 5, 6, 7, 0, 0.01, 5},
+                          3.5,
+                          true,
+                          PointStats{10, 1.6, 3.2, 4.8, 6.4, 8, 9.6, 11.2, 0, 0.01, 8},
+                          {},
+                          0,
+                          0});
     f.thresholds.push_back({"sha256-avx2", "ymm", 16, PointStats{10, 1, 2, 3, 4, 5, 6, 7, 0, 0.01, 5}, {}, 0, 0});
     return f;
 }
@@ -162,7 +170,8 @@ TEST_CASE("sweep file: round trip, and each way a file can be wrong has its own 
     SweepFile broken = tiny_sweep();
     broken.sections[0].ticks.p50 = -3;
     broken.thresholds[0].cycles = PointStats{10, 1, 2, std::nan(""), 4, 5, 6, 7, 0, 0.01, 5};
-    CHECK(impossible_points(broken) == std::vector<std::string>{"sha256-avx2 64 B hot", "sha256-avx2 16 B threshold ymm"});
+    CHECK(impossible_points(broken) ==
+          std::vector<std::string>{"sha256-avx2 64 B hot", "sha256-avx2 16 B threshold ymm"});
     SweepFile cut = tiny_sweep();
     cut.partial = true;
     cut.sections[0].settled = false;  // a point Ctrl-C cut short is kept, marked

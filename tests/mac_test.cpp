@@ -72,10 +72,10 @@ std::vector<Vector> poly1305_vectors() {
          bytes_of("'Twas brillig, and the slithy toves\nDid gyre and gimble in the wabe:\nAll mimsy were the "
                   "borogoves,\nAnd the mome raths outgrabe."),
          "4541669a7eaaee61e708dc7cbcc5eb62"},
-        {"0200000000000000000000000000000000000000000000000000000000000000", from_hex("ffffffffffffffffffffffffffffffff"),
-         "03000000000000000000000000000000"},
-        {"02000000000000000000000000000000ffffffffffffffffffffffffffffffff", from_hex("02000000000000000000000000000000"),
-         "03000000000000000000000000000000"},
+        {"0200000000000000000000000000000000000000000000000000000000000000",
+         from_hex("ffffffffffffffffffffffffffffffff"), "03000000000000000000000000000000"},
+        {"02000000000000000000000000000000ffffffffffffffffffffffffffffffff",
+         from_hex("02000000000000000000000000000000"), "03000000000000000000000000000000"},
         {"0100000000000000000000000000000000000000000000000000000000000000",
          from_hex("ffffffffffffffffffffffffffffffff"
                   "f0ffffffffffffffffffffffffffffff"
@@ -86,8 +86,8 @@ std::vector<Vector> poly1305_vectors() {
                   "fbfefefefefefefefefefefefefefefe"
                   "01010101010101010101010101010101"),
          "00000000000000000000000000000000"},
-        {"0200000000000000000000000000000000000000000000000000000000000000", from_hex("fdffffffffffffffffffffffffffffff"),
-         "faffffffffffffffffffffffffffffff"},
+        {"0200000000000000000000000000000000000000000000000000000000000000",
+         from_hex("fdffffffffffffffffffffffffffffff"), "faffffffffffffffffffffffffffffff"},
         {"0100000000000000040000000000000000000000000000000000000000000000",
          from_hex("e33594d7505e43b90000000000000000"
                   "3394d7505e4379cd0100000000000000"
@@ -111,11 +111,17 @@ std::vector<Vector> ghash_vectors() {
     const std::string a4 = "feedfacedeadbeeffeedfacedeadbeefabaddad2000000000000000000000000";  // 20 bytes, padded
     return {
         {"66e94bd4ef8a2c3b884cfa59ca342b2e",
-         from_hex("0388dace60b6a392f328c2b971b2fe78" "00000000000000000000000000000080"),
+         from_hex("0388dace60b6a392f328c2b971b2fe78"
+                  "00000000000000000000000000000080"),
          "f38cbb1ad69223dcc3457ae5b6b0f885"},
-        {"b83b533708bf535d0aa6e52980d53b78", from_hex(c3 + "0000000000000000" "0000000000000200"),
+        {"b83b533708bf535d0aa6e52980d53b78",
+         from_hex(c3 + "0000000000000000"
+                       "0000000000000200"),
          "7f1b32b81b820d02614f8895ac1d4eac"},
-        {"b83b533708bf535d0aa6e52980d53b78", from_hex(a4 + c4 + "00000000000000a0" "00000000000001e0"),
+        {"b83b533708bf535d0aa6e52980d53b78",
+         from_hex(a4 + c4 +
+                  "00000000000000a0"
+                  "00000000000001e0"),
          "698e57f70e6ecc7fd9463b7260a9ae5f"},
         {"66e94bd4ef8a2c3b884cfa59ca342b2e", {}, "00000000000000000000000000000000"},
     };
@@ -140,7 +146,8 @@ void ghash_random(const Kernel& k) { check_random_against_reference(k, 100, 3000
 
 void polyval_vectors_and_relation(const Kernel& k) {
     check_vectors(k, {{"25629347589242761d31f826ba4b757b",
-                       from_hex("4f4f95668c83dfb6401762bb2d01a262" "d1a24ddd2721d006bbe45f20d3c9f362"),
+                       from_hex("4f4f95668c83dfb6401762bb2d01a262"
+                                "d1a24ddd2721d006bbe45f20d3c9f362"),
                        "f7a3b47b846119fae5b7866cf5e5b77e"}});
     // RFC 8452 Appendix A: POLYVAL(H, X_1..X_n) = ByteReverse(GHASH(mulX_GHASH(ByteReverse(H)), ByteReverse(X_i)..)).
     const Kernel* ghash = reference_kernel("ghash");
@@ -171,23 +178,28 @@ void blake2s_vectors_and_random(const Kernel& k) {
 
 void nh_random(const Kernel& k) { check_random_against_reference(k, 60, 5000, is(k, "nh") ? 0x4e48 : 0x4e4850); }
 
-const PerKernel kPoly1305Vectors("poly1305: RFC 8439 2.5.2 and the Appendix A.3 vectors", "[mac][poly1305][vectors]",
-                                 [](const Kernel& k) { return is(k, "poly1305"); }, poly1305_vectors_of);
-const PerKernel kPoly1305Random("poly1305: equals the reference on random keys and lengths, and on all ones",
-                                "[mac][poly1305]", [](const Kernel& k) { return is(k, "poly1305"); }, poly1305_random);
-const PerKernel kGhashVectors("ghash: GCM spec test cases 2, 3 and 4 (McGrew-Viega), with the length block as data",
-                              "[mac][ghash][vectors]", [](const Kernel& k) { return is(k, "ghash"); }, ghash_vectors_of);
-const PerKernel kGhashRandom("ghash: equals the reference on random keys and lengths", "[mac][ghash]",
-                             [](const Kernel& k) { return is(k, "ghash"); }, ghash_random);
-const PerKernel kPolyval("polyval: RFC 8452 Appendix A, and POLYVAL = GHASH byte-reversed with H' = mulX(H)",
-                         "[mac][polyval][vectors]", [](const Kernel& k) { return is(k, "polyval"); },
-                         polyval_vectors_and_relation);
-const PerKernel kBlake2s("blake2s: RFC 7693 \"abc\", the empty message, and the reference on random lengths",
-                         "[mac][blake2s][vectors]", [](const Kernel& k) { return is(k, "blake2s"); },
-                         blake2s_vectors_and_random);
-const PerKernel kNh("nh: equals generic on random keys and lengths", "[mac][nh]",
-                    [](const Kernel& k) { return (is(k, "nh") || is(k, "nhpoly1305")) && &k != reference_kernel(k.algorithm); },
-                    nh_random);
+const PerKernel kPoly1305Vectors(
+    "poly1305: RFC 8439 2.5.2 and the Appendix A.3 vectors", "[mac][poly1305][vectors]",
+    [](const Kernel& k) { return is(k, "poly1305"); }, poly1305_vectors_of);
+const PerKernel kPoly1305Random(
+    "poly1305: equals the reference on random keys and lengths, and on all ones", "[mac][poly1305]",
+    [](const Kernel& k) { return is(k, "poly1305"); }, poly1305_random);
+const PerKernel kGhashVectors(
+    "ghash: GCM spec test cases 2, 3 and 4 (McGrew-Viega), with the length block as data", "[mac][ghash][vectors]",
+    [](const Kernel& k) { return is(k, "ghash"); }, ghash_vectors_of);
+const PerKernel kGhashRandom(
+    "ghash: equals the reference on random keys and lengths", "[mac][ghash]",
+    [](const Kernel& k) { return is(k, "ghash"); }, ghash_random);
+const PerKernel kPolyval(
+    "polyval: RFC 8452 Appendix A, and POLYVAL = GHASH byte-reversed with H' = mulX(H)", "[mac][polyval][vectors]",
+    [](const Kernel& k) { return is(k, "polyval"); }, polyval_vectors_and_relation);
+const PerKernel kBlake2s(
+    "blake2s: RFC 7693 \"abc\", the empty message, and the reference on random lengths", "[mac][blake2s][vectors]",
+    [](const Kernel& k) { return is(k, "blake2s"); }, blake2s_vectors_and_random);
+const PerKernel kNh(
+    "nh: equals generic on random keys and lengths", "[mac][nh]",
+    [](const Kernel& k) { return (is(k, "nh") || is(k, "nhpoly1305")) && &k != reference_kernel(k.algorithm); },
+    nh_random);
 
 }  // namespace
 
@@ -203,7 +215,8 @@ TEST_CASE("nhpoly1305: structure as in Linux (NH per 1024-byte message, Poly1305
     for (std::size_t len : {std::size_t{16}, std::size_t{1000}, std::size_t{1024}}) {
         INFO("len " << len);
         auto msg = random_bytes(len, 6);
-        auto nh_hash = from_hex(digest_hex(*nh, std::vector<std::uint8_t>(key.begin() + 16, key.end()), msg.data(), len));
+        auto nh_hash =
+            from_hex(digest_hex(*nh, std::vector<std::uint8_t>(key.begin() + 16, key.end()), msg.data(), len));
         std::vector<std::uint8_t> pkey(key.begin(), key.begin() + 16);
         pkey.resize(32, 0);  // s = 0: poly1305 then outputs h mod p
         CHECK(digest_hex(*nhp, key, msg.data(), len) == digest_hex(*poly, pkey, nh_hash.data(), 32));

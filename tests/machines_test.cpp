@@ -14,7 +14,8 @@ namespace {
 const char* kZen5 = FPUTUNE_SOURCE_DIR "/data/machines/zen5-turin-vm-2026-11-30.json";
 const char* kEmeraldRapids = FPUTUNE_SOURCE_DIR "/data/machines/emerald-rapids-vm-2026-11-30.json";
 
-Recommendation run(const std::vector<const char*>& files, const std::string& cache, const std::string& quantile = "p99") {
+Recommendation run(const std::vector<const char*>& files, const std::string& cache,
+                   const std::string& quantile = "p99") {
     std::vector<ModelFile> sources;
     for (const char* f : files) sources.push_back(load_models(f));
     RecommendOptions o;
@@ -40,20 +41,19 @@ TEST_CASE("golden: recommend on the committed Zen 5 sweep, 30 us at 1 GHz", "[mo
         const char* cache;
         double unrounded_bytes;
     };
-    // `fputune recommend --from data/machines/zen5-turin-vm-2026-11-30.json --budget 30us --min-freq 1GHz [--cache hot]`
+    // `fputune recommend --from data/machines/zen5-turin-vm-2026-11-30.json --budget 30us --min-freq 1GHz [--cache
+    // hot]`
     // (the default bound: the upper confidence line of the p99 of uninterrupted samples)
-    const Golden golden[] = {
-        {"sha256-shani", "cold", 7879.6},
-        {"sha256-avx2", "cold", 4582.8},
-        {"sha512-avx2", "cold", 6717.5},
-        {"crc32c-vpclmul-avx512", "cold", 128439.9},
-        {"poly1305-avx2", "cold", 44640.5},
-        {"ghash-pclmul", "cold", 15480.4},
-        {"sha256-shani", "hot", 8432.5},
-        {"sha256-avx2", "hot", 4975.2},
-        {"crc32c-vpclmul-avx512", "hot", 419651.1},
-        {"poly1305-avx2", "hot", 58503.7}
-    };
+    const Golden golden[] = {{"sha256-shani", "cold", 7879.6},
+                             {"sha256-avx2", "cold", 4582.8},
+                             {"sha512-avx2", "cold", 6717.5},
+                             {"crc32c-vpclmul-avx512", "cold", 128439.9},
+                             {"poly1305-avx2", "cold", 44640.5},
+                             {"ghash-pclmul", "cold", 15480.4},
+                             {"sha256-shani", "hot", 8432.5},
+                             {"sha256-avx2", "hot", 4975.2},
+                             {"crc32c-vpclmul-avx512", "hot", 419651.1},
+                             {"poly1305-avx2", "hot", 58503.7}};
     const Recommendation cold = run({kZen5}, "cold"), hot = run({kZen5}, "hot");
     for (const Golden& g : golden) {
         INFO(g.kernel << " " << g.cache);

@@ -43,7 +43,8 @@ struct Result {
 
 // Runs the fputune next to the test binary (build/apps/fputune).
 Result fputune(const std::string& args) {
-    const std::string bin = (fs::read_symlink("/proc/self/exe").parent_path() / ".." / "apps" / "fputune").lexically_normal().string();
+    const std::string bin =
+        (fs::read_symlink("/proc/self/exe").parent_path() / ".." / "apps" / "fputune").lexically_normal().string();
     const fs::path out = scratch() / "out", err = scratch() / "err";
     // A lock folder of our own: tests running beside this one pin measuring runs to the same CPU.
     const std::string env = "FPUTUNE_LOCK_DIR=" + scratch().string() + " ";
@@ -53,7 +54,8 @@ Result fputune(const std::string& args) {
 
 }  // namespace
 
-TEST_CASE("CLI doctor: a synthetic unfit tree gives its verdict, advice and exit 1, JSON says the same", "[doctor][cli]") {
+TEST_CASE("CLI doctor: a synthetic unfit tree gives its verdict, advice and exit 1, JSON says the same",
+          "[doctor][cli]") {
     const std::string root = (scratch() / "tree").string();
     put("tree/proc/cpuinfo", "processor\t: 0\nflags\t\t: fpu sse2 hypervisor\n");  // no constant_tsc / nonstop_tsc
     put("tree/proc/stat", "cpu0 10 0 0 990 0 0 0 0 0 0\n");
@@ -75,8 +77,10 @@ TEST_CASE("CLI doctor: a synthetic unfit tree gives its verdict, advice and exit
 }
 
 TEST_CASE("CLI verify: a constant within the budget passes, one over it fails with exit 1", "[verify][cli]") {
-    const std::string header = put("ok.h", "/* hand-written */\n#define FPUTUNE_SHA256_FPU_BYTES 64U\n#define FPUTUNE_SHA256_SIMD_MIN_BYTES 256U\n"
-                                           "#define FPUTUNE_NO_SUCH_KERNEL_FPU_BYTES 4096\n");
+    const std::string header =
+        put("ok.h",
+            "/* hand-written */\n#define FPUTUNE_SHA256_FPU_BYTES 64U\n#define FPUTUNE_SHA256_SIMD_MIN_BYTES 256U\n"
+            "#define FPUTUNE_NO_SUCH_KERNEL_FPU_BYTES 4096\n");
     const Result pass = fputune("verify " + header + " --budget 1ms --min-freq 1GHz --time-budget 2 --json");
     INFO(pass.out << pass.err);
     REQUIRE(pass.rc == 0);
@@ -91,10 +95,12 @@ TEST_CASE("CLI verify: a constant within the budget passes, one over it fails wi
         CHECK(r["bound_s"].get<double>() >= r["p50_s"].get<double>());
     }
     bool named = false;
-    for (const auto& n : j["notes"]) named |= n.get<std::string>().find("FPUTUNE_NO_SUCH_KERNEL_FPU_BYTES") != std::string::npos;
+    for (const auto& n : j["notes"])
+        named |= n.get<std::string>().find("FPUTUNE_NO_SUCH_KERNEL_FPU_BYTES") != std::string::npos;
     CHECK(named);
     // 64 KiB of SHA-256 is ~130 us of core cycles at 1 GHz on any x86 core.
-    const Result over = fputune("verify " + put("over.h", "#define FPUTUNE_SHA256_FPU_BYTES 65536U\n") + " --budget 30us --min-freq 1GHz --time-budget 2");
+    const Result over = fputune("verify " + put("over.h", "#define FPUTUNE_SHA256_FPU_BYTES 65536U\n") +
+                                " --budget 30us --min-freq 1GHz --time-budget 2");
     INFO(over.out << over.err);
     CHECK(over.rc == 1);
     CHECK_THAT(over.out, Catch::Contains("OVER"));

@@ -22,7 +22,8 @@ Calibration calm_cal(std::uint64_t tsc = 0) { return {tsc, 48, 20, 1.30, 0}; }
 
 }  // namespace
 
-TEST_CASE("disturbances: a slow timer, a collapsed clock, a storm and a moved ratio are each told apart", "[disturbance]") {
+TEST_CASE("disturbances: a slow timer, a collapsed clock, a storm and a moved ratio are each told apart",
+          "[disturbance]") {
     DisturbanceMonitor m(2e9);
     m.seed(calm_cal());
     const IntervalCounts quiet{500000, 100, 0};  // 0.25 ms of samples, none hit
@@ -47,14 +48,17 @@ TEST_CASE("disturbances: a slow timer, a collapsed clock, a storm and a moved ra
     CHECK(moved.ambiguous);
     CHECK_FALSE(m.observe({0, 48, 20, 1.30, 0}, {0, 48, 20, 1.33, 0}, quiet).ambiguous);
     // The sweep's own rate: ~0.5 stalls per ms. A window of 8 ms at 20 per ms is a storm; one at 2 per ms is not.
-    for (int i = 0; i < 64; ++i) CHECK(m.observe(calm_cal(), calm_cal(), {500000, 100, i % 8 == 0 ? 1u : 0u}).kind == DisturbanceKind::none);
+    for (int i = 0; i < 64; ++i)
+        CHECK(m.observe(calm_cal(), calm_cal(), {500000, 100, i % 8 == 0 ? 1u : 0u}).kind == DisturbanceKind::none);
     bool storm = false;
-    for (int i = 0; i < 40 && !storm; ++i) storm = m.observe(calm_cal(), calm_cal(), {500000, 100, 5}).kind == DisturbanceKind::interrupt_storm;
+    for (int i = 0; i < 40 && !storm; ++i)
+        storm = m.observe(calm_cal(), calm_cal(), {500000, 100, 5}).kind == DisturbanceKind::interrupt_storm;
     CHECK(storm);
     DisturbanceMonitor m2(2e9);
     m2.seed(calm_cal());
     for (int i = 0; i < 64; ++i) m2.observe(calm_cal(), calm_cal(), {500000, 100, i % 8 == 0 ? 1u : 0u});
-    for (int i = 0; i < 64; ++i) CHECK(m2.observe(calm_cal(), calm_cal(), {500000, 100, i % 2 ? 1u : 0u}).kind == DisturbanceKind::none);
+    for (int i = 0; i < 64; ++i)
+        CHECK(m2.observe(calm_cal(), calm_cal(), {500000, 100, i % 2 ? 1u : 0u}).kind == DisturbanceKind::none);
     // A state that outlasts its wait becomes the new normal.
     m.adopt({0, 800, 350, 1.3, 0});
     CHECK(m.judge_calibration({0, 820, 360, 1.3, 0}) == DisturbanceKind::none);
@@ -73,7 +77,8 @@ TEST_CASE("disturbances: neighbouring events of one kind merge, others stay apar
     CHECK(ev[2].start_s == 3.0);
 }
 
-TEST_CASE("sampling pool: impossible samples are counted and measured again, never kept, rounds cover every point", "[sampler]") {
+TEST_CASE("sampling pool: impossible samples are counted and measured again, never kept, rounds cover every point",
+          "[sampler]") {
     SamplingRules rules;
     rules.rounds = 3;
     rules.min_samples = 6;
@@ -111,7 +116,8 @@ TEST_CASE("sampling pool: impossible samples are counted and measured again, nev
     for (double x : r.clock.core_per_tsc) CHECK(x > 0);
 }
 
-TEST_CASE("sampling pool: a point that never gives a possible sample ends at twice the budget, with none", "[sampler]") {
+TEST_CASE("sampling pool: a point that never gives a possible sample ends at twice the budget, with none",
+          "[sampler]") {
     SamplingRules rules;
     rules.rounds = 2;
     std::vector<PointSpec> specs(2);
@@ -135,7 +141,12 @@ TEST_CASE("sampling pool: a stop ends it at once, incomplete", "[sampler]") {
     std::atomic<bool> stop{true};
     PoolHooks hooks;
     hooks.stop = &stop;
-    const PoolResult r = sample_pool(specs, [](std::size_t) { return RawSample{1000, 1, 1, -1}; }, rules, 1.0, calm_level(2), hooks);
+    const PoolResult r = sample_pool(
+        specs,
+        [](std::size_t) {
+            return RawSample{1000, 1, 1, -1};
+        },
+        rules, 1.0, calm_level(2), hooks);
     CHECK_FALSE(r.complete);
     for (const PointSamples& p : r.points) CHECK_FALSE(p.settled);
 }
@@ -167,15 +178,17 @@ struct Tree {
         file("sys/devices/system/cpu/cpu1/topology/thread_siblings_list", smt ? "0-1\n" : "1\n");
         file("sys/devices/system/clocksource/clocksource0/current_clocksource", "tsc\n");
         file("sys/devices/system/clocksource/clocksource0/available_clocksource", "tsc hpet acpi_pm\n");
-        file("proc/interrupts", "           CPU0       CPU1\n  0:         10          0   IO-APIC   2-edge      timer\n"
-                                "LOC:       1000       1000   Local timer interrupts\n");
+        file("proc/interrupts",
+             "           CPU0       CPU1\n  0:         10          0   IO-APIC   2-edge      timer\n"
+             "LOC:       1000       1000   Local timer interrupts\n");
         return stat(0, 0);
     }
     // /proc/stat with cumulative jiffies: `busy` of each CPU's `total`.
     Tree& stat(std::uint64_t busy0, std::uint64_t busy1, std::uint64_t total = 1000) {
         auto line = [&](int c, std::uint64_t busy) {
             // user nice system idle iowait irq softirq steal guest guest_nice
-            return "cpu" + std::to_string(c) + " " + std::to_string(busy) + " 0 0 " + std::to_string(total - busy) + " 0 0 0 0 0 0\n";
+            return "cpu" + std::to_string(c) + " " + std::to_string(busy) + " 0 0 " + std::to_string(total - busy) +
+                   " 0 0 0 0 0 0\n";
         };
         return file("proc/stat", "cpu  1 1 1 1 1 1 1 1 0 0\n" + line(0, busy0) + line(1, busy1) + "intr 0\n");
     }
@@ -233,7 +246,8 @@ TEST_CASE("doctor: a bare-metal machine set apart for measuring is calm", "[doct
     CHECK(r.to_json()["verdict"] == "calm");
 }
 
-TEST_CASE("doctor: a VM with scaling, boost, no isolation and a host that interrupts is noisy, and says what to do", "[doctor]") {
+TEST_CASE("doctor: a VM with scaling, boost, no isolation and a host that interrupts is noisy, and says what to do",
+          "[doctor]") {
     Tree t("noisy");
     t.machine(true, true, false)
         .file("sys/devices/system/cpu/cpu1/cpufreq/scaling_governor", "powersave\n")
@@ -251,13 +265,16 @@ TEST_CASE("doctor: a VM with scaling, boost, no isolation and a host that interr
     CHECK(has_finding(r, "interruptions", Verdict::noisy));
     CHECK(has_finding(r, "load", Verdict::noisy));  // CPU 0 busy 70 %
     for (const Finding& f : r.findings) {
-        if (f.check == "governor") CHECK_THAT(f.advice, Catch::Contains("echo performance > /sys/devices/system/cpu/cpu1/cpufreq/scaling_governor"));
+        if (f.check == "governor")
+            CHECK_THAT(f.advice,
+                       Catch::Contains("echo performance > /sys/devices/system/cpu/cpu1/cpufreq/scaling_governor"));
         if (f.check == "isolation") CHECK_THAT(f.advice, Catch::Contains("isolcpus=1 nohz_full=1 rcu_nocbs=1"));
     }
     CHECK(r.findings.front().severity == Verdict::noisy);  // the worst first
 }
 
-TEST_CASE("doctor: no invariant TSC, or a busy SMT sibling, or a host that takes most of the CPU is unfit", "[doctor]") {
+TEST_CASE("doctor: no invariant TSC, or a busy SMT sibling, or a host that takes most of the CPU is unfit",
+          "[doctor]") {
     {
         Tree t("unfit-tsc");
         t.machine(false, false, false);
@@ -278,7 +295,8 @@ TEST_CASE("doctor: no invariant TSC, or a busy SMT sibling, or a host that takes
     }
     {
         Tree t("unfit-host");
-        t.machine(true, true, false).file("sys/devices/system/clocksource/clocksource0/current_clocksource", "hpet\n")
+        t.machine(true, true, false)
+            .file("sys/devices/system/clocksource/clocksource0/current_clocksource", "hpet\n")
             .file("sys/devices/system/clocksource/clocksource0/available_clocksource", "hpet acpi_pm\n");
         TimerHealth h = calm_health();
         h.lost_share = 0.3;

@@ -40,7 +40,8 @@ SweepFile synthetic_sweep(const std::string& brand, double a, double b, double n
     f.cpu = {{"brand", brand}, {"vendor", "Test"}};
     f.tsc_hz = 2.6e9;
     f.core_per_tsc = f.core_per_tsc_end = kCorePerTsc;
-    f.kernels = {{"fake-avx2", "fake", "avx2", "fputune", 64, true}, {"fake-generic", "fake", "generic", "fputune", 64, false}};
+    f.kernels = {{"fake-avx2", "fake", "avx2", "fputune", 64, true},
+                 {"fake-generic", "fake", "generic", "fputune", 64, false}};
     std::mt19937_64 rng(seed);
     std::uniform_real_distribution<double> u(-noise, noise);
     for (const char* cache : {"hot", "cold"}) {
@@ -80,7 +81,9 @@ RecommendOptions options(double budget_s, double f_hz = 1e9) {
 // One scratch folder per test process, removed at exit.
 struct TempDir {
     fs::path path;
-    TempDir() : path(fs::temp_directory_path() / ("fputune_models_test_" + std::to_string(getpid()))) { fs::create_directories(path); }
+    TempDir() : path(fs::temp_directory_path() / ("fputune_models_test_" + std::to_string(getpid()))) {
+        fs::create_directories(path);
+    }
     ~TempDir() {
         std::error_code ec;
         fs::remove_all(path, ec);
@@ -517,16 +520,16 @@ TEST_CASE("a fputune.model/1 file (lines in ticks) is read and converted to cycl
     nlohmann::json tiny = old;
     tiny["source"]["clock"]["core_per_tsc"] = 1.5;
     tiny["models"] = {tiny["models"][0]};
-    tiny["models"][0]["p50"] = {{"a_ticks", 1000}, {"b_ticks_per_byte", 2}, {"a_ci95", {900, 1100}},
-                                {"b_ci95", {1.5, 2.5}}};
+    tiny["models"][0]["p50"] = {
+        {"a_ticks", 1000}, {"b_ticks_per_byte", 2}, {"a_ci95", {900, 1100}}, {"b_ci95", {1.5, 2.5}}};
     const CacheModel l = model_from_json(tiny, "tiny.json").models.at(0);  // a copy: the model file is a temporary
     CHECK(l.p50.a == 1500);
     CHECK(l.p50.b == 3);
     CHECK(l.p50.a_hi == 1650);
     CHECK(l.p50.b_lo == 2.25);
     // A /1 file with /2 field names (or the reverse) is malformed, not silently zero.
-    tiny["models"][0]["p50"] = {{"a_cycles", 1000}, {"b_cycles_per_byte", 2}, {"a_ci95", {900, 1100}},
-                                {"b_ci95", {1.5, 2.5}}};
+    tiny["models"][0]["p50"] = {
+        {"a_cycles", 1000}, {"b_cycles_per_byte", 2}, {"a_ci95", {900, 1100}}, {"b_ci95", {1.5, 2.5}}};
     CHECK_THROWS_WITH(model_from_json(tiny, "tiny.json"), Catch::Contains("malformed model file"));
 }
 
@@ -535,7 +538,8 @@ TEST_CASE("the generated header compiles with cc -Wall -Werror", "[models]") {
     add_threshold_points(f, 50, 4, 600, 1);
     RecommendOptions o = options(30e-6);
     o.command_line = "fputune recommend -k 'sha*/x' --budget 30us";
-    const Recommendation r = recommend({fit_sweep(f, "t"), load_models(source_file("data/reference/elliott-2022-4k-cycles.csv"))}, o);
+    const Recommendation r =
+        recommend({fit_sweep(f, "t"), load_models(source_file("data/reference/elliott-2022-4k-cycles.csv"))}, o);
     const std::string header = render_header(r, "limits.h");
     CHECK_THAT(header, Catch::StartsWith("/* SPDX-License-Identifier: GPL-2.0 */"));
     CHECK_THAT(header, Catch::Contains("#ifndef _FPUTUNE_LIMITS_H"));
@@ -543,10 +547,13 @@ TEST_CASE("the generated header compiles with cc -Wall -Werror", "[models]") {
     CHECK_THAT(header, Catch::Contains("#define FPUTUNE_SHA256_FPU_BYTES"));
     CHECK_THAT(header, Catch::Contains("Budget:        30.0 us"));
     const std::string h = write_temp("limits.h", header);
-    const std::string c = write_temp("use_limits.c", "#include \"limits.h\"\n#include \"limits.h\"\n"
-                                                     "unsigned fputune_use(void) { return FPUTUNE_SHA256_FPU_BYTES + FPUTUNE_FAKE_AVX2_FPU_BYTES"
-                                                     " + FPUTUNE_FAKE_SIMD_MIN_BYTES; }\n");
-    const std::string cmd = "cc -std=c11 -Wall -Wextra -Werror -pedantic -c " + c + " -o " + (temp_dir() / "use_limits.o").string() + " 2>&1";
+    const std::string c =
+        write_temp("use_limits.c",
+                   "#include \"limits.h\"\n#include \"limits.h\"\n"
+                   "unsigned fputune_use(void) { return FPUTUNE_SHA256_FPU_BYTES + FPUTUNE_FAKE_AVX2_FPU_BYTES"
+                   " + FPUTUNE_FAKE_SIMD_MIN_BYTES; }\n");
+    const std::string cmd = "cc -std=c11 -Wall -Wextra -Werror -pedantic -c " + c + " -o " +
+                            (temp_dir() / "use_limits.o").string() + " 2>&1";
     INFO(header);
     CHECK(std::system(cmd.c_str()) == 0);
 
@@ -558,7 +565,9 @@ TEST_CASE("the generated header compiles with cc -Wall -Werror", "[models]") {
     write_temp("tiny.h", tiny);
     const std::string c2 = write_temp("use_tiny.c", "#include \"tiny.h\"\nint fputune_tiny;\n");
     INFO(tiny);
-    CHECK(std::system(("cc -std=c11 -Wall -Wextra -Werror -pedantic -c " + c2 + " -o " + (temp_dir() / "use_tiny.o").string() + " 2>&1").c_str()) == 0);
+    CHECK(std::system(("cc -std=c11 -Wall -Wextra -Werror -pedantic -c " + c2 + " -o " +
+                       (temp_dir() / "use_tiny.o").string() + " 2>&1")
+                          .c_str()) == 0);
     for (const std::string& text : {header, tiny}) {
         std::size_t open = 0, close = 0;
         for (std::size_t i = 0; (i = text.find("/*", i)) != std::string::npos; ++i) ++open;
@@ -571,12 +580,17 @@ TEST_CASE("check: PASS at the recommended size, OVER above, algorithm constants,
     const ModelFile m = fit_sweep(synthetic_sweep("Test CPU", 2000, 0.8), "synthetic");
     const RecommendOptions o = options(30e-6);
     const std::uint64_t limit = variant(recommend({m}, o), "fake-avx2").bytes;
-    const std::string text = "#ifndef X_H\n#define X_H\n"
-                             "#define FPUTUNE_FAKE_AVX2_FPU_BYTES " + std::to_string(limit) + "U /* ours */\n"
-                             "#define FPUTUNE_FAKE_FPU_BYTES (" + std::to_string(limit + 64) + "UL)\n"
-                             "#define FAKE_AVX2_FPU_BYTES 0x1000\n"
-                             "#define FPUTUNE_FAKE_SIMD_MIN_BYTES 288U\n"
-                             "#define UNRELATED 5\n#define STRINGY \"x\"\n#endif\n";
+    const std::string text =
+        "#ifndef X_H\n#define X_H\n"
+        "#define FPUTUNE_FAKE_AVX2_FPU_BYTES " +
+        std::to_string(limit) +
+        "U /* ours */\n"
+        "#define FPUTUNE_FAKE_FPU_BYTES (" +
+        std::to_string(limit + 64) +
+        "UL)\n"
+        "#define FAKE_AVX2_FPU_BYTES 0x1000\n"
+        "#define FPUTUNE_FAKE_SIMD_MIN_BYTES 288U\n"
+        "#define UNRELATED 5\n#define STRINGY \"x\"\n#endif\n";
     const CheckReport rep = check_header(text, "x.h", {m}, o);
     REQUIRE(rep.results.size() == 3);
     CHECK(rep.results[0].pass);
@@ -622,7 +636,8 @@ TEST_CASE("bad inputs to the models: one clear message each", "[models]") {
     // Files by content: truncated, another schema, newer, not ours at all.
     const std::string good = to_json(f).dump();
     CHECK(load_models(write_temp("good.json", good)).models.size() == 2);
-    CHECK_THROWS_WITH(load_models(write_temp("trunc.json", good.substr(0, good.size() / 2))), Catch::Contains("not valid JSON"));
+    CHECK_THROWS_WITH(load_models(write_temp("trunc.json", good.substr(0, good.size() / 2))),
+                      Catch::Contains("not valid JSON"));
     nlohmann::json other = to_json(f);
     other["schema"] = "fputune.recommendation/1";
     CHECK_THROWS_WITH(load_models(write_temp("other.json", other.dump())), Catch::Contains("neither a sweep"));
@@ -667,9 +682,11 @@ TEST_CASE("CLI: recommend on the reference CSV, table, JSON and header", "[model
     Run r = run_fputune("recommend --from " + elliott() + " --budget 30us --min-freq 2.2GHz");
     INFO(r.err);
     REQUIRE(r.rc == 0);
-    CHECK_THAT(r.out, Catch::Contains("12736 B (12.4 KiB)") && Catch::Contains("12764 B") && Catch::Contains("Intel Cascade Lake"));
-    CHECK_THAT(r.out, Catch::Contains("budget 30.0 us") && Catch::Contains("2.2 GHz") && Catch::Contains("margin 1.0") &&
-                          Catch::Contains("rounding block") && Catch::Contains("fputune 0.1"));
+    CHECK_THAT(r.out, Catch::Contains("12736 B (12.4 KiB)") && Catch::Contains("12764 B") &&
+                          Catch::Contains("Intel Cascade Lake"));
+    CHECK_THAT(r.out, Catch::Contains("budget 30.0 us") && Catch::Contains("2.2 GHz") &&
+                          Catch::Contains("margin 1.0") && Catch::Contains("rounding block") &&
+                          Catch::Contains("fputune 0.1"));
     r = run_fputune("recommend --from " + elliott() + " --budget 30us --min-freq 2.2GHz --json");
     REQUIRE(r.rc == 0);
     const auto j = nlohmann::json::parse(r.out);
@@ -715,7 +732,8 @@ TEST_CASE("CLI: fit prints a table and writes a model file that recommend reads"
     const Run from_model = run_fputune("recommend --from " + model + " --budget 30us --json");
     REQUIRE(from_sweep.rc == 0);
     REQUIRE(from_model.rc == 0);
-    const auto vs = nlohmann::json::parse(from_sweep.out)["variants"][0], vm = nlohmann::json::parse(from_model.out)["variants"][0];
+    const auto vs = nlohmann::json::parse(from_sweep.out)["variants"][0],
+               vm = nlohmann::json::parse(from_model.out)["variants"][0];
     CHECK(vs["bytes"] == vm["bytes"]);
     CHECK(vs["unrounded_bytes"] == vm["unrounded_bytes"]);
     CHECK(vs["simd_threshold"] == vm["simd_threshold"]);
@@ -754,9 +772,11 @@ TEST_CASE("CLI: bad input is one line, exit 2, and leaves existing outputs untou
         {"recommend" + from + " --budget 30us --dirty amx", "--dirty amx: expected xmm, ymm, zmm or none"},
         {"recommend" + from + " --budget 30us --cache warm", "--cache warm"},
         {"recommend" + from + " --budget 30us -k 'sha256-*'", "no section points for kernel 'sha256-*'"},
-        {"recommend --from " + write_temp("trunc.json", text.substr(0, text.size() / 3)) + " --budget 30us", "not valid JSON"},
+        {"recommend --from " + write_temp("trunc.json", text.substr(0, text.size() / 3)) + " --budget 30us",
+         "not valid JSON"},
         {"recommend --from " + write_temp("schema.json", "{\"schema\": \"other/1\"}") + " --budget 30us", "other/1"},
-        {"recommend --from " + write_temp("newer.json", "{\"schema\": \"fputune.sweep/9\"}") + " --budget 30us", "newer"},
+        {"recommend --from " + write_temp("newer.json", "{\"schema\": \"fputune.sweep/9\"}") + " --budget 30us",
+         "newer"},
         {"recommend --from " + (temp_dir() / "absent.json").string() + " --budget 30us", "absent.json"},
         {"recommend" + from + " --budget 30us --header /nonexistent-dir/limits.h", "/nonexistent-dir/limits.h"},
         {"fit " + sweep + " -o /nonexistent-dir/model.json", "/nonexistent-dir/model.json"},

@@ -92,9 +92,10 @@ TEST_CASE("raid: the table has every variant in order, multi-source shaped", "[r
         if (!is_peer(*k)) CHECK(k->align_bytes == 0);
         if (!is_peer(*k) && !k->needs_fpu) CHECK(k->reference_only);  // no scalar RAID path on x86-64 Linux
     }
-    CHECK(names == std::vector<std::string>{"raid6-avx512", "raid6-avx2", "raid6-sse2", "raid6-generic", "raid6-avx512-isal",
-                                            "raid6-avx2-isal", "raid6-sse-isal", "xor-avx512", "xor-avx", "xor-sse",
-                                            "xor-generic", "xor-avx512-isal", "xor-avx-isal", "xor-sse-isal"});
+    CHECK(names == std::vector<std::string>{"raid6-avx512", "raid6-avx2", "raid6-sse2", "raid6-generic",
+                                            "raid6-avx512-isal", "raid6-avx2-isal", "raid6-sse-isal", "xor-avx512",
+                                            "xor-avx", "xor-sse", "xor-generic", "xor-avx512-isal", "xor-avx-isal",
+                                            "xor-sse-isal"});
     CHECK(std::string(reference_kernel("raid6")->name) == "raid6-generic");
     CHECK(std::string(reference_kernel("xor")->name) == "xor-generic");
 }
@@ -102,9 +103,10 @@ TEST_CASE("raid: the table has every variant in order, multi-source shaped", "[r
 TEST_CASE("raid6: the GF(2^8) arithmetic of the test itself", "[raid]") {
     CHECK(gf_mul(0x80, 2) == 0x1d);  // x^8 = x^4 + x^3 + x^2 + 1
     CHECK(gf_pow2(8) == 0x1d);
-    CHECK(gf_pow2(255) == 1);        // 2 generates the multiplicative group: order 255
+    CHECK(gf_pow2(255) == 1);  // 2 generates the multiplicative group: order 255
     for (unsigned e = 1; e < 255; ++e) CHECK(gf_pow2(e) != 1);
-    for (unsigned a = 1; a < 256; ++a) CHECK(gf_mul(static_cast<std::uint8_t>(a), gf_inv(static_cast<std::uint8_t>(a))) == 1);
+    for (unsigned a = 1; a < 256; ++a)
+        CHECK(gf_mul(static_cast<std::uint8_t>(a), gf_inv(static_cast<std::uint8_t>(a))) == 1);
 }
 
 TEST_CASE("raid6: hand-computed stripes, every variant and peer", "[raid]") {
@@ -173,7 +175,8 @@ TEST_CASE("raid6: any two lost disks are recovered from the others, P and Q, eve
                     const Bytes pxy = z.get(P), qxy = z.get(Q);
                     Bytes dx(bytes), dy(bytes);
                     if (y < n) {  // two data disks: Dx ^ Dy = P ^ Pxy, 2^x Dx ^ 2^y Dy = Q ^ Qxy
-                        const std::uint8_t gx = gf_pow2(static_cast<unsigned>(x)), gy = gf_pow2(static_cast<unsigned>(y));
+                        const std::uint8_t gx = gf_pow2(static_cast<unsigned>(x)),
+                                           gy = gf_pow2(static_cast<unsigned>(y));
                         const std::uint8_t inv = gf_inv(gx ^ gy);
                         for (std::size_t j = 0; j < bytes; ++j) {
                             const std::uint8_t a = good[P][j] ^ pxy[j], b = good[Q][j] ^ qxy[j];

@@ -83,7 +83,8 @@ Child spawn(const Scratch& s, const std::vector<std::string>& args, const std::s
     c.pid = fork();
     if (c.pid == 0) {
         setpgid(0, 0);  // a signal to the test's group does not reach it, and ours reach only it
-        const int o = open(c.out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644), e = open(c.err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        const int o = open(c.out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644),
+                  e = open(c.err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
         if (o < 0 || e < 0) _exit(127);
         dup2(o, 1);
         dup2(e, 2);
@@ -162,7 +163,8 @@ std::vector<std::string> long_sweep(const std::string& out) {
 
 // ---- Safe writes, by file type -------------------------------------------------------------------
 
-TEST_CASE("writes: a symlink is followed, its target replaced, the link kept (was: link replaced, target stale)", "[reliab][write]") {
+TEST_CASE("writes: a symlink is followed, its target replaced, the link kept (was: link replaced, target stale)",
+          "[reliab][write]") {
     Scratch s;
     const std::string target = s.write("target.json", "old\n");
     fs::create_symlink("target.json", s / "link.json");
@@ -206,7 +208,8 @@ TEST_CASE("writes: a FIFO is written straight through and stays a FIFO (was: rep
     CHECK(fs::is_symlink(s / "to-fifo"));
 }
 
-TEST_CASE("writes: character devices are written through, never replaced (was: `-o /dev/full` replaced /dev/full)", "[reliab][write]") {
+TEST_CASE("writes: character devices are written through, never replaced (was: `-o /dev/full` replaced /dev/full)",
+          "[reliab][write]") {
     Scratch s;
     // A link to /dev/null: the old write renamed a file over the link; now /dev/null takes the bytes.
     // (Only while /dev/null is what it should be: an old fputune run as root may have replaced it.)
@@ -216,13 +219,15 @@ TEST_CASE("writes: character devices are written through, never replaced (was: `
         CHECK(fs::is_symlink(s / "null-link"));
         CHECK(fs::is_character_file("/dev/null"));
     } else {
-        WARN("/dev/null is not a character device on this machine (replaced by a regular file): repair it with "
-             "`mknod -m 666 /dev/null.new c 1 3 && mv /dev/null.new /dev/null`");
+        WARN(
+            "/dev/null is not a character device on this machine (replaced by a regular file): repair it with "
+            "`mknod -m 666 /dev/null.new c 1 3 && mv /dev/null.new /dev/null`");
     }
     // Device nodes of our own (root only): a "null" takes the write, a "full" fails it with exit 3,
     // and both are still device nodes afterwards.
     const std::string null_dev = s / "null", full_dev = s / "full";
-    if (mknod(null_dev.c_str(), S_IFCHR | 0666, makedev(1, 3)) != 0 || mknod(full_dev.c_str(), S_IFCHR | 0666, makedev(1, 7)) != 0) {
+    if (mknod(null_dev.c_str(), S_IFCHR | 0666, makedev(1, 3)) != 0 ||
+        mknod(full_dev.c_str(), S_IFCHR | 0666, makedev(1, 7)) != 0) {
         WARN("not root (or no CAP_MKNOD): device nodes of our own are not tested; the link to /dev/null was");
         return;
     }
@@ -263,7 +268,8 @@ TEST_CASE("writes: a socket, a folder and a block device are refused, and left a
     }
 }
 
-TEST_CASE("writes: '-' and /dev/stdout go to standard output (was: a file named '-', or a rename over /dev/stdout)", "[reliab][write]") {
+TEST_CASE("writes: '-' and /dev/stdout go to standard output (was: a file named '-', or a rename over /dev/stdout)",
+          "[reliab][write]") {
     Scratch s;
     CHECK(is_stdout_path("-"));
     CHECK(is_stdout_path("/dev/stdout"));
@@ -282,7 +288,8 @@ TEST_CASE("writes: '-' and /dev/stdout go to standard output (was: a file named 
     CHECK(r.out.size() > first.size());
 }
 
-TEST_CASE("writes: the temporary file cannot be squatted: a planted link or FIFO at the old name is not used", "[reliab][write]") {
+TEST_CASE("writes: the temporary file cannot be squatted: a planted link or FIFO at the old name is not used",
+          "[reliab][write]") {
     Scratch s;
     const std::string out = s / "out.json", victim = s.write("victim", "precious\n");
     // The old name was "<out>.tmp.<pid>", opened without O_EXCL|O_NOFOLLOW: root wrote through a
@@ -301,18 +308,23 @@ TEST_CASE("writes: the temporary file cannot be squatted: a planted link or FIFO
     CHECK(fs::is_regular_file(fs::symlink_status(out)));
     CHECK(slurp(out) == "again\n");
     // Temporary names are unpredictable: none left behind, and two writes never reuse a name.
-    for (const auto& e : fs::directory_iterator(s.dir)) CHECK(e.path().filename().string().find("fputune-tmp") == std::string::npos);
+    for (const auto& e : fs::directory_iterator(s.dir))
+        CHECK(e.path().filename().string().find("fputune-tmp") == std::string::npos);
 }
 
-TEST_CASE("writes: stale temporary files of a killed writer are removed by the next write, live ones kept", "[reliab][write]") {
+TEST_CASE("writes: stale temporary files of a killed writer are removed by the next write, live ones kept",
+          "[reliab][write]") {
     Scratch s;
     const std::string out = s / "sweep.json";
     const pid_t dead = fork();
     if (dead == 0) _exit(0);
     waitpid(dead, nullptr, 0);
-    const std::string stale = s.write(".sweep.json.fputune-tmp." + std::to_string(dead) + ".0123456789abcdef", std::string(400000, 'x'));
-    const std::string live = s.write(".sweep.json.fputune-tmp." + std::to_string(getpid()) + ".0123456789abcdef", "in progress");
-    const std::string other = s.write(".other.json.fputune-tmp." + std::to_string(dead) + ".0123456789abcdef", "not ours");
+    const std::string stale =
+        s.write(".sweep.json.fputune-tmp." + std::to_string(dead) + ".0123456789abcdef", std::string(400000, 'x'));
+    const std::string live =
+        s.write(".sweep.json.fputune-tmp." + std::to_string(getpid()) + ".0123456789abcdef", "in progress");
+    const std::string other =
+        s.write(".other.json.fputune-tmp." + std::to_string(dead) + ".0123456789abcdef", "not ours");
     write_file_atomic(out, "{}\n");
     CHECK_FALSE(fs::exists(stale));
     CHECK(fs::exists(live));
@@ -327,9 +339,11 @@ TEST_CASE("writes: an output that is also an input is refused before anything is
     CHECK_THROWS_AS(refuse_same_files({{"--header", in}}, {{"--from", in}}), InputError);
     CHECK_THROWS_WITH(refuse_same_files({{"--header", s / "alias.json"}}, {{"--from", in}}),
                       Catch::Contains("--header") && Catch::Contains("--from") && Catch::Contains("also the input"));
-    CHECK_THROWS_WITH(refuse_same_files({{"-o", s / "new.json"}, {"--csv", s / "new.json"}}, {}), Catch::Contains("same file"));
+    CHECK_THROWS_WITH(refuse_same_files({{"-o", s / "new.json"}, {"--csv", s / "new.json"}}, {}),
+                      Catch::Contains("same file"));
     CHECK_NOTHROW(refuse_same_files({{"-o", s / "a.json"}, {"--csv", s / "b.csv"}}, {{"--from", in}}));
-    if (fs::is_character_file("/dev/zero")) CHECK_NOTHROW(refuse_same_files({{"-o", "/dev/zero"}, {"--csv", "/dev/zero"}}, {}));
+    if (fs::is_character_file("/dev/zero"))
+        CHECK_NOTHROW(refuse_same_files({{"-o", "/dev/zero"}, {"--csv", "/dev/zero"}}, {}));
     CHECK_NOTHROW(refuse_same_files({{"-o", in}}, {{"", ""}}));
     // `sweep -o s.json --csv s.json`: refused at once, exit 2, nothing measured, s.json intact.
     const std::string before = slurp(in);
@@ -377,7 +391,8 @@ TEST_CASE("exit codes: 0 ok, 2 usage, 3 system, every --help says so", "[reliab]
 
 // ---- Signals -------------------------------------------------------------------------------------
 
-TEST_CASE("signals: SIGHUP, SIGUSR1, SIGPIPE, SIGTERM and SIGINT each leave a valid partial file, exit 4", "[reliab][signals]") {
+TEST_CASE("signals: SIGHUP, SIGUSR1, SIGPIPE, SIGTERM and SIGINT each leave a valid partial file, exit 4",
+          "[reliab][signals]") {
     Scratch s;
     // Exit 130 meant both "partial file written" and "killed"; SIGHUP (an SSH disconnect), SIGUSR1
     // and SIGPIPE killed the sweep without writing anything.
@@ -397,7 +412,8 @@ TEST_CASE("signals: SIGHUP, SIGUSR1, SIGPIPE, SIGTERM and SIGINT each leave a va
     }
 }
 
-TEST_CASE("signals: Ctrl-C pressed again and again while the partial file is written still leaves it", "[reliab][signals]") {
+TEST_CASE("signals: Ctrl-C pressed again and again while the partial file is written still leaves it",
+          "[reliab][signals]") {
     Scratch s;
     const std::string out = s / "partial.json";
     const Child c = spawn(s, long_sweep(out));
@@ -423,7 +439,8 @@ TEST_CASE("signals: Ctrl-C pressed again and again while the partial file is wri
     CHECK(read_sweep_file(out).partial);
 }
 
-TEST_CASE("resume: the merged file drops the interrupted warning and lists every kernel swept into it", "[reliab][signals]") {
+TEST_CASE("resume: the merged file drops the interrupted warning and lists every kernel swept into it",
+          "[reliab][signals]") {
     Scratch s;
     const std::string out = s / "sweep.json";
     const Child c = spawn(s, long_sweep(out), "first");
@@ -431,8 +448,8 @@ TEST_CASE("resume: the merged file drops the interrupted warning and lists every
     kill(c.pid, SIGINT);
     REQUIRE(wait_for(c.pid).code == 4);
     REQUIRE(read_sweep_file(out).partial);
-    const Run r = run(s, {"sweep", "--resume", out, "-o", out, "-k", "crc32c-pclmul", "-k", "crc32-pclmul", "--cache", "hot",
-                          "--no-thresholds", "--sizes", "64,256", "--time-budget", "3"});
+    const Run r = run(s, {"sweep", "--resume", out, "-o", out, "-k", "crc32c-pclmul", "-k", "crc32-pclmul", "--cache",
+                          "hot", "--no-thresholds", "--sizes", "64,256", "--time-budget", "3"});
     INFO(r.err);
     REQUIRE(r.exit.code == 0);
     const SweepFile f = read_sweep_file(out);
@@ -466,7 +483,8 @@ TEST_CASE("CPU lock: a second measuring run on one CPU is refused, naming the fi
     unsetenv("FPUTUNE_LOCK_DIR");
 }
 
-TEST_CASE("cpu: a --cpu outside the allowed mask is refused (was: taskset -c 0 ... --cpu 1 widened the mask)", "[reliab][cpu]") {
+TEST_CASE("cpu: a --cpu outside the allowed mask is refused (was: taskset -c 0 ... --cpu 1 widened the mask)",
+          "[reliab][cpu]") {
     Scratch s;
     cpu_set_t set;
     REQUIRE(sched_getaffinity(0, sizeof set, &set) == 0);
@@ -479,9 +497,11 @@ TEST_CASE("cpu: a --cpu outside the allowed mask is refused (was: taskset -c 0 .
         WARN("needs two allowed CPUs and taskset");
         return;
     }
-    const Run r = run(s, {"cpu", "--cpu", std::to_string(allowed[1])}, "", {"taskset", "-c", std::to_string(allowed[0])});
+    const Run r =
+        run(s, {"cpu", "--cpu", std::to_string(allowed[1])}, "", {"taskset", "-c", std::to_string(allowed[0])});
     CHECK(r.exit.code == 2);
-    CHECK_THAT(r.err, Catch::Contains("--cpu " + std::to_string(allowed[1])) && Catch::Contains("may use (" + std::to_string(allowed[0]) + ")"));
+    CHECK_THAT(r.err, Catch::Contains("--cpu " + std::to_string(allowed[1])) &&
+                          Catch::Contains("may use (" + std::to_string(allowed[0]) + ")"));
 }
 
 // ---- Progress off a terminal ---------------------------------------------------------------------
@@ -502,12 +522,14 @@ TEST_CASE("progress off a terminal: a line every 10 s or 10 % of the work, not o
 
 // ---- Plausibility at the boundary ----------------------------------------------------------------
 
-TEST_CASE("units: implausible budgets and frequencies are refused, saying why, tiny values never print as 0", "[reliab][units]") {
+TEST_CASE("units: implausible budgets and frequencies are refused, saying why, tiny values never print as 0",
+          "[reliab][units]") {
     CHECK_NOTHROW(check_plausible_budget(30e-6));
     CHECK_NOTHROW(check_plausible_min_freq(1e9));
     CHECK_THROWS_WITH(check_plausible_budget(1e-300), Catch::Contains("--budget") && Catch::Contains("--force"));
     CHECK_THROWS_WITH(check_plausible_budget(30), Catch::Contains("30us, not 30s"));
-    CHECK_THROWS_WITH(check_plausible_min_freq(1), Catch::Contains("--min-freq 1 Hz") && Catch::Contains("1 MHz .. 10 GHz"));
+    CHECK_THROWS_WITH(check_plausible_min_freq(1),
+                      Catch::Contains("--min-freq 1 Hz") && Catch::Contains("1 MHz .. 10 GHz"));
     CHECK_THROWS(check_plausible_min_freq(20e9));
     CHECK(format_duration(1e-300) != "0 ns");
     CHECK(format_frequency(1e-9) != "0 Hz");
@@ -532,15 +554,32 @@ json good_sweep() {
               {"dirty", "ymm"},
               {"partial", false},
               {"warnings", json::array()},
-              {"kernels", {{{"name", "fake-avx2"}, {"algorithm", "fake"}, {"isa", "avx2"}, {"provider", "fputune"}, {"block_bytes", 64}, {"needs_fpu", true}}}},
+              {"kernels",
+               {{{"name", "fake-avx2"},
+                 {"algorithm", "fake"},
+                 {"isa", "avx2"},
+                 {"provider", "fputune"},
+                 {"block_bytes", 64},
+                 {"needs_fpu", true}}}},
               {"sections", json::array()},
               {"thresholds", json::array()}};
     for (std::uint64_t n = 64; n <= 8192; n *= 2) {
         const double p50 = 1000 + 2.0 * static_cast<double>(n);
-        j["sections"].push_back({{"kernel", "fake-avx2"}, {"cache", "hot"}, {"bytes", n},
-                                 {"ticks", {{"samples", 100}, {"min", p50 * 0.9}, {"p10", p50 * 0.95}, {"p50", p50}, {"p90", p50 * 1.05},
-                                            {"p99", p50 * 1.1}, {"p999", p50 * 1.2}, {"max", p50 * 2}, {"interrupted", 0},
-                                            {"rel_ci50", 0.01}, {"p99_clean", p50 * 1.1}}}});
+        j["sections"].push_back({{"kernel", "fake-avx2"},
+                                 {"cache", "hot"},
+                                 {"bytes", n},
+                                 {"ticks",
+                                  {{"samples", 100},
+                                   {"min", p50 * 0.9},
+                                   {"p10", p50 * 0.95},
+                                   {"p50", p50},
+                                   {"p90", p50 * 1.05},
+                                   {"p99", p50 * 1.1},
+                                   {"p999", p50 * 1.2},
+                                   {"max", p50 * 2},
+                                   {"interrupted", 0},
+                                   {"rel_ci50", 0.01},
+                                   {"p99_clean", p50 * 1.1}}}});
     }
     return j;
 }
@@ -556,7 +595,8 @@ std::string refusal(const json& j) {
 
 }  // namespace
 
-TEST_CASE("sweep reader: numbers out of their field's range are refused, naming the file and the field", "[reliab][read]") {
+TEST_CASE("sweep reader: numbers out of their field's range are refused, naming the file and the field",
+          "[reliab][read]") {
     REQUIRE(sweep_from_json(good_sweep(), "s.json").sections.size() == 8);
     struct Case {
         std::string pointer;
@@ -600,21 +640,25 @@ TEST_CASE("sweep reader: numbers out of their field's range are refused, naming 
     CHECK_THAT(refusal(twice), Catch::Contains("listed twice"));
 }
 
-TEST_CASE("sweep reader: a point with negative, zero, NaN, infinite or missing statistics is skipped and named", "[reliab][read]") {
+TEST_CASE("sweep reader: a point with negative, zero, NaN, infinite or missing statistics is skipped and named",
+          "[reliab][read]") {
     // Issue 10: 468 of 4816 points had a negative p50 and the whole file was refused.
     struct Case {
         std::string stat;
         json value;  // null: removed (NaN and inf are written as null by JSON writers)
         std::string says;
     };
-    const std::vector<Case> cases = {{"p50", -3.0, "-3.0 is not > 0"}, {"p50", 0, "0 is not > 0"}, {"p50", nullptr, "missing"},
-                                     {"p90", -1, "not > 0"},          {"max", nullptr, "missing"},  {"samples", 0, "samples"},
-                                     {"samples", -5, "samples"},      {"interrupted", 200, "interrupted"}};
+    const std::vector<Case> cases = {{"p50", -3.0, "-3.0 is not > 0"}, {"p50", 0, "0 is not > 0"},
+                                     {"p50", nullptr, "missing"},      {"p90", -1, "not > 0"},
+                                     {"max", nullptr, "missing"},      {"samples", 0, "samples"},
+                                     {"samples", -5, "samples"},       {"interrupted", 200, "interrupted"}};
     for (const auto& c : cases) {
         INFO(c.stat << " = " << c.value.dump());
         json j = good_sweep();
-        if (c.value.is_null()) j["sections"][2]["ticks"].erase(c.stat);
-        else j["sections"][2]["ticks"][c.stat] = c.value;
+        if (c.value.is_null())
+            j["sections"][2]["ticks"].erase(c.stat);
+        else
+            j["sections"][2]["ticks"][c.stat] = c.value;
         const SweepFile f = sweep_from_json(j, "s.json");
         CHECK(f.sections.size() == 7);
         REQUIRE(f.notes.size() == 1);
@@ -625,7 +669,8 @@ TEST_CASE("sweep reader: a point with negative, zero, NaN, infinite or missing s
     json j = good_sweep();
     j["sections"][5]["cycles"] = j["sections"][5]["ticks"];
     j["sections"][5]["cycles"]["p90"] = "NaN";
-    CHECK_THAT(sweep_from_json(j, "s.json").notes.at(0), Catch::Contains("sections[5].cycles.p90: \"NaN\" is not a number"));
+    CHECK_THAT(sweep_from_json(j, "s.json").notes.at(0),
+               Catch::Contains("sections[5].cycles.p90: \"NaN\" is not a number"));
     // Many broken points: one line per kernel, the first three named.
     j = good_sweep();
     for (auto& p : j["sections"]) p["ticks"]["p50"] = -1;
@@ -644,7 +689,9 @@ TEST_CASE("sweep reader: 1e999, a byte order mark and deep nesting get one line 
     CHECK(read_sweep_file(bom).sections.size() == 8);
     const std::string deep = s.write("deep.json", std::string(100000, '[') + std::string(100000, ']'));
     CHECK_THROWS_WITH(read_sweep_file(deep), Catch::StartsWith(deep) && Catch::Contains("deeper"));
-    const std::string nested = s.write("nested.json", text.substr(0, text.size() - 1) + ",\"cpu\":" + std::string(1000, '[') + std::string(1000, ']') + "}");
+    const std::string nested =
+        s.write("nested.json",
+                text.substr(0, text.size() - 1) + ",\"cpu\":" + std::string(1000, '[') + std::string(1000, ']') + "}");
     CHECK_THROWS_WITH(read_sweep_file(nested), Catch::Contains("deeper"));
     CHECK_THROWS_WITH(read_sweep_file(s.write("long.json", "{\"schema\":\"" + std::string(100000, 'x') + "\"}")),
                       Catch::Contains("not a schema name"));
@@ -656,7 +703,8 @@ TEST_CASE("json_checked: integers by type, with the path in the message", "[reli
     CHECK(at.str() == "a[3].b");
     CHECK(integer<std::uint32_t>(json(4096.0), at) == 4096);
     CHECK(integer<std::uint32_t>(json(4294967295ull), at) == 4294967295u);
-    CHECK_THROWS_WITH(integer<std::uint32_t>(json(4294967296ull), at), Catch::StartsWith("a[3].b: 4294967296 is above"));
+    CHECK_THROWS_WITH(integer<std::uint32_t>(json(4294967296ull), at),
+                      Catch::StartsWith("a[3].b: 4294967296 is above"));
     CHECK_THROWS_WITH(integer<std::uint64_t>(json(1e300), at), Catch::Contains("above"));
     CHECK_THROWS_WITH(integer<std::uint64_t>(json(-1), at), Catch::Contains("-1 is below 0"));
     CHECK(integer<std::int32_t>(json(-5), at) == -5);
@@ -678,30 +726,38 @@ std::string csv(const std::string& rows, const std::string& comment = "# Intel T
 
 }  // namespace
 
-TEST_CASE("readers: a 40 000-character line is refused in one line (was: std::regex overflowed the stack, exit 139)", "[reliab][read]") {
+TEST_CASE("readers: a 40 000-character line is refused in one line (was: std::regex overflowed the stack, exit 139)",
+          "[reliab][read]") {
     Scratch s;
-    const std::string long_comment = s.write("long.csv", "# " + std::string(40000, 'x') + "\n" + csv("sha256-avx2,4096,21179\n"));
+    const std::string long_comment =
+        s.write("long.csv", "# " + std::string(40000, 'x') + "\n" + csv("sha256-avx2,4096,21179\n"));
     Run r = run(s, {"recommend", "--from", long_comment, "--budget", "30us"});
     CHECK(r.exit.code == 2);
     CHECK_THAT(r.err, Catch::Contains("long.csv:1: a line of 40002 bytes"));
     CHECK(lines(r.err) == 1);
-    const std::string header = s.write("long.h", "/* " + std::string(40000, 'x') + " */\n#define FPUTUNE_SHA256_FPU_BYTES 4096\n");
+    const std::string header =
+        s.write("long.h", "/* " + std::string(40000, 'x') + " */\n#define FPUTUNE_SHA256_FPU_BYTES 4096\n");
     r = run(s, {"check", header, "--from", kElliott, "--budget", "30us"});
     CHECK(r.exit.code == 2);
     CHECK(lines(r.err) == 1);
     // Long lines below the bound are fine, in either reader.
-    const std::string ok = s.write("ok.h", "/* " + std::string(10000, 'x') + " */\n#define FPUTUNE_SHA256_FPU_BYTES 4096\n");
+    const std::string ok =
+        s.write("ok.h", "/* " + std::string(10000, 'x') + " */\n#define FPUTUNE_SHA256_FPU_BYTES 4096\n");
     CHECK(run(s, {"check", ok, "--from", kElliott, "--budget", "30us"}).exit.code == 0);
 }
 
-TEST_CASE("reference CSV: names, numbers and repeats are checked, the machine is read without std::regex", "[reliab][read]") {
+TEST_CASE("reference CSV: names, numbers and repeats are checked, the machine is read without std::regex",
+          "[reliab][read]") {
     const ModelFile m = read_reference_csv(csv("sha256-avx2,4096,21179\ncrc32c,4096,695\n"), "t.csv");
     CHECK(m.machine == "Intel Test Lake");
     CHECK(m.models.size() == 2);
-    CHECK(read_reference_csv(csv("sha1-avx2,4096,8825\n", "# measured on AMD EPYC 9005, 2024"), "t.csv").machine == "AMD EPYC 9005");
-    CHECK(read_reference_csv(csv("sha1-avx2,4096,8825\n", "# machine: my box (lab 3)"), "t.csv").machine == "my box (lab 3)");
+    CHECK(read_reference_csv(csv("sha1-avx2,4096,8825\n", "# measured on AMD EPYC 9005, 2024"), "t.csv").machine ==
+          "AMD EPYC 9005");
+    CHECK(read_reference_csv(csv("sha1-avx2,4096,8825\n", "# machine: my box (lab 3)"), "t.csv").machine ==
+          "my box (lab 3)");
     CHECK(read_reference_csv(csv("sha1-avx2,4096,8825\n", "# nothing said"), "t.csv").machine == "machine of t.csv");
-    CHECK(read_reference_csv("\xEF\xBB\xBF" + csv("sha1-avx2,4096,8825\n"), "t.csv").models.size() == 1);  // a byte order mark
+    CHECK(read_reference_csv("\xEF\xBB\xBF" + csv("sha1-avx2,4096,8825\n"), "t.csv").models.size() ==
+          1);  // a byte order mark
     struct Case {
         std::string rows, says;
     };
@@ -751,10 +807,11 @@ TEST_CASE("check reads C as C: comments, #if 0, duplicates, 0, octal and 2^64", 
         return parse_header_constants(text, skipped, "h.h");
     };
     // Inside comments (block, line, spanning lines) and #if 0: not definitions.
-    auto c = parse("/* #define FPUTUNE_A_FPU_BYTES 1 */\n// #define FPUTUNE_B_FPU_BYTES 2\n/*\n#define FPUTUNE_C_FPU_BYTES 3\n*/\n"
-                   "#if 0\n#define FPUTUNE_D_FPU_BYTES 4\n#else\n#define FPUTUNE_E_FPU_BYTES 5\n#endif\n"
-                   "#ifndef GUARD\n#define GUARD\n#define FPUTUNE_F_FPU_BYTES (0x1000U) /* 4 KiB */\n#endif\n"
-                   "#define FPUTUNE_G_FPU_BYTES \\\n  8192UL\n#define S \"#define FPUTUNE_H_FPU_BYTES 1\"\n");
+    auto c = parse(
+        "/* #define FPUTUNE_A_FPU_BYTES 1 */\n// #define FPUTUNE_B_FPU_BYTES 2\n/*\n#define FPUTUNE_C_FPU_BYTES 3\n*/\n"
+        "#if 0\n#define FPUTUNE_D_FPU_BYTES 4\n#else\n#define FPUTUNE_E_FPU_BYTES 5\n#endif\n"
+        "#ifndef GUARD\n#define GUARD\n#define FPUTUNE_F_FPU_BYTES (0x1000U) /* 4 KiB */\n#endif\n"
+        "#define FPUTUNE_G_FPU_BYTES \\\n  8192UL\n#define S \"#define FPUTUNE_H_FPU_BYTES 1\"\n");
     REQUIRE(c.size() == 3);
     CHECK(c[0].name == "FPUTUNE_E_FPU_BYTES");
     CHECK(c[0].line == 9);
@@ -767,18 +824,23 @@ TEST_CASE("check reads C as C: comments, #if 0, duplicates, 0, octal and 2^64", 
     CHECK(c.size() == 1);
     CHECK_THROWS_WITH(parse("#define FPUTUNE_X_FPU_BYTES 4096\n\n#define FPUTUNE_X_FPU_BYTES 8192\n"),
                       Catch::StartsWith("h.h:3: FPUTUNE_X_FPU_BYTES is defined twice, 4096 at line 1 and 8192 here"));
-    CHECK(parse("#define FPUTUNE_X_FPU_BYTES 4096\n#undef FPUTUNE_X_FPU_BYTES\n#define FPUTUNE_X_FPU_BYTES 8192\n").at(0).value == 8192);
+    CHECK(parse("#define FPUTUNE_X_FPU_BYTES 4096\n#undef FPUTUNE_X_FPU_BYTES\n#define FPUTUNE_X_FPU_BYTES 8192\n")
+              .at(0)
+              .value == 8192);
     CHECK_THROWS_WITH(parse("#define FPUTUNE_X_FPU_BYTES 0\n"), Catch::Contains("h.h:1") && Catch::Contains("is 0"));
-    CHECK_THROWS_WITH(parse("#define FPUTUNE_X_FPU_BYTES 09\n"), Catch::Contains("octal") && Catch::Contains("not octal digits"));
+    CHECK_THROWS_WITH(parse("#define FPUTUNE_X_FPU_BYTES 09\n"),
+                      Catch::Contains("octal") && Catch::Contains("not octal digits"));
     CHECK_THROWS_WITH(parse("#define FPUTUNE_X_FPU_BYTES 010\n"), Catch::Contains("octal (8)"));
-    CHECK_THROWS_WITH(parse("#define FPUTUNE_X_FPU_BYTES 18446744073709551616\n"), Catch::Contains("does not fit in 64 bits"));
+    CHECK_THROWS_WITH(parse("#define FPUTUNE_X_FPU_BYTES 18446744073709551616\n"),
+                      Catch::Contains("does not fit in 64 bits"));
     CHECK_THROWS_WITH(parse("#if 1\n#define A 1\n"), Catch::Contains("h.h:1: #if without #endif"));
     CHECK_THROWS_WITH(parse("#endif\n"), Catch::Contains("without #if"));
     CHECK_THROWS_WITH(parse("/* never closed\n#define FPUTUNE_X_FPU_BYTES 1\n"), Catch::Contains("never ends"));
     CHECK(parse("#define OTHER 0\n#define MASK 0777\n").size() == 1);  // not limits: noted, not refused
 }
 
-TEST_CASE("check on the CLI: refusals are one line, exit 2 (was: 0 passed, 09 read as 0, 'stoull' as the message)", "[reliab][check]") {
+TEST_CASE("check on the CLI: refusals are one line, exit 2 (was: 0 passed, 09 read as 0, 'stoull' as the message)",
+          "[reliab][check]") {
     Scratch s;
     for (const std::string value : {"0", "09", "18446744073709551616"}) {
         const std::string h = s.write("h.h", "#define FPUTUNE_SHA256_FPU_BYTES " + value + "\n");
@@ -789,7 +851,8 @@ TEST_CASE("check on the CLI: refusals are one line, exit 2 (was: 0 passed, 09 re
         CHECK_THAT(r.err, Catch::Contains(h + ":1:") && !Catch::Contains("stoull"));
     }
     // A definition under #if 0 is not judged: 1 MiB would be OVER.
-    const std::string h = s.write("if0.h", "#if 0\n#define FPUTUNE_SHA256_FPU_BYTES 1048576\n#endif\n#define FPUTUNE_SHA256_FPU_BYTES 4096\n");
+    const std::string h = s.write(
+        "if0.h", "#if 0\n#define FPUTUNE_SHA256_FPU_BYTES 1048576\n#endif\n#define FPUTUNE_SHA256_FPU_BYTES 4096\n");
     const Run r = run(s, {"check", h, "--from", kElliott, "--budget", "30us"});
     CHECK(r.exit.code == 0);
     CHECK_THAT(r.out, Catch::Contains("4096") && Catch::Contains("inside #if 0"));
@@ -807,7 +870,8 @@ TEST_CASE("recommend: two kernels spelling one macro are refused before the head
     CHECK_FALSE(fs::exists(h));
 }
 
-TEST_CASE("recommend and fit: an output that is also an input is refused, the input intact (was: destroyed, exit 0)", "[reliab][write]") {
+TEST_CASE("recommend and fit: an output that is also an input is refused, the input intact (was: destroyed, exit 0)",
+          "[reliab][write]") {
     Scratch s;
     const std::string in = s.write("s.json", slurp(kZen5));
     const std::string before = slurp(in);
@@ -820,11 +884,13 @@ TEST_CASE("recommend and fit: an output that is also an input is refused, the in
     CHECK(slurp(in) == before);
 }
 
-TEST_CASE("recommend: implausible budgets and frequencies need --force (was: shown as '0 Hz' / '0 ns', exit 0)", "[reliab][units]") {
+TEST_CASE("recommend: implausible budgets and frequencies need --force (was: shown as '0 Hz' / '0 ns', exit 0)",
+          "[reliab][units]") {
     Scratch s;
     for (const auto& args : std::vector<std::vector<std::string>>{{"--min-freq", "1e-9GHz", "--budget", "30us"},
-                                                                   {"--budget", "50ns"}, {"--budget", "2s"},
-                                                                   {"--min-freq", "20GHz", "--budget", "30us"}}) {
+                                                                  {"--budget", "50ns"},
+                                                                  {"--budget", "2s"},
+                                                                  {"--min-freq", "20GHz", "--budget", "30us"}}) {
         std::vector<std::string> cmd = {"recommend", "--from", kElliott};
         cmd.insert(cmd.end(), args.begin(), args.end());
         const Run r = run(s, cmd);
@@ -840,4 +906,11 @@ TEST_CASE("recommend: implausible budgets and frequencies need --force (was: sho
     const Run r = run(s, {"recommend", "--from", kElliott, "--budget", "1e-300s", "--force"});
     CHECK(r.exit.code == 2);
     CHECK_THAT(r.err, Catch::Contains("1 ps .. 1e6 s"));
+    // --budget 1e12s and --min-freq 1e300Hz made the block-by-block walk run about 10^18 steps (a hang):
+    // refused even with --force; the largest values the solver takes finish at once.
+    CHECK(run(s, {"recommend", "--from", kElliott, "--budget", "1e12s", "--force"}).exit.code == 2);
+    CHECK_THAT(run(s, {"recommend", "--from", kElliott, "--budget", "30us", "--min-freq", "1e300Hz", "--force"}).err,
+               Catch::Contains("1 Hz .. 1 THz"));
+    CHECK(run(s, {"recommend", "--from", kElliott, "--budget", "1e6s", "--min-freq", "1000GHz", "--force"}).exit.code ==
+          0);
 }

@@ -71,13 +71,15 @@ TEST_CASE("report data: curves, points, limit and threshold of a synthetic sweep
     const double p50_1mib = (2000 + 0.88 * 1048576.0) * 1.25 / 1e9;
     CHECK(c.p50_s.back() == Approx(p50_1mib * t.x_max / 1048576.0).epsilon(0.02));
     // Every cold point of the sweep is drawn, at its p50 (core cycles = ticks × core/TSC, / f) and its bound quantile.
-    std::size_t cold = std::count_if(sweep.sections.begin(), sweep.sections.end(), [](const SectionPoint& p) { return p.cache == "cold"; });
+    std::size_t cold = std::count_if(sweep.sections.begin(), sweep.sections.end(),
+                                     [](const SectionPoint& p) { return p.cache == "cold"; });
     CHECK(c.points_p50.size() == cold);
     CHECK(c.points_bound.size() + c.points_bound_unfitted.size() == cold);
     CHECK(c.points_bound.size() == m.model("fake-avx2", Cache::cold)->bound_bytes.size());
     std::vector<double> want_p50, want_bound, got_p50, got_bound;
     for (const auto& p : sweep.sections)
-        if (p.cache == "cold") want_p50.push_back(p.ticks.p50 * 1.25 / 1e9), want_bound.push_back(p.ticks.p99_clean * 1.25 / 1e9);
+        if (p.cache == "cold")
+            want_p50.push_back(p.ticks.p50 * 1.25 / 1e9), want_bound.push_back(p.ticks.p99_clean * 1.25 / 1e9);
     for (const auto& p : c.points_p50) got_p50.push_back(p.y);
     for (const auto* pts : {&c.points_bound, &c.points_bound_unfitted})
         for (const auto& p : *pts) got_bound.push_back(p.y);
@@ -213,14 +215,18 @@ TEST_CASE("report data: what an input lacks becomes a note, never a broken chart
         CHECK_THAT(in.notes.at(0), Catch::Contains("no models"));
     }
     SECTION("files of other schemas are refused by name") {
-        CHECK_THROWS_WITH(load_report_input(write_temp("bench.json", R"({"schema": "fputune.bench/1", "results": []})")),
-                          Catch::Contains("bench.json") && Catch::Contains("fputune compare"));
+        CHECK_THROWS_WITH(
+            load_report_input(write_temp("bench.json", R"({"schema": "fputune.bench/1", "results": []})")),
+            Catch::Contains("bench.json") && Catch::Contains("fputune compare"));
         CHECK_THROWS_WITH(load_report_input(write_temp("rec.json", R"({"schema": "fputune.recommendation/1"})")),
                           Catch::Contains("sweep or model files it was made from"));
-        CHECK_THROWS_WITH(load_report_input(write_temp("other.json", R"({"schema": "other/3"})")), Catch::Contains("other/3"));
+        CHECK_THROWS_WITH(load_report_input(write_temp("other.json", R"({"schema": "other/3"})")),
+                          Catch::Contains("other/3"));
         CHECK_THROWS_WITH(load_report_input(write_temp("noschema.json", R"({"a": 1})")), Catch::Contains("schema"));
-        CHECK_THROWS_WITH(load_report_input(write_temp("trunc.json", R"({"schema": "fputune.sweep/1", "cpu)")), Catch::Contains("not valid JSON"));
-        CHECK_THROWS_WITH(load_report_input(write_temp("newer.json", R"({"schema": "fputune.sweep/7"})")), Catch::Contains("newer"));
+        CHECK_THROWS_WITH(load_report_input(write_temp("trunc.json", R"({"schema": "fputune.sweep/1", "cpu)")),
+                          Catch::Contains("not valid JSON"));
+        CHECK_THROWS_WITH(load_report_input(write_temp("newer.json", R"({"schema": "fputune.sweep/7"})")),
+                          Catch::Contains("newer"));
         CHECK_THROWS_WITH(load_report_input(write_temp("text.txt", "hello\n")), Catch::Contains("neither"));
     }
 }
@@ -228,9 +234,12 @@ TEST_CASE("report data: what an input lacks becomes a note, never a broken chart
 TEST_CASE("fpu_costs: read from a probe, empty when it has none", "[report]") {
     CHECK(fpu_costs(nlohmann::json::object()).empty());
     CHECK(fpu_costs(nlohmann::json{{"xsave", {{"costs", nlohmann::json::array()}}}, {"tsc", {{"hz", 1e9}}}}).empty());
-    CHECK(fpu_costs(nlohmann::json{{"xsave", {{"costs", {{{"dirty", "zmm"}, {"save_ticks", 10.0}, {"restore_ticks", 20.0}}}}}}}).empty());  // no TSC
-    const auto c = fpu_costs(nlohmann::json{{"xsave", {{"costs", {{{"dirty", "zmm"}, {"save_ticks", 10.0}, {"restore_ticks", 20.0}}}}}},
-                                            {"tsc", {{"hz", 2e9}}}});
+    CHECK(fpu_costs(nlohmann::json{
+                        {"xsave", {{"costs", {{{"dirty", "zmm"}, {"save_ticks", 10.0}, {"restore_ticks", 20.0}}}}}}})
+              .empty());  // no TSC
+    const auto c = fpu_costs(
+        nlohmann::json{{"xsave", {{"costs", {{{"dirty", "zmm"}, {"save_ticks", 10.0}, {"restore_ticks", 20.0}}}}}},
+                       {"tsc", {{"hz", 2e9}}}});
     REQUIRE(c.size() == 1);
     CHECK(c[0].save_ns == Approx(5));
     CHECK(c[0].pair_ns == Approx(15));
@@ -251,22 +260,26 @@ std::vector<std::string> series_titles(const std::string& figure) {
     std::vector<std::string> out;
     static const std::regex re(R"(<g id="c\d+-gnuplot_plot_\d+" ><title>([^<]*)</title>)");
     for (auto it = std::sregex_iterator(figure.begin(), figure.end(), re); it != std::sregex_iterator(); ++it)
-        if ((*it)[1].str().find_first_not_of(' ') != std::string::npos) out.push_back((*it)[1]);  // blank: a legend padding slot
+        if ((*it)[1].str().find_first_not_of(' ') != std::string::npos)
+            out.push_back((*it)[1]);  // blank: a legend padding slot
     return out;
 }
 
 std::vector<std::string> figures(const std::string& html, const std::string& kind) {
     std::vector<std::string> out;
     const std::string open = "<figure class=\"chart " + kind;
-    for (auto at = html.find(open); at != std::string::npos; at = html.find(open, at + 1)) out.push_back(html.substr(at, html.find("</figure>", at) - at));
+    for (auto at = html.find(open); at != std::string::npos; at = html.find(open, at + 1))
+        out.push_back(html.substr(at, html.find("</figure>", at) - at));
     return out;
 }
 
 }  // namespace
 
-TEST_CASE("CLI: report of the two committed machines: every chart of every algorithm, binding machine named, no URL", "[report][cli]") {
+TEST_CASE("CLI: report of the two committed machines: every chart of every algorithm, binding machine named, no URL",
+          "[report][cli]") {
     const std::string out = (temp_dir() / "machines.html").string();
-    const Run r = run_fputune(std::string("report --from ") + kZen5 + " " + kEmeraldRapids + " --budget 30us --min-freq 1GHz -o " + out);
+    const Run r = run_fputune(std::string("report --from ") + kZen5 + " " + kEmeraldRapids +
+                              " --budget 30us --min-freq 1GHz -o " + out);
     INFO(r.err);
     REQUIRE(r.rc == 0);
     CHECK_THAT(r.out, Catch::Contains("wrote " + out));
@@ -274,7 +287,8 @@ TEST_CASE("CLI: report of the two committed machines: every chart of every algor
     // Self-contained: no URL, no script, no external resource of any kind.
     CHECK(html.rfind("<!DOCTYPE html>", 0) == 0);
     CHECK(html.find("</html>") != std::string::npos);
-    for (const char* forbidden : {"http:", "https:", "//www.", "<script", "<link", "<img", "<iframe", "src=", "@import", "url(http", "<?xml"}) {
+    for (const char* forbidden :
+         {"http:", "https:", "//www.", "<script", "<link", "<img", "<iframe", "src=", "@import", "url(http", "<?xml"}) {
         INFO(forbidden);
         CHECK(html.find(forbidden) == std::string::npos);
     }
@@ -305,12 +319,15 @@ TEST_CASE("CLI: report of the two committed machines: every chart of every algor
             const auto titles = series_titles(f);
             for (const auto& t : titles) {
                 INFO(t);
-                CHECK(count(f, ">" + t + "</text>") + count(f, ">" + t + "</tspan>") >= 1);  // named in the legend: gnuplot drops entries that do not fit
+                CHECK(count(f, ">" + t + "</text>") + count(f, ">" + t + "</tspan>") >=
+                      1);  // named in the legend: gnuplot drops entries that do not fit
             }
-            for (const char* want : {"[1] p99 line (bound)", "[2] p99 line (bound)", "[1] p99 band (95 %)", "[1] p50 line",
-                                     "[2] throughput (right axis)", "[1] measured p50", "[2] measured p99", "budget 30.0 us"})
+            for (const char* want :
+                 {"[1] p99 line (bound)", "[2] p99 line (bound)", "[1] p99 band (95 %)", "[1] p50 line",
+                  "[2] throughput (right axis)", "[1] measured p50", "[2] measured p99", "budget 30.0 us"})
                 CHECK(std::find(titles.begin(), titles.end(), want) != titles.end());
-            CHECK(std::count_if(titles.begin(), titles.end(), [](const std::string& t) { return t.find("limit ") != std::string::npos; }) == 2);
+            CHECK(std::count_if(titles.begin(), titles.end(),
+                                [](const std::string& t) { return t.find("limit ") != std::string::npos; }) == 2);
             CHECK(count(f, "(binds)") >= 1);  // the machine that gives this variant's limit
             CHECK(count(f, "<svg") == 1);
         }
@@ -323,12 +340,15 @@ TEST_CASE("CLI: report of the two committed machines: every chart of every algor
                 INFO(t);
                 CHECK(count(f, ">" + t + "</text>") + count(f, ">" + t + "</tspan>") >= 1);
             }
-            CHECK(std::any_of(titles.begin(), titles.end(), [](const std::string& t) { return t.find("(no FPU)") != std::string::npos; }));
-            CHECK(std::any_of(titles.begin(), titles.end(), [](const std::string& t) { return t.find(", ymm dirty") != std::string::npos; }));
+            CHECK(std::any_of(titles.begin(), titles.end(),
+                              [](const std::string& t) { return t.find("(no FPU)") != std::string::npos; }));
+            CHECK(std::any_of(titles.begin(), titles.end(),
+                              [](const std::string& t) { return t.find(", ymm dirty") != std::string::npos; }));
         }
         // The summary names the variant and the machine that bind the algorithm's limit.
         const std::string label = a.machine == sources[0].machine ? "[1] " + a.machine : "[2] " + a.machine;
-        CHECK(html.find("<td>" + a.kernel + " on <span class=\"binds\">" + label + "</span></td>") != std::string::npos);
+        CHECK(html.find("<td>" + a.kernel + " on <span class=\"binds\">" + label + "</span></td>") !=
+              std::string::npos);
     }
     // The default workload, bigbuf, with the limits and without, in every algorithm's section.
     for (const AlgorithmRow& a : rec.algorithms) {
@@ -343,27 +363,35 @@ TEST_CASE("CLI: report of the two committed machines: every chart of every algor
     const auto fpu = figures(html, "fpu");
     REQUIRE(fpu.size() == 1);
     const auto bars = series_titles(fpu[0]);
-    CHECK(std::count_if(bars.begin(), bars.end(), [](const std::string& t) { return t.find("save") != std::string::npos; }) == 2);
+    CHECK(std::count_if(bars.begin(), bars.end(),
+                        [](const std::string& t) { return t.find("save") != std::string::npos; }) == 2);
     CHECK(html.find("Oxide Virtual Turin-like Processor") != std::string::npos);
     CHECK(html.find("zen5-turin-vm-2026-11-30.json") != std::string::npos);
     CHECK(html.find("048f5dc") != std::string::npos);  // the Zen 5 sweep's tool commit: provenance
 }
 
-TEST_CASE("CLI: report on bad input: a note and a page, or one line and exit 2 - no gnuplot is exit 3", "[report][cli]") {
+TEST_CASE("CLI: report on bad input: a note and a page, or one line and exit 2 - no gnuplot is exit 3",
+          "[report][cli]") {
     const std::string out = (temp_dir() / "bad.html").string();
     const std::string good = write_temp_sweep("cli_good.json", synthetic_sweep("Test CPU", 2000, 0.8));
     SECTION("refused in one line, exit 2, nothing written over") {
         const std::vector<std::pair<std::string, std::string>> cases = {
-            {"--from " + write_temp("cli_bench.json", R"({"schema": "fputune.bench/1"})") + " --budget 30us", "fputune compare"},
-            {"--from " + write_temp("cli_rec.json", R"({"schema": "fputune.recommendation/1"})") + " --budget 30us", "recommendation"},
-            {"--from " + write_temp("cli_trunc.json", read_file(good).substr(0, 500)) + " --budget 30us", "not valid JSON"},
+            {"--from " + write_temp("cli_bench.json", R"({"schema": "fputune.bench/1"})") + " --budget 30us",
+             "fputune compare"},
+            {"--from " + write_temp("cli_rec.json", R"({"schema": "fputune.recommendation/1"})") + " --budget 30us",
+             "recommendation"},
+            {"--from " + write_temp("cli_trunc.json", read_file(good).substr(0, 500)) + " --budget 30us",
+             "not valid JSON"},
             {"--from " + good + " --budget 30xs", "30xs"},
             {"--from " + good, "--budget is required"},
             {"--from " + good + " --budget 30us -k 'nothing-*'", "nothing-*"},
             {"--from " + (temp_dir() / "absent.json").string() + " --budget 30us", "absent.json"},
             {"--from " + good + " --budget 30us --workload foo", "--workload foo"},
-            {"--from " + good + " --budget 30us --workload module-signing", "fputune simulate --workload module-signing"},
-            {"--from " + good + " --budget 30us --workload " + write_temp("cli_bad.csv", "kernel,bytes,count\nfake-avx2,x,1\n"), "cli_bad.csv"},
+            {"--from " + good + " --budget 30us --workload module-signing",
+             "fputune simulate --workload module-signing"},
+            {"--from " + good + " --budget 30us --workload " +
+                 write_temp("cli_bad.csv", "kernel,bytes,count\nfake-avx2,x,1\n"),
+             "cli_bad.csv"},
         };
         for (const auto& [args, says] : cases) {
             write_temp("bad.html", "keep me\n");
@@ -411,16 +439,21 @@ TEST_CASE("CLI: report on bad input: a note and a page, or one line and exit 2 -
 
         // A sweep with a doctor verdict and a sampling summary (written by fputune with `doctor`): both shown.
         nlohmann::json with_doctor = to_json(synthetic_sweep("Doctor CPU", 2000, 0.8));
-        with_doctor["doctor"] = {{"verdict", "noisy"},
-                                 {"quick", true},
-                                 {"findings", {{{"severity", "noisy"}, {"check", "hypervisor"}, {"what", "a VM & its host"}, {"advice", "pin <cpu>"}}}},
-                                 {"system", {{"governor", ""}, {"boost", -1}}}};
+        with_doctor["doctor"] = {
+            {"verdict", "noisy"},
+            {"quick", true},
+            {"findings",
+             {{{"severity", "noisy"}, {"check", "hypervisor"}, {"what", "a VM & its host"}, {"advice", "pin <cpu>"}}}},
+            {"system", {{"governor", ""}, {"boost", -1}}}};
         with_doctor["sampling"] = {{"rounds", 4}, {"rejected_samples", 3}, {"disturbances", 2}};
-        r = run_fputune("report --from " + write_temp("cli_doctor.json", with_doctor.dump()) + " --budget 30us -o " + out);
+        r = run_fputune("report --from " + write_temp("cli_doctor.json", with_doctor.dump()) + " --budget 30us -o " +
+                        out);
         REQUIRE(r.rc == 0);
         html = read_file(out);
-        CHECK(html.find("verdict: <span class=\"verdict over\">noisy</span> (the quick check a sweep runs first)") != std::string::npos);
-        CHECK(html.find("<td>hypervisor</td><td>a VM &amp; its host</td><td>pin &lt;cpu&gt;</td>") != std::string::npos);
+        CHECK(html.find("verdict: <span class=\"verdict over\">noisy</span> (the quick check a sweep runs first)") !=
+              std::string::npos);
+        CHECK(html.find("<td>hypervisor</td><td>a VM &amp; its host</td><td>pin &lt;cpu&gt;</td>") !=
+              std::string::npos);
         CHECK(html.find("sampling: disturbances=2, rejected_samples=3, rounds=4") != std::string::npos);
         CHECK(html.find("No <code>doctor</code> verdict") == std::string::npos);
 
@@ -433,7 +466,8 @@ TEST_CASE("CLI: report on bad input: a note and a page, or one line and exit 2 -
         REQUIRE(trade.size() == 1);
         const auto titles = series_titles(trade[0]);
         CHECK(std::find(titles.begin(), titles.end(), "p99 line (bound)") != titles.end());
-        CHECK(std::none_of(titles.begin(), titles.end(), [](const std::string& t) { return t.find("measured") != std::string::npos; }));
+        CHECK(std::none_of(titles.begin(), titles.end(),
+                           [](const std::string& t) { return t.find("measured") != std::string::npos; }));
         CHECK(html.find("no measured points") != std::string::npos);
     }
 }

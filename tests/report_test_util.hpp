@@ -23,8 +23,8 @@ namespace fs = std::filesystem;
 // A sweep of "fake-avx2" (64-byte blocks, ticks = a + b·n, relative noise, p90 = 1.05 p50, p99_clean =
 // 1.1 p50) in both cache states, with a no-FPU "fake-generic" and one-shot points for the threshold
 // (SIMD wins from 256 B on with ymm dirty, from 128 B with xmm), and an XSAVE cost table in its probe.
-inline SweepFile synthetic_sweep(const std::string& brand, double a, double b, double noise = 0.003, std::uint64_t seed = 1,
-                                 const std::string& kernel = "fake-avx2") {
+inline SweepFile synthetic_sweep(const std::string& brand, double a, double b, double noise = 0.003,
+                                 std::uint64_t seed = 1, const std::string& kernel = "fake-avx2") {
     SweepFile f;
     f.tool_version = "test";
     f.tool_commit = "abc123";
@@ -41,7 +41,8 @@ inline SweepFile synthetic_sweep(const std::string& brand, double a, double b, d
     f.tsc_hz = 2.5e9;
     f.core_per_tsc = f.core_per_tsc_end = 1.25;
     f.dirty = "ymm";
-    f.kernels = {{kernel, "fake", "avx2", "fputune", 64, true}, {"fake-generic", "fake", "generic", "fputune", 64, false}};
+    f.kernels = {{kernel, "fake", "avx2", "fputune", 64, true},
+                 {"fake-generic", "fake", "generic", "fputune", 64, false}};
     std::mt19937_64 rng(seed);
     std::uniform_real_distribution<double> u(-noise, noise);
     for (const char* cache : {"hot", "cold"}) {
@@ -74,7 +75,9 @@ inline SweepFile synthetic_sweep(const std::string& brand, double a, double b, d
 // One scratch folder per test process, removed at exit.
 struct TempDir {
     fs::path path;
-    TempDir() : path(fs::temp_directory_path() / ("fputune_report_test_" + std::to_string(getpid()))) { fs::create_directories(path); }
+    TempDir() : path(fs::temp_directory_path() / ("fputune_report_test_" + std::to_string(getpid()))) {
+        fs::create_directories(path);
+    }
     ~TempDir() {
         std::error_code ec;
         fs::remove_all(path, ec);
@@ -112,7 +115,8 @@ inline std::string fputune_binary() {
 // Runs `env_prefix fputune args` through the shell; stdout and stderr captured.
 inline Run run_fputune(const std::string& args, const std::string& env_prefix = "") {
     const std::string out = (temp_dir() / "stdout").string(), err = (temp_dir() / "stderr").string();
-    const std::string cmd = env_prefix + (env_prefix.empty() ? "" : " ") + fputune_binary() + " " + args + " >" + out + " 2>" + err;
+    const std::string cmd =
+        env_prefix + (env_prefix.empty() ? "" : " ") + fputune_binary() + " " + args + " >" + out + " 2>" + err;
     const int status = std::system(cmd.c_str());
     Run r;
     r.rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;

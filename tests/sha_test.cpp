@@ -125,10 +125,12 @@ void equals_openssl(const Kernel& k) {
     }
 }
 
-const PerKernel kNist("NIST vectors", "[sha][vectors]",
-                      [](const Kernel& k) { return is_sha(k) && std::string(k.algorithm) != "sm3"; }, nist_vectors_of);
-const PerKernel kSm3("GB/T 32905 vectors", "[sha][sm3][vectors]",
-                     [](const Kernel& k) { return std::string(k.algorithm) == "sm3"; }, sm3_vectors_of);
+const PerKernel kNist(
+    "NIST vectors", "[sha][vectors]", [](const Kernel& k) { return is_sha(k) && std::string(k.algorithm) != "sm3"; },
+    nist_vectors_of);
+const PerKernel kSm3(
+    "GB/T 32905 vectors", "[sha][sm3][vectors]", [](const Kernel& k) { return std::string(k.algorithm) == "sm3"; },
+    sm3_vectors_of);
 const PerKernel kOpenSsl("equals OpenSSL on random inputs in random sections", "[sha][oracle]", is_sha, equals_openssl);
 
 }  // namespace

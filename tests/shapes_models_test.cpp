@@ -25,8 +25,9 @@ constexpr double kRatio = 1.25;  // core cycles per tick
 constexpr double kTscHz = 2e9;
 
 // A series as the sweep lists it.
-KernelInfo series(const std::string& name, const std::string& algorithm, std::uint32_t block, const std::string& of = "",
-                  const std::string& shape = "", std::uint32_t sources = 0, double idle_s = 0) {
+KernelInfo series(const std::string& name, const std::string& algorithm, std::uint32_t block,
+                  const std::string& of = "", const std::string& shape = "", std::uint32_t sources = 0,
+                  double idle_s = 0) {
     KernelInfo k{name, algorithm, "fake", "fputune", block, true};
     k.of = of;
     k.shape = shape;
@@ -66,7 +67,10 @@ SweepFile base_sweep() {
 ModelFile raid_models() {
     SweepFile f = base_sweep();
     for (std::uint32_t n : {4u, 8u, 16u})
-        add_line(f, series("raid6-fake.x" + std::to_string(n), "raid6.x" + std::to_string(n), 256, "raid6-fake", "stripe", n), 2000, 0.1);
+        add_line(
+            f,
+            series("raid6-fake.x" + std::to_string(n), "raid6.x" + std::to_string(n), 256, "raid6-fake", "stripe", n),
+            2000, 0.1);
     return fit_sweep(f, "raid.json");
 }
 
@@ -101,7 +105,8 @@ const AlgorithmRow* algorithm(const Recommendation& r, const std::string& alg) {
 
 }  // namespace
 
-TEST_CASE("upstream: the ciphers and RAID are found by our names, uncapped sections judged where the CSV says", "[models][shapes]") {
+TEST_CASE("upstream: the ciphers and RAID are found by our names, uncapped sections judged where the CSV says",
+          "[models][shapes]") {
     const UpstreamLimit* xts = find_upstream_limit("aes-128-xts");
     REQUIRE(xts);
     CHECK(xts->algorithm == "aes-xts");
@@ -134,7 +139,8 @@ TEST_CASE("upstream: the ciphers and RAID are found by our names, uncapped secti
     CHECK_FALSE(find_upstream_limit("no-such-algorithm"));
 }
 
-TEST_CASE("series: an XTS message is judged at 4096 B, GCM's AAD unbounded, each with its own macro", "[models][shapes]") {
+TEST_CASE("series: an XTS message is judged at 4096 B, GCM's AAD unbounded, each with its own macro",
+          "[models][shapes]") {
     const RecommendOptions o = budget_30us();
     const Recommendation r = recommend({cipher_models()}, o);
     const VariantResult* xts = variant(r, "aes-256-xts-fake");
@@ -154,7 +160,8 @@ TEST_CASE("series: an XTS message is judged at 4096 B, GCM's AAD unbounded, each
     CHECK(aad_alg->stem == "AES_256_GCM_AAD");
     CHECK_FALSE(aad_alg->upstream_because.empty());
     const std::string h = render_header(r, "limits.h");
-    CHECK(h.find("#define FPUTUNE_AES_256_GCM_FAKE_AAD_FPU_BYTES " + std::to_string(aad->bytes) + "U") != std::string::npos);
+    CHECK(h.find("#define FPUTUNE_AES_256_GCM_FAKE_AAD_FPU_BYTES " + std::to_string(aad->bytes) + "U") !=
+          std::string::npos);
     CHECK(h.find("#define FPUTUNE_AES_256_GCM_AAD_FPU_BYTES") != std::string::npos);
     CHECK(h.find("#define FPUTUNE_AES_256_XTS_FAKE_FPU_BYTES") != std::string::npos);
     const std::string table = render_table(r);
@@ -176,11 +183,14 @@ TEST_CASE("series: the ZMM warm-up state joins its warm row, binds it when slowe
     CHECK(gcm->stem == "AES_256_GCM_FAKE");  // the macro stays the kernel's
     CHECK(gcm->bytes == static_cast<std::uint64_t>((30000 / 1.05 - 3800) / 0.6) / 16 * 16);
     bool noted = false;
-    for (const auto& n : gcm->notes) noted |= n.find("ZMM warm-up") != std::string::npos && n.find("binds") != std::string::npos;
+    for (const auto& n : gcm->notes)
+        noted |= n.find("ZMM warm-up") != std::string::npos && n.find("binds") != std::string::npos;
     CHECK(noted);
-    for (const auto& row : r.variants) CHECK((row.bound.kernel.find(".idle") == std::string::npos || row.per_machine.size() == 2));
+    for (const auto& row : r.variants)
+        CHECK((row.bound.kernel.find(".idle") == std::string::npos || row.per_machine.size() == 2));
     const std::string h = render_header(r, "limits.h");
-    CHECK(h.find("#define FPUTUNE_AES_256_GCM_FAKE_FPU_BYTES " + std::to_string(gcm->bytes) + "U") != std::string::npos);
+    CHECK(h.find("#define FPUTUNE_AES_256_GCM_FAKE_FPU_BYTES " + std::to_string(gcm->bytes) + "U") !=
+          std::string::npos);
     CHECK(h.find("IDLE") == std::string::npos);
     // check judges a constant on the slower state.
     const std::string over = "#define FPUTUNE_AES_256_GCM_FAKE_FPU_BYTES " + std::to_string(gcm->bytes + 16) + "U\n";
@@ -239,8 +249,8 @@ TEST_CASE("multi-source: recommend, header and check speak in disks", "[models][
     REQUIRE(x8->upstream_judged_at);
     CHECK(x8->upstream_time_s == Approx(1.05 * (2000 + 0.8 * 4096) / 1e9).epsilon(1e-3));
     const std::string h = render_header(r, "limits.h");
-    for (const char* macro : {"FPUTUNE_RAID6_FAKE_6_DISKS_FPU_BYTES", "FPUTUNE_RAID6_FAKE_10_DISKS_FPU_BYTES", "FPUTUNE_RAID6_FAKE_18_DISKS_FPU_BYTES",
-                              "FPUTUNE_RAID6_10_DISKS_FPU_BYTES"})
+    for (const char* macro : {"FPUTUNE_RAID6_FAKE_6_DISKS_FPU_BYTES", "FPUTUNE_RAID6_FAKE_10_DISKS_FPU_BYTES",
+                              "FPUTUNE_RAID6_FAKE_18_DISKS_FPU_BYTES", "FPUTUNE_RAID6_10_DISKS_FPU_BYTES"})
         CHECK(h.find(std::string("#define ") + macro + " ") != std::string::npos);
     CHECK(h.find("#define FPUTUNE_RAID6_FAKE_MAX_DISKS_4K " + std::to_string(disks) + "U") != std::string::npos);
     CHECK(h.find("#define FPUTUNE_RAID6_MAX_DISKS_4K " + std::to_string(disks) + "U") != std::string::npos);
@@ -252,8 +262,8 @@ TEST_CASE("multi-source: recommend, header and check speak in disks", "[models][
     // interpolated.
     CHECK(check_header(h, "limits.h", {raid_models()}, o).all_pass());
     const std::string more = "#define FPUTUNE_RAID6_FAKE_MAX_DISKS_4K " + std::to_string(disks + 1) + "U\n" +
-                             "#define FPUTUNE_RAID6_FAKE_10_DISKS_FPU_BYTES " + std::to_string(x8->bytes + 256) + "U\n" +
-                             "#define FPUTUNE_RAID6_12_DISKS_FPU_BYTES 4096U\n";
+                             "#define FPUTUNE_RAID6_FAKE_10_DISKS_FPU_BYTES " + std::to_string(x8->bytes + 256) +
+                             "U\n" + "#define FPUTUNE_RAID6_12_DISKS_FPU_BYTES 4096U\n";
     const CheckReport c = check_header(more, "h", {raid_models()}, o);
     REQUIRE(c.results.size() == 3);
     CHECK_FALSE(c.results[0].pass);

@@ -47,7 +47,9 @@ SweepOptions tiny_sweep() {
 }
 
 // "xor-sse.x8" -> 8.
-std::uint32_t series_sources_of(const std::string& name) { return static_cast<std::uint32_t>(std::stoul(name.substr(name.rfind(".x") + 2))); }
+std::uint32_t series_sources_of(const std::string& name) {
+    return static_cast<std::uint32_t>(std::stoul(name.substr(name.rfind(".x") + 2)));
+}
 
 }  // namespace
 
@@ -98,7 +100,8 @@ TEST_CASE("shapes: each kernel's series and sizes, as Linux's glue cuts its work
     CHECK(series_sizes(xts, message, sized) == std::vector<std::uint64_t>{96, 4096});
 }
 
-TEST_CASE("shapes: --zmm-idle adds the warm-up state to kernels that need AVX-512F, sizes to 256 KiB", "[sweep][shapes]") {
+TEST_CASE("shapes: --zmm-idle adds the warm-up state to kernels that need AVX-512F, sizes to 256 KiB",
+          "[sweep][shapes]") {
     SweepOptions opt;
     opt.zmm_idle_s = 1e-3;
     const Kernel& z = kernel("aes-256-gcm-vaes-avx512");
@@ -106,8 +109,8 @@ TEST_CASE("shapes: --zmm-idle adds the warm-up state to kernels that need AVX-51
     REQUIRE(series.size() == 4);  // data, aad, and both after idle
     std::set<std::string> names;
     for (const SeriesSpec& s : series) names.insert(series_name(z, s));
-    CHECK(names == std::set<std::string>{"aes-256-gcm-vaes-avx512", "aes-256-gcm-vaes-avx512.aad", "aes-256-gcm-vaes-avx512.idle",
-                                         "aes-256-gcm-vaes-avx512.aad.idle"});
+    CHECK(names == std::set<std::string>{"aes-256-gcm-vaes-avx512", "aes-256-gcm-vaes-avx512.aad",
+                                         "aes-256-gcm-vaes-avx512.idle", "aes-256-gcm-vaes-avx512.aad.idle"});
     const KernelInfo idle = series_info(z, series[2]);
     CHECK(idle.idle_s == 1e-3);
     CHECK(idle.algorithm == "aes-256-gcm");  // the warm-up state is a state of the same algorithm
@@ -142,7 +145,8 @@ TEST_CASE("shapes: series and sources in the sweep file, and files without them"
     f.cpu = {{"brand", "Test CPU"}};
     f.tsc_hz = 2e9;
     f.core_per_tsc = f.core_per_tsc_end = 1;
-    KernelInfo x{"raid6-fake.x8", "raid6.x8", "fake", "fputune", 256, true, std::string("raid6-fake"), std::string("stripe")};
+    KernelInfo x{"raid6-fake.x8",           "raid6.x8",           "fake", "fputune", 256, true,
+                 std::string("raid6-fake"), std::string("stripe")};
     x.sources = 8;
     x.dest_count = 2;
     x.max_sources = 255;
@@ -206,7 +210,8 @@ TEST_CASE("shapes: a tiny sweep of GCM measures its data and AAD sections as two
     CHECK(plan_sweep(opt, &f).sections.empty());
 }
 
-TEST_CASE("shapes: a multi-source kernel is swept as N sources x bytes per source, one series per N", "[sweep][shapes]") {
+TEST_CASE("shapes: a multi-source kernel is swept as N sources x bytes per source, one series per N",
+          "[sweep][shapes]") {
     SweepOptions opt;
     const Kernel& raid = kernel("raid6-sse2");
     const auto series = section_series(raid, opt);
@@ -217,7 +222,8 @@ TEST_CASE("shapes: a multi-source kernel is swept as N sources x bytes per sourc
         const auto sizes = series_sizes(raid, series[i], opt);
         CHECK(sizes.front() == raid.block_bytes);
         CHECK(has(sizes, 4096));  // md's stripe
-        CHECK(sizes.back() * series[i].sources <= 2 * opt.max_section_bytes);  // N x bytes: no more data than one stream
+        CHECK(sizes.back() * series[i].sources <=
+              2 * opt.max_section_bytes);  // N x bytes: no more data than one stream
     }
     const KernelInfo x8 = series_info(raid, series[1]);
     CHECK(x8.name == "raid6-sse2.x8");
@@ -245,17 +251,21 @@ TEST_CASE("shapes: a multi-source kernel is swept as N sources x bytes per sourc
     REQUIRE(f.sections.size() == plan.sections.size());
     for (const SectionPoint& p : f.sections) CHECK(p.sources == series_sources_of(p.kernel));
     CHECK(impossible_points(f).empty());
-    CHECK(std::none_of(f.warnings.begin(), f.warnings.end(), [](const std::string& w) { return w.find("not swept") != std::string::npos; }));
+    CHECK(std::none_of(f.warnings.begin(), f.warnings.end(),
+                       [](const std::string& w) { return w.find("not swept") != std::string::npos; }));
 }
 
 TEST_CASE("shapes: verify measures a MAX_DISKS_4K count as that many disks of 4 KiB", "[verify][shapes][cli]") {
     namespace fs = std::filesystem;
     const fs::path dir = fs::temp_directory_path() / ("fputune-shapes-" + std::to_string(getpid()));
     fs::create_directories(dir);
-    std::ofstream(dir / "disks.h") << "#define FPUTUNE_RAID6_SSE2_MAX_DISKS_4K 6U\n#define FPUTUNE_RAID6_MAX_DISKS_4K 300U\n";
-    const std::string bin = (fs::read_symlink("/proc/self/exe").parent_path() / ".." / "apps" / "fputune").lexically_normal().string();
+    std::ofstream(dir / "disks.h")
+        << "#define FPUTUNE_RAID6_SSE2_MAX_DISKS_4K 6U\n#define FPUTUNE_RAID6_MAX_DISKS_4K 300U\n";
+    const std::string bin =
+        (fs::read_symlink("/proc/self/exe").parent_path() / ".." / "apps" / "fputune").lexically_normal().string();
     const std::string cmd = "FPUTUNE_LOCK_DIR=" + dir.string() + " " + bin + " verify " + (dir / "disks.h").string() +
-                            " --budget 1ms --min-freq 1GHz --time-budget 1 --json >" + (dir / "out").string() + " 2>/dev/null";
+                            " --budget 1ms --min-freq 1GHz --time-budget 1 --json >" + (dir / "out").string() +
+                            " 2>/dev/null";
     const int status = std::system(cmd.c_str());
     std::stringstream out;
     out << std::ifstream(dir / "out").rdbuf();

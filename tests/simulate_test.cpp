@@ -51,11 +51,14 @@ std::string write_scratch(const std::string& name, const std::string& text) {
 
 // A model of one kernel at exactly B cycles per byte (a reference CSV: A = 0, core = TSC).
 ModelFile line_model(const std::string& kernel, double cycles_per_byte) {
-    return read_reference_csv(fmt::format("# machine: Test CPU\nalgorithm,bytes,cycles_per_op\n{},4096,{}\n", kernel, 4096 * cycles_per_byte),
-                              "test.csv");
+    return read_reference_csv(
+        fmt::format("# machine: Test CPU\nalgorithm,bytes,cycles_per_op\n{},4096,{}\n", kernel, 4096 * cycles_per_byte),
+        "test.csv");
 }
 
-Workload requests(const std::string& csv) { return workload_from_csv("kernel,bytes,count\n" + csv, "test-workload.csv"); }
+Workload requests(const std::string& csv) {
+    return workload_from_csv("kernel,bytes,count\n" + csv, "test-workload.csv");
+}
 
 const SimRow& row(const Simulation& s, const std::string& kernel, std::size_t machine = 0) {
     for (const auto& r : s.machines.at(machine).rows)
@@ -91,7 +94,8 @@ struct Run {
 };
 
 Run fputune_cli(const std::string& args) {
-    const fs::path bin = (fs::read_symlink("/proc/self/exe").parent_path() / ".." / "apps" / "fputune").lexically_normal();
+    const fs::path bin =
+        (fs::read_symlink("/proc/self/exe").parent_path() / ".." / "apps" / "fputune").lexically_normal();
     const std::string out = (scratch() / "stdout").string(), err = (scratch() / "stderr").string();
     const int status = std::system((bin.string() + " " + args + " >" + out + " 2>" + err).c_str());
     return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_file(out), read_file(err)};
@@ -99,7 +103,8 @@ Run fputune_cli(const std::string& args) {
 
 }  // namespace
 
-TEST_CASE("simulate: a hash request is update() sections of whole blocks, then final() in a pair of its own", "[simulate]") {
+TEST_CASE("simulate: a hash request is update() sections of whole blocks, then final() in a pair of its own",
+          "[simulate]") {
     const ModelFile m = line_model("sha256-avx2", 5);
     SimulateOptions o;
     o.min_freq_hz = 1e9;
@@ -124,7 +129,8 @@ TEST_CASE("simulate: a hash request is update() sections of whole blocks, then f
     CHECK(r.limited->bytes == 3.0 * ((1 << 20) + 64));
     CHECK(r.limited->inside_cycles == Approx(r.upstream.inside_cycles));
     CHECK(r.limited->cost_cycles == Approx(3 * 76 * 50.0));
-    CHECK(r.throughput_cost == Approx((3 * 76 * 50.0 + r.upstream.inside_cycles) / (3 * 2 * 50.0 + r.upstream.inside_cycles) - 1));
+    CHECK(r.throughput_cost ==
+          Approx((3 * 76 * 50.0 + r.upstream.inside_cycles) / (3 * 2 * 50.0 + r.upstream.inside_cycles) - 1));
     // final() takes two blocks when the length field does not fit after the last partial block.
     s = simulate({m}, requests("sha256-avx2,120,1\nsha256-avx2,100,1\n"), nullptr, o);
     CHECK(row(s, "sha256-avx2").upstream.sections == 4);
@@ -138,11 +144,13 @@ TEST_CASE("simulate: a hash request is update() sections of whole blocks, then f
 }
 
 TEST_CASE("simulate: a peer is simulated beside our variants only when a request names it", "[simulate]") {
-    ModelFile m = read_reference_csv("algorithm,bytes,cycles_per_op\nsha256-avx2,4096,20480\nsha256-openssl,4096,16384\n", "peer.csv");
+    ModelFile m = read_reference_csv(
+        "algorithm,bytes,cycles_per_op\nsha256-avx2,4096,20480\nsha256-openssl,4096,16384\n", "peer.csv");
     for (auto& k : m.kernels)
         if (k.name == "sha256-openssl") k.provider = "openssl";
     CHECK(simulate({m}, bigbuf_workload(), nullptr, SimulateOptions{}).machines[0].rows.size() == 1);
-    const Simulation named = simulate({m}, requests("sha256,4KiB,1\nsha256-openssl,4KiB,2\n"), nullptr, SimulateOptions{});
+    const Simulation named =
+        simulate({m}, requests("sha256,4KiB,1\nsha256-openssl,4KiB,2\n"), nullptr, SimulateOptions{});
     REQUIRE(named.machines[0].rows.size() == 2);
     CHECK(row(named, "sha256-avx2").upstream.requests == 1);
     CHECK(row(named, "sha256-openssl").upstream.requests == 2);
@@ -179,7 +187,8 @@ TEST_CASE("simulate: the state save is paid once per request and left out of the
     m.models[0].p99 = m.models[0].p90 = m.models[0].p50;
     m.core_per_tsc = 1.5;
     m.dirty = Dirty::ymm;
-    m.cpu = {{"brand", "Test CPU"}, {"xsave", {{"costs", {{{"dirty", "ymm"}, {"save_ticks", 300}, {"restore_ticks", 500}}}}}}};
+    m.cpu = {{"brand", "Test CPU"},
+             {"xsave", {{"costs", {{{"dirty", "ymm"}, {"save_ticks", 300}, {"restore_ticks", 500}}}}}}};
     SimLimits l;
     l.label = "test";
     l.by_stem["CRC32C"] = {65536, "test"};
@@ -190,7 +199,8 @@ TEST_CASE("simulate: the state save is paid once per request and left out of the
     CHECK(r.upstream.sections == 1);
     CHECK(r.upstream.cost_cycles == Approx(1.5 * 800));
     CHECK(r.upstream.inside_cycles == Approx(1.5 * (2000 + 2.0 * (1 << 20)) - 450));
-    CHECK(r.upstream.longest_cycles == Approx(1.5 * (2000 + 2.0 * (1 << 20))));  // the bound keeps the save: the first section pays it
+    CHECK(r.upstream.longest_cycles ==
+          Approx(1.5 * (2000 + 2.0 * (1 << 20))));  // the bound keeps the save: the first section pays it
     CHECK(r.limited->sections == 16);
     CHECK(r.limited->cost_cycles == Approx(1.5 * 800));
     CHECK(r.limited->inside_cycles == Approx(16 * (1.5 * (2000 + 2.0 * 65536) - 450)));
@@ -198,7 +208,8 @@ TEST_CASE("simulate: the state save is paid once per request and left out of the
     // In a kernel thread (dm-crypt's kcryptd) there is no user state to save: no cost, the same inside.
     Workload kthread = requests("crc32c,1MiB,1\n");
     kthread.kernel_thread = true;
-    const SimRow k = row(simulate({m}, kthread, &l, SimulateOptions{}), "crc32c-pclmul");  // a copy: the simulation is a temporary
+    const SimRow k =
+        row(simulate({m}, kthread, &l, SimulateOptions{}), "crc32c-pclmul");  // a copy: the simulation is a temporary
     CHECK(k.upstream.cost_cycles == 0);
     CHECK(k.upstream.inside_cycles == Approx(r.upstream.inside_cycles));
     CHECK(dm_crypt_workload().kernel_thread);
@@ -207,13 +218,14 @@ TEST_CASE("simulate: the state save is paid once per request and left out of the
     CHECK_FALSE(module_signing_workload({1}, "x").kernel_thread);
 }
 
-TEST_CASE("the seed's table from the seed's own 4 KiB cycles: SHA avx2 bigbuf maxcycles and calls", "[simulate][golden]") {
+TEST_CASE("the seed's table from the seed's own 4 KiB cycles: SHA avx2 bigbuf maxcycles and calls",
+          "[simulate][golden]") {
     const auto seed = seed_rows();
     const ModelFile cascade = load_models(kElliottCycles);
     const SimLimits limits = limits_from_header(read_file(kElliottLimits), kElliottLimits);
     SimulateOptions o;
     o.min_freq_hz = 2.2e9;  // the seed's counters tick at 2.2 GHz (TSC = core on that reading)
-    o.repeat = 100;         // 1000 x 1 MiB per driver: what the seed's calls count (see below)
+    o.repeat = 100;  // 1000 x 1 MiB per driver: what the seed's calls count (see below)
     const Simulation s = simulate({cascade}, bigbuf_workload(), &limits, o);
     for (const char* kernel : {"sha1-avx2", "sha256-avx2", "sha512-avx2"}) {
         INFO(kernel);
@@ -260,7 +272,8 @@ TEST_CASE("the seed's table from the seed's own 4 KiB cycles: SHA avx2 bigbuf ma
     }
 }
 
-TEST_CASE("simulate on the Emerald Rapids sweep with its generated header: every longest section within the budget", "[simulate][golden]") {
+TEST_CASE("simulate on the Emerald Rapids sweep with its generated header: every longest section within the budget",
+          "[simulate][golden]") {
     std::vector<ModelFile> sources = {load_models(kEmeraldRapids)};
     RecommendOptions ro;
     ro.budget_s = 30e-6;
@@ -270,7 +283,8 @@ TEST_CASE("simulate on the Emerald Rapids sweep with its generated header: every
     SimulateOptions o;
     o.budget_s = 30e-6;
     o.min_freq_hz = 1e9;
-    for (const Workload& w : {bigbuf_workload(), dm_crypt_workload(), module_signing_workload({48186713, 1 << 20, 4096}, "test")}) {
+    for (const Workload& w :
+         {bigbuf_workload(), dm_crypt_workload(), module_signing_workload({48186713, 1 << 20, 4096}, "test")}) {
         const Simulation s = simulate(sources, w, &limits, o);
         REQUIRE_FALSE(s.machines[0].rows.empty());
         for (const SimRow& r : s.machines[0].rows) {
@@ -281,7 +295,8 @@ TEST_CASE("simulate on the Emerald Rapids sweep with its generated header: every
             CHECK(r.limited->longest_s <= 30e-6);
             CHECK(r.limited->limit_from.find("FPUTUNE_") == 0);
             // Upstream leaves SHA, SM3 and CRC unlimited: over the budget whenever a request is long.
-            const bool unlimited_upstream = r.algorithm.rfind("sha", 0) == 0 || r.algorithm == "sm3" || r.algorithm.rfind("crc", 0) == 0;
+            const bool unlimited_upstream =
+                r.algorithm.rfind("sha", 0) == 0 || r.algorithm == "sm3" || r.algorithm.rfind("crc", 0) == 0;
             if (unlimited_upstream && w.name != "dm-crypt") {
                 CHECK_FALSE(r.upstream.limit_bytes);
                 CHECK_FALSE(*r.upstream.within_budget);
@@ -312,7 +327,8 @@ TEST_CASE("workloads: built-ins, the request CSV and module sizes", "[simulate]"
     CHECK(ms.requests.size() == 4);  // two sizes x sha256, sha512
     CHECK(ms.requests.at(0).count == 2);
 
-    const Workload w = workload_from_csv("# comment\nkernel,bytes,count\nsha256-avx2, 4KiB ,3\n\nsha512,100,1\n", "w.csv");
+    const Workload w =
+        workload_from_csv("# comment\nkernel,bytes,count\nsha256-avx2, 4KiB ,3\n\nsha512,100,1\n", "w.csv");
     REQUIRE(w.requests.size() == 2);
     CHECK(w.requests[0].bytes == 4096);
     CHECK(w.requests[0].count == 3);
@@ -321,56 +337,76 @@ TEST_CASE("workloads: built-ins, the request CSV and module sizes", "[simulate]"
     struct Bad {
         std::string text, says;
     };
-    for (const Bad& b : {Bad{"", "no requests"}, Bad{"kernel,bytes,count\n", "no requests"}, Bad{"# only\n", "no requests"},
-                         Bad{"sha256,1\n", "w.csv:1: 2 fields"}, Bad{"sha256,1,2,3\n", "4 fields"}, Bad{",1,1\n", "an empty kernel"},
-                         Bad{"sha256,abc,1\n", "bad size 'abc'"}, Bad{"sha256,0,1\n", "bad size '0'"}, Bad{"sha256,64,0\n", "count '0'"},
-                         Bad{"sha256,64,-1\n", "count '-1'"}, Bad{"sha256,64,2x\n", "count '2x'"}}) {
+    for (const Bad& b :
+         {Bad{"", "no requests"}, Bad{"kernel,bytes,count\n", "no requests"}, Bad{"# only\n", "no requests"},
+          Bad{"sha256,1\n", "w.csv:1: 2 fields"}, Bad{"sha256,1,2,3\n", "4 fields"}, Bad{",1,1\n", "an empty kernel"},
+          Bad{"sha256,abc,1\n", "bad size 'abc'"}, Bad{"sha256,0,1\n", "bad size '0'"},
+          Bad{"sha256,64,0\n", "count '0'"}, Bad{"sha256,64,-1\n", "count '-1'"},
+          Bad{"sha256,64,2x\n", "count '2x'"}}) {
         INFO(b.text);
         CHECK_THROWS_WITH(workload_from_csv(b.text, "w.csv"), Catch::Contains(b.says));
     }
-    CHECK(parse_module_sizes("# find output\n48186713\n1MiB\n\n", "sizes.txt") == std::vector<std::uint64_t>{48186713, 1 << 20});
+    CHECK(parse_module_sizes("# find output\n48186713\n1MiB\n\n", "sizes.txt") ==
+          std::vector<std::uint64_t>{48186713, 1 << 20});
     CHECK(parse_module_sizes("10,20", "--modules") == std::vector<std::uint64_t>{10, 20});
     CHECK_THROWS_WITH(parse_module_sizes("10\nx\n", "sizes.txt"), Catch::Contains("sizes.txt:2"));
     CHECK_THROWS_WITH(parse_module_sizes("\n", "sizes.txt"), Catch::Contains("no module sizes"));
 }
 
-TEST_CASE("module files: the hashed size is the uncompressed one, read from each format's own header or index", "[simulate]") {
+TEST_CASE("module files: the hashed size is the uncompressed one, read from each format's own header or index",
+          "[simulate]") {
     CHECK(is_module_file("xfs.ko"));
     CHECK(is_module_file("xfs.ko.xz"));
     CHECK_FALSE(is_module_file("modules.dep"));
-    CHECK(module_hashed_bytes("a.ko", "\x7f" "ELF", "", 1234) == 1234);
+    CHECK(module_hashed_bytes("a.ko",
+                              "\x7f"
+                              "ELF",
+                              "", 1234) == 1234);
     // gzip: ISIZE, the last four bytes.
     const std::string gz_head("\x1f\x8b\x08\x00", 4), gz_tail("\x00\x00\x40\xe1\xde\x02", 6);
     CHECK(module_hashed_bytes("a.ko.gz", gz_head, gz_tail, 999) == 0x02dee140);
     // zstd: single segment, 4-byte content size.
     const std::string zst("\x28\xb5\x2f\xfd\xa0\x40\xe1\xde\x02", 9);
     CHECK(module_hashed_bytes("a.ko.zst", zst, "", 999) == 0x02dee140);
-    CHECK(module_hashed_bytes("a.ko.zst", std::string("\x28\xb5\x2f\xfd\x00\x58", 6), "", 999) == 0);  // no content size
+    CHECK(module_hashed_bytes("a.ko.zst", std::string("\x28\xb5\x2f\xfd\x00\x58", 6), "", 999) ==
+          0);  // no content size
     // xz: an index of two blocks (300 000 + 200 B), then the stream footer, then stream padding.
-    std::string index("\x00\x02" "\x10" "\xe0\xa7\x12" "\x10" "\xc8\x01", 9);
+    std::string index(
+        "\x00\x02"
+        "\x10"
+        "\xe0\xa7\x12"
+        "\x10"
+        "\xc8\x01",
+        9);
     index += std::string(3, '\0') + std::string(4, '\x55');  // padding to 4 bytes, CRC32 (not checked)
     REQUIRE(index.size() % 4 == 0);
     std::string footer(4, '\x55');
     const auto backward = static_cast<char>(index.size() / 4 - 1);
     footer += std::string(1, backward) + std::string(3, '\0') + std::string("\x00\x01YZ", 4);
-    const std::string xz_head("\xfd" "7zXZ\x00\x00\x01", 8);
+    const std::string xz_head(
+        "\xfd"
+        "7zXZ\x00\x00\x01",
+        8);
     CHECK(module_hashed_bytes("a.ko.xz", xz_head, "junk" + index + footer + std::string(4, '\0'), 999) == 300200);
     CHECK(module_hashed_bytes("a.ko.xz", xz_head, "short", 999) == 0);
     CHECK(module_hashed_bytes("a.ko.xz", "not xz", index + footer, 999) == 0);
 }
 
 TEST_CASE("simulate: limits from a header or a recommendation, and what it cannot use is said", "[simulate]") {
-    const SimLimits h = limits_from_header("#define FPUTUNE_SHA256_FPU_BYTES 4096U\n#define SHA1_AVX2_FPU_BYTES 0x1000\n"
-                                           "#define FPUTUNE_SHA256_SIMD_MIN_BYTES 64U\n#define OTHER 3\n#define X foo\n",
-                                           "h.h");
+    const SimLimits h = limits_from_header(
+        "#define FPUTUNE_SHA256_FPU_BYTES 4096U\n#define SHA1_AVX2_FPU_BYTES 0x1000\n"
+        "#define FPUTUNE_SHA256_SIMD_MIN_BYTES 64U\n#define OTHER 3\n#define X foo\n",
+        "h.h");
     CHECK(h.by_stem.at("SHA256").bytes == 4096);
     CHECK(h.by_stem.at("SHA1_AVX2").bytes == 4096);
     CHECK(h.by_stem.at("SHA256").from == "FPUTUNE_SHA256_FPU_BYTES (line 1)");
     CHECK(h.notes.size() == 2);  // OTHER and X; the SIMD threshold is not a section limit and not an error
     CHECK_THROWS_WITH(limits_from_header("#define NOTHING 1\n", "n.h"), Catch::Contains("n.h: no constant"));
-    CHECK_THROWS_WITH(limits_from_header("#define FPUTUNE_SHA256_FPU_BYTES 0\n", "z.h"), Catch::Contains("z.h:1") && Catch::Contains("is 0"));
+    CHECK_THROWS_WITH(limits_from_header("#define FPUTUNE_SHA256_FPU_BYTES 0\n", "z.h"),
+                      Catch::Contains("z.h:1") && Catch::Contains("is 0"));
 
-    const ModelFile m = read_reference_csv("algorithm,bytes,cycles_per_op\nsha256-avx2,4096,20480\nsha256-ssse3,4096,40960\n", "two.csv");
+    const ModelFile m = read_reference_csv(
+        "algorithm,bytes,cycles_per_op\nsha256-avx2,4096,20480\nsha256-ssse3,4096,40960\n", "two.csv");
     const Simulation s = simulate({m}, bigbuf_workload(), &h, SimulateOptions{});
     // The algorithm constant covers both variants; a constant that names nothing reached is a note.
     CHECK(row(s, "sha256-avx2").limited->limit_bytes == std::optional<std::uint64_t>(4096));
@@ -379,12 +415,15 @@ TEST_CASE("simulate: limits from a header or a recommendation, and what it canno
     CHECK(s.notes[2] == "1 constant of h.h names no kernel this workload reaches: SHA1_AVX2_FPU_BYTES (line 2)");
     // A header that names nothing the workload reaches is an error, not an empty column.
     const SimLimits other = limits_from_header("#define FPUTUNE_CRC32C_FPU_BYTES 4096\n", "crc.h");
-    CHECK_THROWS_WITH(simulate({m}, bigbuf_workload(), &other, SimulateOptions{}), Catch::Contains("crc.h: no constant names a kernel"));
+    CHECK_THROWS_WITH(simulate({m}, bigbuf_workload(), &other, SimulateOptions{}),
+                      Catch::Contains("crc.h: no constant names a kernel"));
     // A kernel the CSV names that the models lack.
     CHECK_THROWS_WITH(simulate({m}, requests("sha3-avx2,64,1\n"), nullptr, SimulateOptions{}),
-                      Catch::Contains("test-workload.csv:2: kernel 'sha3-avx2' is not in the models") && Catch::Contains("sha256-avx2"));
+                      Catch::Contains("test-workload.csv:2: kernel 'sha3-avx2' is not in the models") &&
+                          Catch::Contains("sha256-avx2"));
     // A built-in workload that reaches nothing in the models.
-    CHECK_THROWS_WITH(simulate({m}, wireguard_workload(), nullptr, SimulateOptions{}), Catch::Contains("reaches poly1305"));
+    CHECK_THROWS_WITH(simulate({m}, wireguard_workload(), nullptr, SimulateOptions{}),
+                      Catch::Contains("reaches poly1305"));
     ModelFile no_fpu = line_model("crc32c-sse42", 0.2);
     no_fpu.kernels[0].needs_fpu = false;  // the crc32 instruction: no section at all
     CHECK_THROWS_WITH(simulate({no_fpu}, bigbuf_workload(), nullptr, SimulateOptions{}),
@@ -408,10 +447,12 @@ TEST_CASE("simulate renders the seed's columns and JSON", "[simulate]") {
     o.budget_s = 100e-6;
     const Simulation s = simulate({cascade}, bigbuf_workload(), &limits, o);
     const std::string t = render_simulation(s);
-    CHECK_THAT(t, Catch::Contains("calls") && Catch::Contains("cost") && Catch::Contains("maxcycles") && Catch::Contains("bpf") &&
-                      Catch::Contains("KiB") && Catch::Contains("maxlen") && Catch::Contains("Intel Cascade Lake") &&
-                      Catch::Contains("without limits") && Catch::Contains("with limits") && Catch::Contains("none (upstream lib/crypto/x86/sha256.h)") &&
-                      Catch::Contains("FPUTUNE_SHA256_AVX2_FPU_BYTES") && Catch::Contains("throughput cost") && Catch::Contains("2.2 GHz"));
+    CHECK_THAT(t, Catch::Contains("calls") && Catch::Contains("cost") && Catch::Contains("maxcycles") &&
+                      Catch::Contains("bpf") && Catch::Contains("KiB") && Catch::Contains("maxlen") &&
+                      Catch::Contains("Intel Cascade Lake") && Catch::Contains("without limits") &&
+                      Catch::Contains("with limits") && Catch::Contains("none (upstream lib/crypto/x86/sha256.h)") &&
+                      Catch::Contains("FPUTUNE_SHA256_AVX2_FPU_BYTES") && Catch::Contains("throughput cost") &&
+                      Catch::Contains("2.2 GHz"));
     const nlohmann::json j = to_json(s);
     CHECK(j["schema"] == kSimulationSchema);
     CHECK(j["inputs"]["min_freq_hz"] == 2.2e9);
@@ -430,7 +471,8 @@ TEST_CASE("simulate renders the seed's columns and JSON", "[simulate]") {
 
 TEST_CASE("CLI: simulate prints the tables, and bad input is one line and exit 2", "[simulate][cli]") {
     const std::string from = " --from " + kElliottCycles;
-    Run r = fputune_cli("simulate" + from + " --workload bigbuf --limits " + kElliottLimits + " --min-freq 2.2GHz --budget 30us");
+    Run r = fputune_cli("simulate" + from + " --workload bigbuf --limits " + kElliottLimits +
+                        " --min-freq 2.2GHz --budget 30us");
     INFO(r.err);
     REQUIRE(r.rc == 0);
     CHECK_THAT(r.out, Catch::Contains("with limits") && Catch::Contains("34816") && Catch::Contains("OVER"));
@@ -444,13 +486,15 @@ TEST_CASE("CLI: simulate prints the tables, and bad input is one line and exit 2
     // module-signing from a folder of modules (one plain, one gzip'd) and from a list.
     fs::create_directories(scratch() / "mods" / "kernel");
     write_scratch("mods/kernel/a.ko", std::string(5000, 'x'));
-    write_scratch("mods/kernel/b.ko.gz", std::string("\x1f\x8b\x08\x00", 4) + std::string(100, 'x') + std::string("\x00\x00\x01\x00", 4));
+    write_scratch("mods/kernel/b.ko.gz",
+                  std::string("\x1f\x8b\x08\x00", 4) + std::string(100, 'x') + std::string("\x00\x00\x01\x00", 4));
     write_scratch("mods/modules.dep", "a.ko:\n");
     r = fputune_cli("simulate" + from + " --workload module-signing --modules " + (scratch() / "mods").string());
     INFO(r.out);
     CHECK(r.rc == 0);
     CHECK_THAT(r.out, Catch::Contains("2 modules") && Catch::Contains("1 compressed") && Catch::Contains("65536") &&
-                          Catch::Contains("\nsha256-avx2 ") && Catch::Contains("\nsha512-avx2 ") && !Catch::Contains("\nsha1-avx2 "));
+                          Catch::Contains("\nsha256-avx2 ") && Catch::Contains("\nsha512-avx2 ") &&
+                          !Catch::Contains("\nsha1-avx2 "));
     r = fputune_cli("simulate" + from + " --workload module-signing --modules 48186713,1MiB");
     CHECK(r.rc == 0);
     CHECK_THAT(r.out, Catch::Contains("48186713"));
@@ -462,12 +506,16 @@ TEST_CASE("CLI: simulate prints the tables, and bad input is one line and exit 2
         {"simulate" + from + " --workload boot", "unknown workload"},
         {"simulate" + from, "--workload is required"},
         {"simulate" + from + " --workload " + write_scratch("empty.csv", ""), "no requests"},
-        {"simulate" + from + " --workload " + write_scratch("bad.csv", "kernel,bytes,count\nsha256-avx2,64\n"), "bad.csv:2"},
-        {"simulate" + from + " --workload " + write_scratch("unknown.csv", "sha3-avx2,64,1\n"), "'sha3-avx2' is not in the models"},
+        {"simulate" + from + " --workload " + write_scratch("bad.csv", "kernel,bytes,count\nsha256-avx2,64\n"),
+         "bad.csv:2"},
+        {"simulate" + from + " --workload " + write_scratch("unknown.csv", "sha3-avx2,64,1\n"),
+         "'sha3-avx2' is not in the models"},
         {"simulate" + from + " --workload wireguard", "reaches poly1305"},
         {"simulate" + from + " --workload module-signing --modules /nonexistent-dir", "/nonexistent-dir"},
-        {"simulate" + from + " --workload module-signing --modules " + write_scratch("sizes.txt", "12\nabc\n"), "sizes.txt:2"},
-        {"simulate" + from + " --workload module-signing --modules " + (scratch() / "mods" / "kernel" / "..").string() + "/none-here",
+        {"simulate" + from + " --workload module-signing --modules " + write_scratch("sizes.txt", "12\nabc\n"),
+         "sizes.txt:2"},
+        {"simulate" + from + " --workload module-signing --modules " + (scratch() / "mods" / "kernel" / "..").string() +
+             "/none-here",
          "none-here"},
         {"simulate" + from + " --workload bigbuf --modules 1MiB", "only for --workload module-signing"},
         {"simulate" + from + " --workload bigbuf --limits " + write_scratch("none.h", "#define X 1\n"), "no constant"},

@@ -30,7 +30,8 @@ inline std::string to_hex(const std::vector<std::uint8_t>& v) { return to_hex(v.
 
 inline std::vector<std::uint8_t> from_hex(const std::string& h) {
     std::vector<std::uint8_t> v;
-    for (std::size_t i = 0; i + 1 < h.size(); i += 2) v.push_back(static_cast<std::uint8_t>(std::stoul(h.substr(i, 2), nullptr, 16)));
+    for (std::size_t i = 0; i + 1 < h.size(); i += 2)
+        v.push_back(static_cast<std::uint8_t>(std::stoul(h.substr(i, 2), nullptr, 16)));
     return v;
 }
 
@@ -61,7 +62,8 @@ inline std::string sectioned_hex(const Kernel& k, const std::vector<std::uint8_t
     if (len % b && k.final_min_bytes) {
         std::size_t covered = 0;
         for (std::size_t nb : sections_blocks) covered += nb * b;
-        for (auto it = sections_blocks.rbegin(); it != sections_blocks.rend() && len - covered < k.final_min_bytes; ++it)
+        for (auto it = sections_blocks.rbegin(); it != sections_blocks.rend() && len - covered < k.final_min_bytes;
+             ++it)
             for (; *it && len - covered < k.final_min_bytes; --*it) covered -= b;
     }
     k.init(ctx, key.empty() ? nullptr : key.data());

@@ -25,7 +25,7 @@ struct alignas(64) GcmKey {
     AesKey aes;
     std::uint8_t hpow[kGcmMaxPowers + 4][16];  // ISA layout; the generic file keeps H alone
     std::uint8_t hmid[kGcmMaxPowers + 4][16];  // ISA layout: Karatsuba's middle operands, where used
-    std::uint32_t npow;                        // powers in use (8 or 16; generic 1)
+    std::uint32_t npow;  // powers in use (8 or 16; generic 1)
 };
 
 // The per-ISA entry points. Buffers may be misaligned; dst == src is allowed, other overlap is not.
@@ -45,16 +45,18 @@ struct alignas(64) GcmKey {
 //       counter block (IV || be32 count, initially IV || 2), advanced by ceil(len / 16). Every call but
 //       the last of a message has len % 16 == 0.
 // gcm_final: tag = AES(K, IV || 1) ^ GHASH(... || be64(aad bits) || be64(data bits)).
-#define FPUTUNE_AES_CTR_XTS_DECL(isa)                                                                                \
-    void aes_ctr_##isa(const AesKey* key, std::uint8_t ctr[16], const std::uint8_t* src, std::uint8_t* dst,          \
-                       std::size_t len) noexcept;                                                                    \
-    void aes_xts_encrypt_iv_##isa(const AesKey* tweak_key, const std::uint8_t iv[16], std::uint8_t tweak[16]) noexcept; \
-    void aes_xts_encrypt_##isa(const AesKey* key, const std::uint8_t* src, std::uint8_t* dst, std::size_t len,        \
+#define FPUTUNE_AES_CTR_XTS_DECL(isa)                                                                          \
+    void aes_ctr_##isa(const AesKey* key, std::uint8_t ctr[16], const std::uint8_t* src, std::uint8_t* dst,    \
+                       std::size_t len) noexcept;                                                              \
+    void aes_xts_encrypt_iv_##isa(const AesKey* tweak_key, const std::uint8_t iv[16],                          \
+                                  std::uint8_t tweak[16]) noexcept;                                            \
+    void aes_xts_encrypt_##isa(const AesKey* key, const std::uint8_t* src, std::uint8_t* dst, std::size_t len, \
                                std::uint8_t tweak[16]) noexcept;
 #define FPUTUNE_AES_GCM_DECL(isa)                                                                                    \
     void aes_gcm_setkey_##isa(GcmKey* key, const std::uint8_t* raw_key, std::size_t key_bytes) noexcept;             \
-    void aes_gcm_aad_##isa(const GcmKey* key, std::uint8_t ghash[16], const std::uint8_t* aad, std::size_t len) noexcept; \
-    void aes_gcm_enc_##isa(const GcmKey* key, std::uint8_t ctr[16], std::uint8_t ghash[16], const std::uint8_t* src,  \
+    void aes_gcm_aad_##isa(const GcmKey* key, std::uint8_t ghash[16], const std::uint8_t* aad,                       \
+                           std::size_t len) noexcept;                                                                \
+    void aes_gcm_enc_##isa(const GcmKey* key, std::uint8_t ctr[16], std::uint8_t ghash[16], const std::uint8_t* src, \
                            std::uint8_t* dst, std::size_t len) noexcept;                                             \
     void aes_gcm_final_##isa(const GcmKey* key, const std::uint8_t iv[12], const std::uint8_t ghash[16],             \
                              std::uint64_t aad_bytes, std::uint64_t data_bytes, std::uint8_t tag[16]) noexcept;

@@ -2,13 +2,15 @@
 // AES-CTR, AES-XTS and AES-GCM for any vector width: one body per mode, included by each ISA file (aesni,
 // aesni-avx, vaes-avx2, vaes-avx512), which supplies the vector type V and is compiled with its own flags.
 // V holds kLanes = V::kBytes / 16 AES blocks; kVecs vectors are in flight (8 blocks for aesni CTR/GCM and 4
-// for its XTS, 4 vectors for VAES), as in Linux's aes-{ctr,xts,gcm}-*-x86_64.S and OpenSSL's aesni code. Everything is in an
+// for its XTS, 4 vectors for VAES), as in Linux's aes-{ctr,xts,gcm}-*-x86_64.S and OpenSSL's aesni code. Everything is
+// in an
 // anonymous namespace so that each ISA file keeps its own copy (see STYLE.md).
 //
 // GHASH runs in the POLYVAL domain (RFC 8452 Appendix A): GHASH_H(X) = ByteReverse(POLYVAL_H'(
 // ByteReverse(X))), H' = mulX_POLYVAL(ByteReverse(H)). A batch of n blocks is summed as
 // X_1 * H'^n + ... + X_n * H'^1 with 64x64 products (schoolbook, 4 per block, or Karatsuba, 3, as the
-// vector type chooses) and ONE Montgomery reduction, with the powers H'^1..H'^(kVecs * kLanes) precomputed at setkey (Gueron & Kounavis, "Intel
+// vector type chooses) and ONE Montgomery reduction, with the powers H'^1..H'^(kVecs * kLanes) precomputed at setkey
+// (Gueron & Kounavis, "Intel
 // Carry-Less Multiplication Instruction and its Usage for Computing the GCM Mode", aggregated reduction).
 #pragma once
 
@@ -37,7 +39,9 @@ constexpr long long kXtsPoly = 0x87;
 
 inline __m128i load128(const void* p) noexcept { return _mm_loadu_si128(static_cast<const __m128i*>(p)); }
 inline void store128(void* p, __m128i x) noexcept { _mm_storeu_si128(static_cast<__m128i*>(p), x); }
-inline __m128i bswap128(__m128i x) noexcept { return _mm_shuffle_epi8(x, _mm_load_si128(reinterpret_cast<const __m128i*>(kBswap))); }
+inline __m128i bswap128(__m128i x) noexcept {
+    return _mm_shuffle_epi8(x, _mm_load_si128(reinterpret_cast<const __m128i*>(kBswap)));
+}
 
 // The 128-bit vector: the aesni and aesni-avx files, and single blocks everywhere.
 struct Vec128 {
@@ -78,14 +82,20 @@ struct Vec128 {
     static T aesenc(T x, T k) noexcept { return _mm_aesenc_si128(x, k); }
     static T aesenclast(T x, T k) noexcept { return _mm_aesenclast_si128(x, k); }
     template <int kImm>
-    static T clmul(T a, T b) noexcept { return _mm_clmulepi64_si128(a, b, kImm); }
+    static T clmul(T a, T b) noexcept {
+        return _mm_clmulepi64_si128(a, b, kImm);
+    }
     static T shuffle(T x, T m) noexcept { return _mm_shuffle_epi8(x, m); }
     static T add32(T a, T b) noexcept { return _mm_add_epi32(a, b); }
     static T add64(T a, T b) noexcept { return _mm_add_epi64(a, b); }
     template <int kBits>
-    static T slli64(T x) noexcept { return _mm_slli_epi64(x, kBits); }
+    static T slli64(T x) noexcept {
+        return _mm_slli_epi64(x, kBits);
+    }
     template <int kBits>
-    static T srli64(T x) noexcept { return _mm_srli_epi64(x, kBits); }
+    static T srli64(T x) noexcept {
+        return _mm_srli_epi64(x, kBits);
+    }
     static T bslli8(T x) noexcept { return _mm_slli_si128(x, 8); }
     static T bsrli8(T x) noexcept { return _mm_srli_si128(x, 8); }
     static T swap64(T x) noexcept { return _mm_shuffle_epi32(x, 0x4e); }
@@ -100,9 +110,12 @@ struct Rounds {};
 template <class F>
 inline void with_rounds(unsigned rounds, F&& f) noexcept {
     assert(rounds == 10 || rounds == 12 || rounds == 14);
-    if (rounds == 10) f(Rounds<10>{});
-    else if (rounds == 12) f(Rounds<12>{});
-    else f(Rounds<14>{});
+    if (rounds == 10)
+        f(Rounds<10>{});
+    else if (rounds == 12)
+        f(Rounds<12>{});
+    else
+        f(Rounds<14>{});
 }
 
 template <class V, int R>
@@ -160,9 +173,9 @@ struct CountersInMemory {
     using T = typename V::T;
     static constexpr unsigned kBlocks = kVecs * V::kLanes;
     alignas(64) u8 blocks[kBlocks * 16];
-    const u8* ctr;         // the first counter block
+    const u8* ctr;  // the first counter block
     const u8* rk0;
-    std::uint32_t next;    // the count of the next batch's first block
+    std::uint32_t next;  // the count of the next batch's first block
     std::uint32_t rk0_d3;  // round key 0's last dword, as the blocks hold it in memory
     bool first = true;
     CountersInMemory(const AesKey* key, const u8 c[16]) noexcept : ctr(c), rk0(key->rk[0]) {
@@ -189,7 +202,8 @@ struct CountersInMemory {
             const T le = V::bcast(bswap128(load128(ctr)));
 #pragma GCC unroll 16
             for (unsigned j = 0; j < N; ++j)
-                x[j] = V::xor_(V::shuffle(V::add32(le, V::bcast(_mm_cvtsi32_si128(static_cast<int>(j * V::kLanes)))), bsw), rk0v);
+                x[j] = V::xor_(
+                    V::shuffle(V::add32(le, V::bcast(_mm_cvtsi32_si128(static_cast<int>(j * V::kLanes)))), bsw), rk0v);
             if (!last) {  // every block = the counter block ^ round key 0; step() rewrites their last dwords
                 const __m128i c = _mm_xor_si128(load128(ctr), _mm_load_si128(reinterpret_cast<const __m128i*>(rk0)));
                 for (unsigned i = 0; i < kBlocks; ++i) store128(blocks + 16 * i, c);
@@ -211,8 +225,8 @@ template <class V, unsigned kVecs>
 struct CountersInRegisters {
     using T = typename V::T;
     static constexpr unsigned kBlocks = kVecs * V::kLanes;
-    T le;               // lane l: the count of the batch's block l, as an integer
-    T be;               // the same blocks, big-endian
+    T le;  // lane l: the count of the batch's block l, as an integer
+    T be;  // the same blocks, big-endian
     std::uint32_t low;  // the batch's first count
     CountersInRegisters(const AesKey*, const u8 ctr[16]) noexcept
         : le(V::add32(V::bcast(bswap128(load128(ctr))), V::iota())), be(V::shuffle(le, bswap())) {
@@ -229,7 +243,8 @@ struct CountersInRegisters {
             for (unsigned j = 0; j < N; ++j) x[j] = V::xor_(j ? V::add32(be, lanes_be(j * V::kLanes)) : be, rk0);
         } else {
 #pragma GCC unroll 16
-            for (unsigned j = 0; j < N; ++j) x[j] = V::xor_(V::shuffle(j ? V::add32(le, lanes(j * V::kLanes)) : le, bswap()), rk0);
+            for (unsigned j = 0; j < N; ++j)
+                x[j] = V::xor_(V::shuffle(j ? V::add32(le, lanes(j * V::kLanes)) : le, bswap()), rk0);
         }
         if (last) return;
         le = V::add32(le, lanes(kBlocks));
@@ -253,7 +268,8 @@ using Counters = typename PickCounters<V::kLanes == 1, V, kVecs>::Type;
 // The last, partial batch of CTR on N vectors: only the message's bytes are read and written, and x
 // holds the output, zero past the message (as GHASH pads it).
 template <class V, int R, unsigned N, class C>
-inline void ctr_tail(C& ctr, const typename V::T (&rk)[R + 1], const u8* src, u8* dst, std::size_t len, typename V::T* x) noexcept {
+inline void ctr_tail(C& ctr, const typename V::T (&rk)[R + 1], const u8* src, u8* dst, std::size_t len,
+                     typename V::T* x) noexcept {
     ctr.template batch<N>(x, rk[0], true);
     aes_middle_rounds<V, R, N>(rk, x);
 #pragma GCC unroll 16
@@ -298,8 +314,10 @@ inline void ctr_entry(const AesKey* key, u8 ctr[16], const u8* src, u8* dst, std
         // The body counts in the low dword only: split where it wraps (room 0 = 2^32 blocks).
         const u64 room = (0 - lo) & 0xffffffffu;
         std::size_t n = len;
-        if (room != 0 && room < (len + 15) / 16) n = static_cast<std::size_t>(room) * 16;
-        else if (room == 0 && (len + 15) / 16 > (u64{1} << 32)) n = std::size_t{1} << 36;
+        if (room != 0 && room < (len + 15) / 16)
+            n = static_cast<std::size_t>(room) * 16;
+        else if (room == 0 && (len + 15) / 16 > (u64{1} << 32))
+            n = std::size_t{1} << 36;
         with_rounds(key->rounds, [&]<int R>(Rounds<R>) { ctr_body<V, R, kVecs>(key, ctr, src, dst, n); });
         const u64 nblocks = (n + 15) / 16;
         if (lo + nblocks < lo) ++hi;
@@ -354,7 +372,8 @@ inline __m128i xts_body(const AesKey* key, __m128i t, const u8* src, u8* dst, st
     T tw[kVecs];
     tw[0] = V::load(tws);
 #pragma GCC unroll 16
-    for (unsigned j = 1; j < kVecs; ++j) tw[j] = xts_mul_xn<V, V::kLanes>(tw[j - 1], V::bcast(_mm_cvtsi64_si128(kXtsPoly)));
+    for (unsigned j = 1; j < kVecs; ++j)
+        tw[j] = xts_mul_xn<V, V::kLanes>(tw[j - 1], V::bcast(_mm_cvtsi64_si128(kXtsPoly)));
     for (; nblocks >= kBlocks; src += kBatch, dst += kBatch, nblocks -= kBlocks) {
         T x[kVecs];
 #pragma GCC unroll 16
@@ -376,7 +395,8 @@ inline __m128i xts_body(const AesKey* key, __m128i t, const u8* src, u8* dst, st
         aes_middle_rounds<V, R, N>(rk, x);
 #pragma GCC unroll 16
         for (unsigned j = 0; j < N; ++j)
-            V::store_n(dst + j * V::kBytes, V::aesenclast(x[j], V::xor_(rk[R], tw[j])), clamp_bytes(len, j * V::kBytes, V::kBytes));
+            V::store_n(dst + j * V::kBytes, V::aesenclast(x[j], V::xor_(rk[R], tw[j])),
+                       clamp_bytes(len, j * V::kBytes, V::kBytes));
     });
 #pragma GCC unroll 16
     for (unsigned j = 0; j < kVecs; ++j) V::store(tws + j * V::kBytes, tw[j]);
@@ -493,7 +513,8 @@ inline void gcm_setkey_entry(GcmKey* key, const u8* raw_key, std::size_t key_byt
     for (unsigned k = 1; k <= kPowers; ++k) {
         if (k > 1) p = dot(p, h);
         _mm_store_si128(reinterpret_cast<__m128i*>(key->hpow[kPowers - k]), p);
-        _mm_store_si128(reinterpret_cast<__m128i*>(key->hmid[kPowers - k]), _mm_xor_si128(p, _mm_shuffle_epi32(p, 0x4e)));
+        _mm_store_si128(reinterpret_cast<__m128i*>(key->hmid[kPowers - k]),
+                        _mm_xor_si128(p, _mm_shuffle_epi32(p, 0x4e)));
     }
     key->npow = kPowers;
 }
@@ -530,7 +551,8 @@ inline __m128i ghash_body(const GcmKey* key, __m128i s, const u8* p, std::size_t
         with_tail_vecs<kVecs>((len + V::kBytes - 1) / V::kBytes, [&]<unsigned N>(Count<N>) {
             T y[N];
 #pragma GCC unroll 16
-            for (unsigned j = 0; j < N; ++j) y[j] = V::shuffle(V::load_n(p + j * V::kBytes, clamp_bytes(len, j * V::kBytes, V::kBytes)), bsw);
+            for (unsigned j = 0; j < N; ++j)
+                y[j] = V::shuffle(V::load_n(p + j * V::kBytes, clamp_bytes(len, j * V::kBytes, V::kBytes)), bsw);
             y[0] = V::xor_(y[0], V::from_lane0(s));
             s = ghash_partial<V, N>(key, y, (len + 15) / 16);
         });
@@ -541,7 +563,8 @@ inline __m128i ghash_body(const GcmKey* key, __m128i s, const u8* p, std::size_t
 // CTR with inc32 and GHASH over the ciphertext, stitched: while batch i is encrypted, batch i-1's
 // ciphertext is multiplied, one vector per AES round, and reduced before the last rounds.
 template <class V, int R, unsigned kVecs>
-inline __m128i gcm_enc_body(const GcmKey* key, const u8 ctr_block[16], __m128i s, const u8* src, u8* dst, std::size_t len) noexcept {
+inline __m128i gcm_enc_body(const GcmKey* key, const u8 ctr_block[16], __m128i s, const u8* src, u8* dst,
+                            std::size_t len) noexcept {
     using T = typename V::T;
     constexpr std::size_t kBatch = kVecs * V::kBytes;
     static_assert(kVecs + 1 < R, "the multiplications and the reduction fit between the rounds");
@@ -550,7 +573,7 @@ inline __m128i gcm_enc_body(const GcmKey* key, const u8 ctr_block[16], __m128i s
     load_round_keys<V, R>(&key->aes, rk);
     const T bsw = V::bcast(_mm_load_si128(reinterpret_cast<const __m128i*>(kBswap)));
     Counters<V, kVecs> ctr(&key->aes, ctr_block);
-    auto counters = [&](T (&x)[kVecs], bool last) { ctr.template batch<kVecs>(x, rk[0], last); };
+    auto counters = [&](T(&x)[kVecs], bool last) { ctr.template batch<kVecs>(x, rk[0], last); };
     if (len >= kBatch) {
         Power<V> hp[kVecs];
 #pragma GCC unroll 16
@@ -611,7 +634,8 @@ inline void gcm_aad_entry(const GcmKey* key, u8 ghash[16], const u8* aad, std::s
 }
 
 template <class V, unsigned kVecs>
-inline void gcm_enc_entry(const GcmKey* key, u8 ctr[16], u8 ghash[16], const u8* src, u8* dst, std::size_t len) noexcept {
+inline void gcm_enc_entry(const GcmKey* key, u8 ctr[16], u8 ghash[16], const u8* src, u8* dst,
+                          std::size_t len) noexcept {
     if (len == 0) return;
     with_rounds(key->aes.rounds, [&]<int R>(Rounds<R>) {
         const __m128i s = gcm_enc_body<V, R, kVecs>(key, ctr, bswap128(load128(ghash)), src, dst, len);
@@ -626,39 +650,43 @@ inline void gcm_enc_entry(const GcmKey* key, u8 ctr[16], u8 ghash[16], const u8*
 inline void gcm_final_entry(const GcmKey* key, const u8 iv[12], const u8 ghash[16], std::uint64_t aad_bytes,
                             std::uint64_t data_bytes, u8 tag[16]) noexcept {
     // The length block be64(aad bits) || be64(data bits), byte-reversed.
-    const __m128i lengths = _mm_set_epi64x(static_cast<long long>(aad_bytes * 8), static_cast<long long>(data_bytes * 8));
+    const __m128i lengths =
+        _mm_set_epi64x(static_cast<long long>(aad_bytes * 8), static_cast<long long>(data_bytes * 8));
     const __m128i h = _mm_load_si128(reinterpret_cast<const __m128i*>(key->hpow[key->npow - 1]));
     const __m128i s = bswap128(dot(_mm_xor_si128(bswap128(load128(ghash)), lengths), h));
     alignas(16) u8 j0[16] = {};
     std::memcpy(j0, iv, 12);
     j0[15] = 1;
-    with_rounds(key->aes.rounds, [&]<int R>(Rounds<R>) { store128(tag, _mm_xor_si128(aes_block<R>(&key->aes, load128(j0)), s)); });
+    with_rounds(key->aes.rounds,
+                [&]<int R>(Rounds<R>) { store128(tag, _mm_xor_si128(aes_block<R>(&key->aes, load128(j0)), s)); });
 }
 
 }  // namespace
 }  // namespace fputune::aes
 
 // The exported entry points of one ISA file (the only symbols it defines), from the bodies above.
-#define FPUTUNE_AES_DEFINE_CTR_XTS(isa, V, kVecs, kXtsVecs)                                                                  \
-    void aes_ctr_##isa(const AesKey* key, std::uint8_t ctr[16], const std::uint8_t* src, std::uint8_t* dst,          \
-                       std::size_t len) noexcept {                                                                   \
-        ctr_entry<V, kVecs>(key, ctr, src, dst, len);                                                                \
-    }                                                                                                                \
-    void aes_xts_encrypt_iv_##isa(const AesKey* tweak_key, const std::uint8_t iv[16], std::uint8_t tweak[16]) noexcept { \
-        xts_iv_entry(tweak_key, iv, tweak);                                                                          \
-    }                                                                                                                \
-    void aes_xts_encrypt_##isa(const AesKey* key, const std::uint8_t* src, std::uint8_t* dst, std::size_t len,        \
-                               std::uint8_t tweak[16]) noexcept {                                                    \
-        xts_entry<V, kXtsVecs>(key, src, dst, len, tweak);                                                            \
+#define FPUTUNE_AES_DEFINE_CTR_XTS(isa, V, kVecs, kXtsVecs)                                                    \
+    void aes_ctr_##isa(const AesKey* key, std::uint8_t ctr[16], const std::uint8_t* src, std::uint8_t* dst,    \
+                       std::size_t len) noexcept {                                                             \
+        ctr_entry<V, kVecs>(key, ctr, src, dst, len);                                                          \
+    }                                                                                                          \
+    void aes_xts_encrypt_iv_##isa(const AesKey* tweak_key, const std::uint8_t iv[16],                          \
+                                  std::uint8_t tweak[16]) noexcept {                                           \
+        xts_iv_entry(tweak_key, iv, tweak);                                                                    \
+    }                                                                                                          \
+    void aes_xts_encrypt_##isa(const AesKey* key, const std::uint8_t* src, std::uint8_t* dst, std::size_t len, \
+                               std::uint8_t tweak[16]) noexcept {                                              \
+        xts_entry<V, kXtsVecs>(key, src, dst, len, tweak);                                                     \
     }
 #define FPUTUNE_AES_DEFINE_GCM(isa, V, kVecs)                                                                        \
     void aes_gcm_setkey_##isa(GcmKey* key, const std::uint8_t* raw_key, std::size_t key_bytes) noexcept {            \
         gcm_setkey_entry<V, kVecs>(key, raw_key, key_bytes);                                                         \
     }                                                                                                                \
-    void aes_gcm_aad_##isa(const GcmKey* key, std::uint8_t ghash[16], const std::uint8_t* aad, std::size_t len) noexcept { \
+    void aes_gcm_aad_##isa(const GcmKey* key, std::uint8_t ghash[16], const std::uint8_t* aad,                       \
+                           std::size_t len) noexcept {                                                               \
         gcm_aad_entry<V, kVecs>(key, ghash, aad, len);                                                               \
     }                                                                                                                \
-    void aes_gcm_enc_##isa(const GcmKey* key, std::uint8_t ctr[16], std::uint8_t ghash[16], const std::uint8_t* src,  \
+    void aes_gcm_enc_##isa(const GcmKey* key, std::uint8_t ctr[16], std::uint8_t ghash[16], const std::uint8_t* src, \
                            std::uint8_t* dst, std::size_t len) noexcept {                                            \
         gcm_enc_entry<V, kVecs>(key, ctr, ghash, src, dst, len);                                                     \
     }                                                                                                                \

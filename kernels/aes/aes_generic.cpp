@@ -128,7 +128,8 @@ void ghash_update(const u8 h[16], u8 ghash[16], const u8* p, std::size_t len) no
 }
 
 // src ^ the keystream of counter blocks ctr, inc(ctr), ... (SP 800-38A section 6.5).
-void ctr_crypt(const AesKey* key, u8 ctr[16], void (*inc)(u8*) noexcept, const u8* src, u8* dst, std::size_t len) noexcept {
+void ctr_crypt(const AesKey* key, u8 ctr[16], void (*inc)(u8*) noexcept, const u8* src, u8* dst,
+               std::size_t len) noexcept {
     while (len) {
         u8 ks[16];
         encrypt_block(key, ctr, ks);
@@ -213,7 +214,8 @@ void aes_gcm_aad_generic(const GcmKey* key, u8 ghash[16], const u8* aad, std::si
     ghash_update(key->hpow[0], ghash, aad, len);
 }
 
-void aes_gcm_enc_generic(const GcmKey* key, u8 ctr[16], u8 ghash[16], const u8* src, u8* dst, std::size_t len) noexcept {
+void aes_gcm_enc_generic(const GcmKey* key, u8 ctr[16], u8 ghash[16], const u8* src, u8* dst,
+                         std::size_t len) noexcept {
     ctr_crypt(&key->aes, ctr, inc32_be, src, dst, len);
     ghash_update(key->hpow[0], ghash, dst, len);
 }

@@ -15,14 +15,26 @@
 namespace fputune::aes {
 
 // What each mode computes. key_bytes counts what init reads: the key (XTS: both), then the IV.
-inline constexpr Algorithm kAes128Ctr{.name = "aes-128-ctr", .block_bytes = 16, .key_bytes = 16 + 16, .out_bytes = 0, .iv_bytes = 16};
-inline constexpr Algorithm kAes256Ctr{.name = "aes-256-ctr", .block_bytes = 16, .key_bytes = 32 + 16, .out_bytes = 0, .iv_bytes = 16};
-inline constexpr Algorithm kAes128Xts{.name = "aes-128-xts", .block_bytes = 16, .key_bytes = 32 + 16, .out_bytes = 0,
-                                      .iv_bytes = 16, .final_min_bytes = 16};
-inline constexpr Algorithm kAes256Xts{.name = "aes-256-xts", .block_bytes = 16, .key_bytes = 64 + 16, .out_bytes = 0,
-                                      .iv_bytes = 16, .final_min_bytes = 16};
-inline constexpr Algorithm kAes128Gcm{.name = "aes-128-gcm", .block_bytes = 16, .key_bytes = 16 + 12, .out_bytes = 16, .iv_bytes = 12};
-inline constexpr Algorithm kAes256Gcm{.name = "aes-256-gcm", .block_bytes = 16, .key_bytes = 32 + 12, .out_bytes = 16, .iv_bytes = 12};
+inline constexpr Algorithm kAes128Ctr{
+    .name = "aes-128-ctr", .block_bytes = 16, .key_bytes = 16 + 16, .out_bytes = 0, .iv_bytes = 16};
+inline constexpr Algorithm kAes256Ctr{
+    .name = "aes-256-ctr", .block_bytes = 16, .key_bytes = 32 + 16, .out_bytes = 0, .iv_bytes = 16};
+inline constexpr Algorithm kAes128Xts{.name = "aes-128-xts",
+                                      .block_bytes = 16,
+                                      .key_bytes = 32 + 16,
+                                      .out_bytes = 0,
+                                      .iv_bytes = 16,
+                                      .final_min_bytes = 16};
+inline constexpr Algorithm kAes256Xts{.name = "aes-256-xts",
+                                      .block_bytes = 16,
+                                      .key_bytes = 64 + 16,
+                                      .out_bytes = 0,
+                                      .iv_bytes = 16,
+                                      .final_min_bytes = 16};
+inline constexpr Algorithm kAes128Gcm{
+    .name = "aes-128-gcm", .block_bytes = 16, .key_bytes = 16 + 12, .out_bytes = 16, .iv_bytes = 12};
+inline constexpr Algorithm kAes256Gcm{
+    .name = "aes-256-gcm", .block_bytes = 16, .key_bytes = 32 + 12, .out_bytes = 16, .iv_bytes = 12};
 
 // ---- CTR: key || 16-byte initial counter block ---------------------------------------------------------
 struct alignas(64) CtrCtx {
@@ -106,7 +118,8 @@ struct alignas(64) GcmCtx {
 
 using GcmSetkeyFn = void (*)(GcmKey*, const std::uint8_t*, std::size_t) noexcept;
 using GcmAadFn = void (*)(const GcmKey*, std::uint8_t*, const std::uint8_t*, std::size_t) noexcept;
-using GcmEncFn = void (*)(const GcmKey*, std::uint8_t*, std::uint8_t*, const std::uint8_t*, std::uint8_t*, std::size_t) noexcept;
+using GcmEncFn = void (*)(const GcmKey*, std::uint8_t*, std::uint8_t*, const std::uint8_t*, std::uint8_t*,
+                          std::size_t) noexcept;
 using GcmFinalFn = void (*)(const GcmKey*, const std::uint8_t*, const std::uint8_t*, std::uint64_t, std::uint64_t,
                             std::uint8_t*) noexcept;
 
@@ -156,8 +169,8 @@ namespace fputune::aes {
 
 inline constexpr std::size_t kOpenSslCtxBytes = 128;
 
-#define FPUTUNE_AES_PEER_ENTRY_POINTS                                                                   \
-    static void init(void* ctx, const std::uint8_t* key) noexcept;                                      \
+#define FPUTUNE_AES_PEER_ENTRY_POINTS                                                                       \
+    static void init(void* ctx, const std::uint8_t* key) noexcept;                                          \
     static void crypt(void* ctx, const std::uint8_t* src, std::uint8_t* dst, std::size_t nblocks) noexcept; \
     static void final(void* ctx, const std::uint8_t* src, std::size_t len, std::uint8_t* out) noexcept
 

@@ -15,7 +15,8 @@ using F = Feature;
 constexpr FeatureSet kAesni = features(F::aesni, F::pclmul, F::ssse3);
 constexpr FeatureSet kAesniAvx = features(F::aesni, F::pclmul, F::avx);
 constexpr FeatureSet kVaesAvx2 = features(F::avx2, F::vaes, F::vpclmulqdq, F::aesni, F::pclmul);
-constexpr FeatureSet kVaesAvx512 = features(F::avx512f, F::avx512vl, F::avx512bw, F::vaes, F::vpclmulqdq, F::aesni, F::pclmul);
+constexpr FeatureSet kVaesAvx512 =
+    features(F::avx512f, F::avx512vl, F::avx512bw, F::vaes, F::vpclmulqdq, F::aesni, F::pclmul);
 
 template <std::size_t K>
 using XtsAvx512 = Xts<aes_xts_encrypt_iv_vaes_avx512, aes_xts_encrypt_vaes_avx512, K>;

@@ -36,7 +36,9 @@ struct Vec256 {
     static T load_key(const u8* p) noexcept { return load(p); }
     static T bcast(__m128i x) noexcept { return _mm256_broadcastsi128_si256(x); }
     static T from_lane0(__m128i x) noexcept { return _mm256_zextsi128_si256(x); }
-    static __m128i fold(T x) noexcept { return _mm_xor_si128(_mm256_castsi256_si128(x), _mm256_extracti128_si256(x, 1)); }
+    static __m128i fold(T x) noexcept {
+        return _mm_xor_si128(_mm256_castsi256_si128(x), _mm256_extracti128_si256(x, 1));
+    }
     static __m128i lane0(T x) noexcept { return _mm256_castsi256_si128(x); }
     static T iota() noexcept { return _mm256_set_epi64x(0, 1, 0, 0); }
     static T xor_(T a, T b) noexcept { return _mm256_xor_si256(a, b); }
@@ -44,14 +46,20 @@ struct Vec256 {
     static T aesenc(T x, T k) noexcept { return _mm256_aesenc_epi128(x, k); }
     static T aesenclast(T x, T k) noexcept { return _mm256_aesenclast_epi128(x, k); }
     template <int kImm>
-    static T clmul(T a, T b) noexcept { return _mm256_clmulepi64_epi128(a, b, kImm); }
+    static T clmul(T a, T b) noexcept {
+        return _mm256_clmulepi64_epi128(a, b, kImm);
+    }
     static T shuffle(T x, T m) noexcept { return _mm256_shuffle_epi8(x, m); }
     static T add32(T a, T b) noexcept { return _mm256_add_epi32(a, b); }
     static T add64(T a, T b) noexcept { return _mm256_add_epi64(a, b); }
     template <int kBits>
-    static T slli64(T x) noexcept { return _mm256_slli_epi64(x, kBits); }
+    static T slli64(T x) noexcept {
+        return _mm256_slli_epi64(x, kBits);
+    }
     template <int kBits>
-    static T srli64(T x) noexcept { return _mm256_srli_epi64(x, kBits); }
+    static T srli64(T x) noexcept {
+        return _mm256_srli_epi64(x, kBits);
+    }
     static T bslli8(T x) noexcept { return _mm256_bslli_epi128(x, 8); }
     static T bsrli8(T x) noexcept { return _mm256_bsrli_epi128(x, 8); }
     static T swap64(T x) noexcept { return _mm256_shuffle_epi32(x, 0x4e); }

@@ -20,8 +20,8 @@ namespace fputune::chacha {
 
 // key (32 bytes) || IV (16 bytes: the 32-bit block counter, little-endian, then the 96-bit nonce), as
 // Linux's chacha_init() and OpenSSL's EVP_chacha20() take them; a keystream block is 64 bytes.
-inline constexpr Algorithm kChacha20{.name = "chacha20", .block_bytes = 64, .key_bytes = 32 + 16, .out_bytes = 0,
-                                     .iv_bytes = 16};
+inline constexpr Algorithm kChacha20{
+    .name = "chacha20", .block_bytes = 64, .key_bytes = 32 + 16, .out_bytes = 0, .iv_bytes = 16};
 
 // "expand 32-byte k"
 inline constexpr std::uint32_t kSigma[4] = {0x61707865, 0x3320646e, 0x79622d32, 0x6b206574};
@@ -30,10 +30,13 @@ inline constexpr std::uint32_t kSigma[4] = {0x61707865, 0x3320646e, 0x79622d32, 
 // the 16-word state, then advances the block counter state[12] (32 bits, wrapping, as Linux's) by the
 // blocks it used, a partial last one included.
 using XorFn = void (*)(std::uint32_t state[16], std::uint8_t* dst, const std::uint8_t* src, std::size_t bytes) noexcept;
-void chacha20_xor_generic(std::uint32_t state[16], std::uint8_t* dst, const std::uint8_t* src, std::size_t bytes) noexcept;
-void chacha20_xor_ssse3(std::uint32_t state[16], std::uint8_t* dst, const std::uint8_t* src, std::size_t bytes) noexcept;
+void chacha20_xor_generic(std::uint32_t state[16], std::uint8_t* dst, const std::uint8_t* src,
+                          std::size_t bytes) noexcept;
+void chacha20_xor_ssse3(std::uint32_t state[16], std::uint8_t* dst, const std::uint8_t* src,
+                        std::size_t bytes) noexcept;
 void chacha20_xor_avx2(std::uint32_t state[16], std::uint8_t* dst, const std::uint8_t* src, std::size_t bytes) noexcept;
-void chacha20_xor_avx512vl(std::uint32_t state[16], std::uint8_t* dst, const std::uint8_t* src, std::size_t bytes) noexcept;
+void chacha20_xor_avx512vl(std::uint32_t state[16], std::uint8_t* dst, const std::uint8_t* src,
+                           std::size_t bytes) noexcept;
 
 struct alignas(64) Chacha20Ctx {
     std::uint32_t state[16];

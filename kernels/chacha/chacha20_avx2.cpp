@@ -4,7 +4,8 @@
 
 namespace fputune::chacha {
 
-void chacha20_xor_avx2(std::uint32_t state[16], std::uint8_t* dst, const std::uint8_t* src, std::size_t bytes) noexcept {
+void chacha20_xor_avx2(std::uint32_t state[16], std::uint8_t* dst, const std::uint8_t* src,
+                       std::size_t bytes) noexcept {
     chacha20_xor<VecAvx2>(state, dst, src, bytes);
 }
 

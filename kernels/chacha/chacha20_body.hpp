@@ -11,7 +11,8 @@
 // A request of n blocks: batches of kLanes across lanes; then more than kLanes / 2 blocks: one more batch
 // across lanes, only the blocks needed kept; more than kLanes / 4: two row sets; else one row set
 // (Linux's chacha_dosimd(): 8block for > 4 blocks, 4block for > 2, 2block for the rest).
-// Traits V provide: T, kLanes, kUnrollRounds, load/store (unaligned, kBytes), add, xor_, rotl<16/12/8/7>, set1, lane_index,
+// Traits V provide: T, kLanes, kUnrollRounds, load/store (unaligned, kBytes), add, xor_, rotl<16/12/8/7>, set1,
+// lane_index,
 // row (a 4-word row in every 16-byte lane), row_counter(n) (n + l in word 0 of lane l, 0 elsewhere),
 // shuffle<imm> (pshufd within lanes), transpose4 (4x4 words within lanes), and
 // store_across(g[4][4], out, src): the kLanes blocks after transpose4 of words 0-3, 4-7, 8-11, 12-15;
@@ -49,7 +50,7 @@ inline void quarter4(typename V::T& a0, typename V::T& b0, typename V::T& c0, ty
                      typename V::T& b1, typename V::T& c1, typename V::T& d1, typename V::T& a2, typename V::T& b2,
                      typename V::T& c2, typename V::T& d2, typename V::T& a3, typename V::T& b3, typename V::T& c3,
                      typename V::T& d3) noexcept {
-#define FPUTUNE_CHACHA_STEP(a, b, c, d, n)                                                  \
+#define FPUTUNE_CHACHA_STEP(a, b, c, d, n)                                                                      \
     a##0 = V::add(a##0, b##0), a##1 = V::add(a##1, b##1), a##2 = V::add(a##2, b##2), a##3 = V::add(a##3, b##3); \
     d##0 = V::template rotl<n>(V::xor_(d##0, a##0)), d##1 = V::template rotl<n>(V::xor_(d##1, a##1));           \
     d##2 = V::template rotl<n>(V::xor_(d##2, a##2)), d##3 = V::template rotl<n>(V::xor_(d##3, a##3))
@@ -81,8 +82,10 @@ inline void across_lanes(const u32 state[16], u8* dst, const u8* src, std::size_
     x[12] = V::add(x[12], V::lane_index());
     const T counter = x[12];
     auto double_round = [&x]() noexcept {
-        quarter4<V>(x[0], x[4], x[8], x[12], x[1], x[5], x[9], x[13], x[2], x[6], x[10], x[14], x[3], x[7], x[11], x[15]);
-        quarter4<V>(x[0], x[5], x[10], x[15], x[1], x[6], x[11], x[12], x[2], x[7], x[8], x[13], x[3], x[4], x[9], x[14]);
+        quarter4<V>(x[0], x[4], x[8], x[12], x[1], x[5], x[9], x[13], x[2], x[6], x[10], x[14], x[3], x[7], x[11],
+                    x[15]);
+        quarter4<V>(x[0], x[5], x[10], x[15], x[1], x[6], x[11], x[12], x[2], x[7], x[8], x[13], x[3], x[4], x[9],
+                    x[14]);
     };
     // Chosen per width by measurement (V::kUnrollRounds; rough figures on the Emerald Rapids VM): with 16
     // registers the 16 state vectors spill, and fully unrolled rounds let the compiler place the spills well
@@ -144,8 +147,10 @@ inline void in_rows(const u32 state[16], u8* dst, const u8* src, std::size_t kee
         T rows[4] = {V::add(a[s], V::row(state)), V::add(b[s], V::row(state + 4)), V::add(c[s], V::row(state + 8)),
                      V::add(d[s], d0[s])};
         const std::size_t off = 64 * kSetBlocks * s;
-        if (keep_bytes >= off + 64 * kSetBlocks) V::store_rows(rows, dst + off, src + off);
-        else V::store_rows(rows, ks + off, nullptr);
+        if (keep_bytes >= off + 64 * kSetBlocks)
+            V::store_rows(rows, dst + off, src + off);
+        else
+            V::store_rows(rows, ks + off, nullptr);
     }
     const std::size_t whole = keep_bytes / (64 * kSetBlocks) * (64 * kSetBlocks);
     xor_bytes(dst + whole, src + whole, ks + whole, keep_bytes - whole);
@@ -159,9 +164,12 @@ inline void chacha20_xor(u32 state[16], u8* dst, const u8* src, std::size_t byte
         state[12] += V::kLanes;
     }
     if (bytes == 0) return;
-    if (bytes > kBatch / 2) across_lanes<V>(state, dst, src, bytes);
-    else if (bytes > kBatch / 4) in_rows<V, 2>(state, dst, src, bytes);
-    else in_rows<V, 1>(state, dst, src, bytes);
+    if (bytes > kBatch / 2)
+        across_lanes<V>(state, dst, src, bytes);
+    else if (bytes > kBatch / 4)
+        in_rows<V, 2>(state, dst, src, bytes);
+    else
+        in_rows<V, 1>(state, dst, src, bytes);
     state[12] += static_cast<u32>((bytes + 63) / 64);
 }
 

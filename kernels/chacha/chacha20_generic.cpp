@@ -44,7 +44,8 @@ void block(const u32 state[16], std::uint8_t out[64]) noexcept {
 
 }  // namespace
 
-void chacha20_xor_generic(std::uint32_t state[16], std::uint8_t* dst, const std::uint8_t* src, std::size_t bytes) noexcept {
+void chacha20_xor_generic(std::uint32_t state[16], std::uint8_t* dst, const std::uint8_t* src,
+                          std::size_t bytes) noexcept {
     std::uint8_t ks[64];
     while (bytes) {
         block(state, ks);

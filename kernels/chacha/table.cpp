@@ -14,7 +14,8 @@ using F = Feature;
 
 constexpr Kernel kKernels[] = {
     // chacha20: key || 16-byte IV (32-bit block counter, 96-bit nonce); 64-byte blocks.
-    kernel<Chacha20<chacha20_xor_avx512vl>>({.name = "chacha20-avx512vl", .required = features(F::avx512f, F::avx512vl, F::avx512bw)}),
+    kernel<Chacha20<chacha20_xor_avx512vl>>(
+        {.name = "chacha20-avx512vl", .required = features(F::avx512f, F::avx512vl, F::avx512bw)}),
     kernel<Chacha20<chacha20_xor_avx2>>({.name = "chacha20-avx2", .required = features(F::avx, F::avx2)}),
     kernel<Chacha20<chacha20_xor_ssse3>>({.name = "chacha20-ssse3", .required = features(F::ssse3)}),
     kernel<Chacha20<chacha20_xor_generic>>({.name = "chacha20-generic", .needs_fpu = false}),

@@ -21,15 +21,20 @@ struct VecSsse3 {
     static T set1(u32 x) noexcept { return _mm_set1_epi32(static_cast<int>(x)); }
     template <int N>
     static T rotl(T x) noexcept {
-        if constexpr (N == 16) return _mm_shuffle_epi8(x, _mm_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13));
-        else if constexpr (N == 8) return _mm_shuffle_epi8(x, _mm_setr_epi8(3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14));
-        else return _mm_or_si128(_mm_slli_epi32(x, N), _mm_srli_epi32(x, 32 - N));
+        if constexpr (N == 16)
+            return _mm_shuffle_epi8(x, _mm_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13));
+        else if constexpr (N == 8)
+            return _mm_shuffle_epi8(x, _mm_setr_epi8(3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14));
+        else
+            return _mm_or_si128(_mm_slli_epi32(x, N), _mm_srli_epi32(x, 32 - N));
     }
     static T lane_index() noexcept { return _mm_setr_epi32(0, 1, 2, 3); }
     static T row(const u32* w) noexcept { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(w)); }
     static T row_counter(u32 n) noexcept { return _mm_setr_epi32(static_cast<int>(n), 0, 0, 0); }
     template <int kImm>
-    static T shuffle(T x) noexcept { return _mm_shuffle_epi32(x, kImm); }
+    static T shuffle(T x) noexcept {
+        return _mm_shuffle_epi32(x, kImm);
+    }
     static void transpose4(T& a, T& b, T& c, T& d) noexcept {
         const T ab0 = _mm_unpacklo_epi32(a, b), ab1 = _mm_unpackhi_epi32(a, b);
         const T cd0 = _mm_unpacklo_epi32(c, d), cd1 = _mm_unpackhi_epi32(c, d);

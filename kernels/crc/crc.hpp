@@ -15,7 +15,8 @@ namespace fputune::crc {
 // crc64 (as Linux crc32c()/crc32_le()/crc64_nvme() pass it), msb-first for crct10dif.
 using UpdateFn = std::uint64_t (*)(std::uint64_t crc, const std::uint8_t* data, std::size_t len) noexcept;
 
-#define FPUTUNE_CRC_ENTRY(name) std::uint64_t name(std::uint64_t crc, const std::uint8_t* data, std::size_t len) noexcept
+#define FPUTUNE_CRC_ENTRY(name) \
+    std::uint64_t name(std::uint64_t crc, const std::uint8_t* data, std::size_t len) noexcept
 
 FPUTUNE_CRC_ENTRY(crc32c_update_generic);
 FPUTUNE_CRC_ENTRY(crc32c_update_sse42);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// crc32 (IEEE 802.3, reflected) by folding 64-byte vectors with VPCLMULQDQ on zmm. Requires AVX512F/VL/BW and VPCLMULQDQ.
+// crc32 (IEEE 802.3, reflected) by folding 64-byte vectors with VPCLMULQDQ on zmm. Requires AVX512F/VL/BW and
+// VPCLMULQDQ.
 #include "crc.hpp"
 #include "vec_avx512.hpp"
 

@@ -54,7 +54,8 @@ inline u64 load64(const u8* p) noexcept {
 }
 
 inline u64 clmul32(u32 a, u32 b) noexcept {
-    const __m128i p = _mm_clmulepi64_si128(_mm_cvtsi32_si128(static_cast<int>(a)), _mm_cvtsi32_si128(static_cast<int>(b)), 0x00);
+    const __m128i p =
+        _mm_clmulepi64_si128(_mm_cvtsi32_si128(static_cast<int>(a)), _mm_cvtsi32_si128(static_cast<int>(b)), 0x00);
     return static_cast<u64>(_mm_cvtsi128_si64(p));
 }
 
@@ -79,7 +80,8 @@ inline u64 three_way(u64 c, const u8* p, std::size_t q) noexcept {
 std::uint64_t crc32c_update_3way(std::uint64_t crc, const std::uint8_t* p, std::size_t len) noexcept {
     assert(p != nullptr || len == 0);
     u64 c = static_cast<u32>(crc);
-    for (; len >= 3 * 8 * kMaxQwords; p += 3 * 8 * kMaxQwords, len -= 3 * 8 * kMaxQwords) c = three_way(c, p, kMaxQwords);
+    for (; len >= 3 * 8 * kMaxQwords; p += 3 * 8 * kMaxQwords, len -= 3 * 8 * kMaxQwords)
+        c = three_way(c, p, kMaxQwords);
     if (len >= kSmallBytes) {
         const std::size_t q = len / 24;
         c = three_way(c, p, q);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// crc32c (Castagnoli) by folding 16-byte lanes with PCLMULQDQ on xmm. Requires PCLMULQDQ and SSE4.1 (SSE4.2 for inputs under 16 bytes).
+// crc32c (Castagnoli) by folding 16-byte lanes with PCLMULQDQ on xmm. Requires PCLMULQDQ and SSE4.1 (SSE4.2 for inputs
+// under 16 bytes).
 #include "crc.hpp"
 #include "fold_core.hpp"
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// crc32c (Castagnoli) by folding 64-byte vectors with VPCLMULQDQ on zmm. Requires AVX512F/VL/BW and VPCLMULQDQ (SSE4.2 for inputs under 16 bytes).
+// crc32c (Castagnoli) by folding 64-byte vectors with VPCLMULQDQ on zmm. Requires AVX512F/VL/BW and VPCLMULQDQ (SSE4.2
+// for inputs under 16 bytes).
 #include "crc.hpp"
 #include "vec_avx512.hpp"
 

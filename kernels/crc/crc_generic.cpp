@@ -6,10 +6,10 @@
 
 namespace fputune::crc {
 
-#define FPUTUNE_SLICE8_ENTRY(name, spec)                                                  \
+#define FPUTUNE_SLICE8_ENTRY(name, spec)                                                        \
     std::uint64_t name(std::uint64_t crc, const std::uint8_t* data, std::size_t len) noexcept { \
-        static constexpr Slice8Tables kTables = slice8_tables(spec);                      \
-        return update_slice8<spec, kTables>(crc, data, len);                              \
+        static constexpr Slice8Tables kTables = slice8_tables(spec);                            \
+        return update_slice8<spec, kTables>(crc, data, len);                                    \
     }
 
 FPUTUNE_SLICE8_ENTRY(crc32c_update_generic, kCrc32c)

@@ -70,16 +70,16 @@ struct U64x2 {  // two qwords of an xmm register: q0 = bits 0..63, q1 = bits 64.
 };
 
 struct FoldConsts {
-    unsigned bits;        // n
+    unsigned bits;  // n
     bool reflected;
-    bool g0;              // g' has an x^0 term (n == 64)
-    U64x2 fold_loop;      // fold each lane across the whole multi-register loop
-    U64x2 fold_vec;       // fold across one vector register
-    U64x2 fold_lane[3];   // lane j of a wide register folded into its last lane
-    U64x2 fold_128;       // fold across 128 bits
-    u64 k128;             // x^128 mod G' (reflected: x^127)
-    u64 mu;               // Barrett quotient constant
-    u64 gprime;           // G' (reflected: with bit j = x^(64-j))
+    bool g0;  // g' has an x^0 term (n == 64)
+    U64x2 fold_loop;  // fold each lane across the whole multi-register loop
+    U64x2 fold_vec;  // fold across one vector register
+    U64x2 fold_lane[3];  // lane j of a wide register folded into its last lane
+    U64x2 fold_128;  // fold across 128 bits
+    u64 k128;  // x^128 mod G' (reflected: x^127)
+    u64 mu;  // Barrett quotient constant
+    u64 gprime;  // G' (reflected: with bit j = x^(64-j))
 };
 
 consteval u64 scaled_poly(const CrcSpec& s) { return s.bits == 64 ? s.poly : s.poly << (64 - s.bits); }
@@ -108,8 +108,7 @@ consteval u64 barrett_mu_low(u64 gprime) {
 // Constants to fold a 128-bit lane forward by `dist_bits`, in the spec's frame.
 consteval U64x2 fold_pair(const CrcSpec& s, unsigned dist_bits) {
     const u64 g = scaled_poly(s);
-    if (s.reflected)
-        return {bit_reverse(xpow_mod(g, dist_bits + 63), 64), bit_reverse(xpow_mod(g, dist_bits - 1), 64)};
+    if (s.reflected) return {bit_reverse(xpow_mod(g, dist_bits + 63), 64), bit_reverse(xpow_mod(g, dist_bits - 1), 64)};
     return {xpow_mod(g, dist_bits), xpow_mod(g, dist_bits + 64)};
 }
 
@@ -166,8 +165,8 @@ consteval Slice8Tables slice8_tables(const CrcSpec& s) {
     for (unsigned j = 1; j < 8; ++j)
         for (unsigned b = 0; b < 256; ++b) {
             const u64 p = r.t[j - 1][b];
-            r.t[j][b] = s.reflected ? (p >> 8) ^ r.t[0][p & 0xff]
-                                    : ((p << 8) & mask) ^ r.t[0][(p >> (s.bits - 8)) & 0xff];
+            r.t[j][b] =
+                s.reflected ? (p >> 8) ^ r.t[0][p & 0xff] : ((p << 8) & mask) ^ r.t[0][(p >> (s.bits - 8)) & 0xff];
         }
     return r;
 }

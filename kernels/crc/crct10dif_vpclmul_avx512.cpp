@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// crct10dif (T10 DIF, msb-first) by folding 64-byte vectors with VPCLMULQDQ on zmm. Requires AVX512F/VL/BW and VPCLMULQDQ.
+// crct10dif (T10 DIF, msb-first) by folding 64-byte vectors with VPCLMULQDQ on zmm. Requires AVX512F/VL/BW and
+// VPCLMULQDQ.
 #include "crc.hpp"
 #include "vec_avx512.hpp"
 

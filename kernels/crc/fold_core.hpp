@@ -18,14 +18,14 @@ namespace {
 // pshufb masks for byte shifts by a run-time count s (0..16): the 16 bytes read at kShiftShuf + 16 + s
 // shift a register right by s bytes (towards byte 0), those at kShiftShuf + 16 - s shift it left;
 // 0x80 selects a zero byte.
-alignas(16) constexpr u8 kShiftShuf[48] = {
-    0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
-    0,    1,    2,    3,    4,    5,    6,    7,    8,    9,    10,   11,   12,   13,   14,   15,
-    0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80};
+alignas(16) constexpr u8 kShiftShuf[48] = {0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+                                           0x80, 0x80, 0x80, 0x80, 0,    1,    2,    3,    4,    5,    6,    7,
+                                           8,    9,    10,   11,   12,   13,   14,   15,   0x80, 0x80, 0x80, 0x80,
+                                           0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80};
 // The 16 bytes read at kHighMask + r select the bytes j >= 16 - r (the last r of a register).
-alignas(16) constexpr u8 kHighMask[32] = {
-    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
-    0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+alignas(16) constexpr u8 kHighMask[32] = {0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+                                          0,    0,    0,    0,    0,    0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+                                          0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
 // Reverses the bytes of each 16-byte lane: msb-first CRCs want the first byte as the top of a lane.
 alignas(16) constexpr u8 kByteReverse[16] = {15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0};
 
@@ -61,8 +61,8 @@ inline __m128i fold_tail(__m128i x, const u8* p, std::size_t r) noexcept {
     const __m128i last = load_lane<C>(p + r - 16);  // earlier bytes were consumed already: in bounds
     __m128i h, b;
     if constexpr (C.reflected) {  // message order = byte order
-        h = _mm_shuffle_epi8(x, load_bytes(kShiftShuf + r));           // x's first r bytes at the end
-        b = _mm_shuffle_epi8(x, load_bytes(kShiftShuf + 16 + r));      // the rest at the start
+        h = _mm_shuffle_epi8(x, load_bytes(kShiftShuf + r));  // x's first r bytes at the end
+        b = _mm_shuffle_epi8(x, load_bytes(kShiftShuf + 16 + r));  // the rest at the start
         b = _mm_or_si128(b, _mm_and_si128(last, load_bytes(kHighMask + r)));
     } else {  // message order = reversed byte order
         h = _mm_shuffle_epi8(x, load_bytes(kShiftShuf + 32 - r));
@@ -97,13 +97,17 @@ struct Vec128 {
     using T = __m128i;
     static constexpr std::size_t kBytes = 16;
     template <FoldConsts C>
-    static T load(const u8* p) noexcept { return load_lane<C>(p); }
+    static T load(const u8* p) noexcept {
+        return load_lane<C>(p);
+    }
     static T xor_(T a, T b) noexcept { return _mm_xor_si128(a, b); }
     static T fold(T a, T k, T data) noexcept { return fold_lane(a, k, data); }
     static T broadcast(U64x2 k) noexcept { return pair(k); }
     static T from_lane(__m128i x) noexcept { return x; }
     template <FoldConsts C>
-    static __m128i to_lane(T a) noexcept { return a; }
+    static __m128i to_lane(T a) noexcept {
+        return a;
+    }
 };
 
 // Continues the register over len >= 16 bytes. V is the vector: V::kBytes wide (16, 32 or 64), with
@@ -130,7 +134,8 @@ inline u64 fold_update(u64 crc, const u8* p, std::size_t len) noexcept {
             const typename V::T k = V::broadcast(C.fold_loop);
             while (len >= kVecs * V::kBytes) {
 #pragma GCC unroll 16
-                for (unsigned i = 0; i < kVecs; ++i) acc[i] = V::fold(acc[i], k, V::template load<C>(p + i * V::kBytes));
+                for (unsigned i = 0; i < kVecs; ++i)
+                    acc[i] = V::fold(acc[i], k, V::template load<C>(p + i * V::kBytes));
                 p += kVecs * V::kBytes;
                 len -= kVecs * V::kBytes;
             }

@@ -19,7 +19,8 @@ constexpr FeatureSet kVpclmulAvx512 = features(F::avx512f, F::avx512vl, F::avx51
 constexpr FeatureSet kSse42 = features(F::sse42);
 
 constexpr Kernel kKernels[] = {
-    kernel<Crc32c<crc32c_update_vpclmul_avx512, 64>>({.name = "crc32c-vpclmul-avx512", .required = kVpclmulAvx512 | kSse42}),
+    kernel<Crc32c<crc32c_update_vpclmul_avx512, 64>>(
+        {.name = "crc32c-vpclmul-avx512", .required = kVpclmulAvx512 | kSse42}),
     kernel<Crc32c<crc32c_update_vpclmul_avx2, 32>>({.name = "crc32c-vpclmul-avx2", .required = kVpclmulAvx2 | kSse42}),
     kernel<Crc32c<crc32c_update_3way, 8>>({.name = "crc32c-3way", .required = features(F::sse42, F::pclmul)}),
     kernel<Crc32c<crc32c_update_pclmul, 16>>({.name = "crc32c-pclmul", .required = kPclmul | kSse42}),
@@ -33,7 +34,8 @@ constexpr Kernel kKernels[] = {
     kernel<Crc32<crc32_update_generic, 8>>({.name = "crc32-generic", .needs_fpu = false}),
     kernel<peers::Crc32Isal>({.name = "crc32-isal", .provider = "isal"}),
 
-    kernel<CrcT10dif<crct10dif_update_vpclmul_avx512, 64>>({.name = "crct10dif-vpclmul-avx512", .required = kVpclmulAvx512}),
+    kernel<CrcT10dif<crct10dif_update_vpclmul_avx512, 64>>(
+        {.name = "crct10dif-vpclmul-avx512", .required = kVpclmulAvx512}),
     kernel<CrcT10dif<crct10dif_update_vpclmul_avx2, 32>>({.name = "crct10dif-vpclmul-avx2", .required = kVpclmulAvx2}),
     kernel<CrcT10dif<crct10dif_update_pclmul, 16>>({.name = "crct10dif-pclmul", .required = kPclmul}),
     kernel<CrcT10dif<crct10dif_update_generic, 8>>({.name = "crct10dif-generic", .needs_fpu = false}),

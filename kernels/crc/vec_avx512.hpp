@@ -29,13 +29,16 @@ struct Vec512 {
     // (zero for lane 3, which is kept as it is), then xor the four lanes together.
     template <FoldConsts C>
     static __m128i to_lane(T a) noexcept {
-        const T k = _mm512_set_epi64(0, 0, static_cast<long long>(C.fold_lane[2].q1), static_cast<long long>(C.fold_lane[2].q0),
-                                     static_cast<long long>(C.fold_lane[1].q1), static_cast<long long>(C.fold_lane[1].q0),
-                                     static_cast<long long>(C.fold_lane[0].q1), static_cast<long long>(C.fold_lane[0].q0));
-        const T y = _mm512_ternarylogic_epi64(_mm512_clmulepi64_epi128(a, k, 0x00), _mm512_clmulepi64_epi128(a, k, 0x11),
-                                              _mm512_maskz_mov_epi64(0xC0, a), 0x96);
+        const T k =
+            _mm512_set_epi64(0, 0, static_cast<long long>(C.fold_lane[2].q1), static_cast<long long>(C.fold_lane[2].q0),
+                             static_cast<long long>(C.fold_lane[1].q1), static_cast<long long>(C.fold_lane[1].q0),
+                             static_cast<long long>(C.fold_lane[0].q1), static_cast<long long>(C.fold_lane[0].q0));
+        const T y =
+            _mm512_ternarylogic_epi64(_mm512_clmulepi64_epi128(a, k, 0x00), _mm512_clmulepi64_epi128(a, k, 0x11),
+                                      _mm512_maskz_mov_epi64(0xC0, a), 0x96);
         // (maskz forms: the plain ones trip GCC 12's -Wmaybe-uninitialized inside its own headers)
-        const __m256i h = _mm256_xor_si256(_mm512_maskz_extracti64x4_epi64(0xf, y, 0), _mm512_maskz_extracti64x4_epi64(0xf, y, 1));
+        const __m256i h =
+            _mm256_xor_si256(_mm512_maskz_extracti64x4_epi64(0xf, y, 0), _mm512_maskz_extracti64x4_epi64(0xf, y, 1));
         return _mm_xor_si128(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
     }
 };

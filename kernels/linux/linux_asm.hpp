@@ -42,15 +42,17 @@ void sm3_transform_avx(std::uint32_t* state, const std::uint8_t* data, int nbloc
 
 // crc32c-intel_glue.c, crc32-pclmul_glue.c, crct10dif-pclmul_glue.c
 unsigned int crc_pcl(const std::uint8_t* buffer, int len, unsigned int crc_init);
-std::uint32_t crc32_pclmul_le_16(const std::uint8_t* buffer, std::size_t len, std::uint32_t crc32);  // 16-byte aligned, len >= 64, % 16 == 0
-std::uint16_t crc_t10dif_pcl(std::uint16_t init_crc, const std::uint8_t* buf, std::size_t len);      // len >= 16
+std::uint32_t crc32_pclmul_le_16(const std::uint8_t* buffer, std::size_t len,
+                                 std::uint32_t crc32);  // 16-byte aligned, len >= 64, % 16 == 0
+std::uint16_t crc_t10dif_pcl(std::uint16_t init_crc, const std::uint8_t* buf, std::size_t len);  // len >= 16
 
 // ghash-clmulni-intel_glue.c: shash is the key as the kernel's ghash_setkey() prepares it (an le128).
 void clmul_ghash_mul(std::uint8_t* dst, const std::uint8_t* shash);
 void clmul_ghash_update(std::uint8_t* dst, const std::uint8_t* src, unsigned int srclen, const std::uint8_t* shash);
 
 // polyval-clmulni_glue.c: keys = the 8 key powers h^8 .. h^1, 16 bytes each, 16-byte aligned.
-void clmul_polyval_update(const std::uint8_t* keys, const std::uint8_t* in, std::size_t nblocks, std::uint8_t* accumulator);
+void clmul_polyval_update(const std::uint8_t* keys, const std::uint8_t* in, std::size_t nblocks,
+                          std::uint8_t* accumulator);
 void clmul_polyval_mul(std::uint8_t* op1, const std::uint8_t* op2);
 
 // nhpoly1305-sse2-glue.c, nhpoly1305-avx2-glue.c: the NH hash of one message (len % 16 == 0).
@@ -58,19 +60,29 @@ void nh_sse2(const std::uint32_t* key, const std::uint8_t* message, std::size_t 
 void nh_avx2(const std::uint32_t* key, const std::uint8_t* message, std::size_t message_len, std::uint64_t hash[4]);
 
 // blake2s-glue.c
-void blake2s_compress_ssse3(fputune::linux_asm::Blake2sState* state, const std::uint8_t* block, std::size_t nblocks, std::uint32_t inc);
-void blake2s_compress_avx512(fputune::linux_asm::Blake2sState* state, const std::uint8_t* block, std::size_t nblocks, std::uint32_t inc);
+void blake2s_compress_ssse3(fputune::linux_asm::Blake2sState* state, const std::uint8_t* block, std::size_t nblocks,
+                            std::uint32_t inc);
+void blake2s_compress_avx512(fputune::linux_asm::Blake2sState* state, const std::uint8_t* block, std::size_t nblocks,
+                             std::uint32_t inc);
 
 // chacha_glue.c: the state (16 words) is read, not written (the glue advances the counter); len in bytes,
 // at most the blocks the function handles (2, 4 or 8; 1 or 4 for ssse3), a partial last block included.
-void chacha_block_xor_ssse3(std::uint32_t* state, std::uint8_t* dst, const std::uint8_t* src, unsigned int len, int nrounds);
-void chacha_4block_xor_ssse3(std::uint32_t* state, std::uint8_t* dst, const std::uint8_t* src, unsigned int len, int nrounds);
-void chacha_2block_xor_avx2(std::uint32_t* state, std::uint8_t* dst, const std::uint8_t* src, unsigned int len, int nrounds);
-void chacha_4block_xor_avx2(std::uint32_t* state, std::uint8_t* dst, const std::uint8_t* src, unsigned int len, int nrounds);
-void chacha_8block_xor_avx2(std::uint32_t* state, std::uint8_t* dst, const std::uint8_t* src, unsigned int len, int nrounds);
-void chacha_2block_xor_avx512vl(std::uint32_t* state, std::uint8_t* dst, const std::uint8_t* src, unsigned int len, int nrounds);
-void chacha_4block_xor_avx512vl(std::uint32_t* state, std::uint8_t* dst, const std::uint8_t* src, unsigned int len, int nrounds);
-void chacha_8block_xor_avx512vl(std::uint32_t* state, std::uint8_t* dst, const std::uint8_t* src, unsigned int len, int nrounds);
+void chacha_block_xor_ssse3(std::uint32_t* state, std::uint8_t* dst, const std::uint8_t* src, unsigned int len,
+                            int nrounds);
+void chacha_4block_xor_ssse3(std::uint32_t* state, std::uint8_t* dst, const std::uint8_t* src, unsigned int len,
+                             int nrounds);
+void chacha_2block_xor_avx2(std::uint32_t* state, std::uint8_t* dst, const std::uint8_t* src, unsigned int len,
+                            int nrounds);
+void chacha_4block_xor_avx2(std::uint32_t* state, std::uint8_t* dst, const std::uint8_t* src, unsigned int len,
+                            int nrounds);
+void chacha_8block_xor_avx2(std::uint32_t* state, std::uint8_t* dst, const std::uint8_t* src, unsigned int len,
+                            int nrounds);
+void chacha_2block_xor_avx512vl(std::uint32_t* state, std::uint8_t* dst, const std::uint8_t* src, unsigned int len,
+                                int nrounds);
+void chacha_4block_xor_avx512vl(std::uint32_t* state, std::uint8_t* dst, const std::uint8_t* src, unsigned int len,
+                                int nrounds);
+void chacha_8block_xor_avx512vl(std::uint32_t* state, std::uint8_t* dst, const std::uint8_t* src, unsigned int len,
+                                int nrounds);
 
 // poly1305_glue.c (poly1305-x86_64-cryptogams.pl): len is in bytes, a multiple of 16.
 void poly1305_init_x86_64(void* ctx, const std::uint8_t key[16]);

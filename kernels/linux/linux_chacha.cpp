@@ -24,7 +24,9 @@ using LinuxXor = void (*)(uint32_t* state, uint8_t* dst, const uint8_t* src, uns
 using Dosimd = void (*)(uint32_t* state, uint8_t* dst, const uint8_t* src, unsigned int bytes) noexcept;
 
 // chacha_advance(): the blocks a call that handles at most `most` blocks used, a partial last one included.
-constexpr unsigned advance(unsigned len, unsigned most) noexcept { return (std::min(len, most * kBlock) + kBlock - 1) / kBlock; }
+constexpr unsigned advance(unsigned len, unsigned most) noexcept {
+    return (std::min(len, most * kBlock) + kBlock - 1) / kBlock;
+}
 
 #if FPUTUNE_LINUX_CHACHA_SSSE3
 // The ssse3 part of chacha_dosimd(): 4 blocks at a time, then 4 blocks' code for more than one block
@@ -85,17 +87,21 @@ void add_chacha(std::vector<Kernel>& out) {
     // What chacha_simd_mod_init() checks before it enables each path (AVX2 also wants the YMM state, which
     // the registry's AVX check covers), plus what the asm executes.
 #if FPUTUNE_LINUX_CHACHA_AVX512VL
-    out.push_back(kernel<Chacha20<chacha20_xor<dosimd_wide<chacha_8block_xor_avx512vl, chacha_4block_xor_avx512vl,
-                                                           chacha_2block_xor_avx512vl, false>>>>(
-        linux_variant("chacha20-avx512vl-linux", "avx512vl", features(F::avx, F::avx2, F::avx512f, F::avx512vl, F::avx512bw))));
+    out.push_back(
+        kernel<Chacha20<chacha20_xor<
+            dosimd_wide<chacha_8block_xor_avx512vl, chacha_4block_xor_avx512vl, chacha_2block_xor_avx512vl, false>>>>(
+            linux_variant("chacha20-avx512vl-linux", "avx512vl",
+                          features(F::avx, F::avx2, F::avx512f, F::avx512vl, F::avx512bw))));
 #endif
 #if FPUTUNE_LINUX_CHACHA_AVX2 && FPUTUNE_LINUX_CHACHA_SSSE3
-    out.push_back(kernel<Chacha20<chacha20_xor<dosimd_wide<chacha_8block_xor_avx2, chacha_4block_xor_avx2,
-                                                           chacha_2block_xor_avx2, true>>>>(
-        linux_variant("chacha20-avx2-linux", "avx2", features(F::avx, F::avx2, F::ssse3))));
+    out.push_back(
+        kernel<Chacha20<
+            chacha20_xor<dosimd_wide<chacha_8block_xor_avx2, chacha_4block_xor_avx2, chacha_2block_xor_avx2, true>>>>(
+            linux_variant("chacha20-avx2-linux", "avx2", features(F::avx, F::avx2, F::ssse3))));
 #endif
 #if FPUTUNE_LINUX_CHACHA_SSSE3
-    out.push_back(kernel<Chacha20<chacha20_xor<dosimd_ssse3>>>(linux_variant("chacha20-ssse3-linux", "ssse3", features(F::ssse3))));
+    out.push_back(kernel<Chacha20<chacha20_xor<dosimd_ssse3>>>(
+        linux_variant("chacha20-ssse3-linux", "ssse3", features(F::ssse3))));
 #endif
     (void)out;
 }

@@ -56,13 +56,16 @@ void add_crc(std::vector<Kernel>& out) {
     // pextrd; crc_t10dif_pcl pclmulqdq and pshufb. 16-byte blocks, as our pclmul variants, so that a sweep
     // of both measures the same section sizes.
 #if FPUTUNE_LINUX_CRC32C_PCL
-    out.push_back(kernel<Crc32c<crc32c_pcl, 16>>(linux_variant("crc32c-pclmul-linux", "pclmul", features(F::sse42, F::pclmul))));
+    out.push_back(
+        kernel<Crc32c<crc32c_pcl, 16>>(linux_variant("crc32c-pclmul-linux", "pclmul", features(F::sse42, F::pclmul))));
 #endif
 #if FPUTUNE_LINUX_CRC32_PCLMUL
-    out.push_back(kernel<Crc32<crc32_pclmul_le, 16>>(linux_variant("crc32-pclmul-linux", "pclmul", features(F::pclmul, F::sse41))));
+    out.push_back(kernel<Crc32<crc32_pclmul_le, 16>>(
+        linux_variant("crc32-pclmul-linux", "pclmul", features(F::pclmul, F::sse41))));
 #endif
 #if FPUTUNE_LINUX_CRCT10DIF_PCL
-    out.push_back(kernel<CrcT10dif<crct10dif_pcl, 16>>(linux_variant("crct10dif-pclmul-linux", "pclmul", features(F::pclmul, F::ssse3))));
+    out.push_back(kernel<CrcT10dif<crct10dif_pcl, 16>>(
+        linux_variant("crct10dif-pclmul-linux", "pclmul", features(F::pclmul, F::ssse3))));
 #endif
     (void)out;
 }

@@ -29,7 +29,7 @@ void xor_tail(uint8_t acc[16], const uint8_t* data, std::size_t len) noexcept {
 #if FPUTUNE_LINUX_GHASH_CLMULNI
 struct GhashCtx {
     alignas(16) uint8_t shash[16];  // le128: the low qword first
-    alignas(16) uint8_t acc[16];    // the running GHASH value, in GCM's byte order
+    alignas(16) uint8_t acc[16];  // the running GHASH value, in GCM's byte order
 };
 
 struct Ghash {
@@ -107,7 +107,7 @@ void Polyval::final(void* ctx, const uint8_t* data, std::size_t len, uint8_t* ou
 #if FPUTUNE_LINUX_POLY1305
 struct Poly1305Ctx {
     alignas(16) uint8_t arch[linux_asm::kPoly1305ArchBytes];  // struct poly1305_arch_internal
-    uint32_t s[4];                                            // the nonce poly1305_emit adds
+    uint32_t s[4];  // the nonce poly1305_emit adds
 };
 using Poly1305Blocks = void (*)(void* ctx, const uint8_t* inp, std::size_t len, uint32_t padbit);
 using Poly1305Emit = void (*)(void* ctx, uint8_t mac[16], const uint32_t nonce[4]);
@@ -116,8 +116,9 @@ using Poly1305Emit = void (*)(void* ctx, uint8_t mac[16], const uint32_t nonce[4
 void poly1305_init(void* ctx, const uint8_t* key) noexcept {
     auto* c = static_cast<Poly1305Ctx*>(ctx);
     poly1305_init_x86_64(c->arch, key);
-    for (int i = 0; i < 4; ++i) c->s[i] = uint32_t{key[16 + 4 * i]} | uint32_t{key[17 + 4 * i]} << 8 |
-                                          uint32_t{key[18 + 4 * i]} << 16 | uint32_t{key[19 + 4 * i]} << 24;
+    for (int i = 0; i < 4; ++i)
+        c->s[i] = uint32_t{key[16 + 4 * i]} | uint32_t{key[17 + 4 * i]} << 8 | uint32_t{key[18 + 4 * i]} << 16 |
+                  uint32_t{key[19 + 4 * i]} << 24;
 }
 template <Poly1305Blocks B, Poly1305Emit E>
 struct Poly1305 {
@@ -161,7 +162,8 @@ void nh_core(const uint32_t* key, const uint8_t* m, std::size_t len, uint64_t su
 #if FPUTUNE_LINUX_BLAKE2S
 using Blake2sAsm = void (*)(linux_asm::Blake2sState* state, const uint8_t* block, std::size_t nblocks, uint32_t inc);
 template <Blake2sAsm A>
-void blake2s_compress(mac::Blake2sState* st, const uint8_t* m, std::size_t nblocks, uint32_t inc, uint32_t f0) noexcept {
+void blake2s_compress(mac::Blake2sState* st, const uint8_t* m, std::size_t nblocks, uint32_t inc,
+                      uint32_t f0) noexcept {
     linux_asm::Blake2sState k;
     std::memcpy(k.h, st->h, sizeof k.h);
     std::memcpy(k.t, st->t, sizeof k.t);
@@ -183,7 +185,8 @@ void add_mac(std::vector<Kernel>& out) {
         linux_variant("poly1305-avx512-linux", "avx512", features(F::avx, F::avx2, F::avx512f))));
     out.push_back(kernel<Poly1305<poly1305_blocks_avx2, poly1305_emit_avx>>(
         linux_variant("poly1305-avx2-linux", "avx2", features(F::avx, F::avx2))));
-    out.push_back(kernel<Poly1305<poly1305_blocks_avx, poly1305_emit_avx>>(linux_variant("poly1305-avx-linux", "avx", features(F::avx))));
+    out.push_back(kernel<Poly1305<poly1305_blocks_avx, poly1305_emit_avx>>(
+        linux_variant("poly1305-avx-linux", "avx", features(F::avx))));
     // The kernel's scalar x86_64 code, what its glue runs without the FPU.
     out.push_back(kernel<Poly1305<poly1305_blocks_x86_64, poly1305_emit_x86_64>>(
         linux_variant("poly1305-scalar-linux", "scalar", 0, false)));
@@ -201,10 +204,12 @@ void add_mac(std::vector<Kernel>& out) {
     out.push_back(kernel<mac::Nh<nh_core<nh_sse2>>>(linux_variant("nh-sse2-linux", "sse2", features(F::sse2))));
 #endif
 #if FPUTUNE_LINUX_NH_AVX2
-    out.push_back(kernel<mac::NhPoly1305<nh_core<nh_avx2>>>(linux_variant("nhpoly1305-avx2-linux", "avx2", features(F::avx, F::avx2))));
+    out.push_back(kernel<mac::NhPoly1305<nh_core<nh_avx2>>>(
+        linux_variant("nhpoly1305-avx2-linux", "avx2", features(F::avx, F::avx2))));
 #endif
 #if FPUTUNE_LINUX_NH_SSE2
-    out.push_back(kernel<mac::NhPoly1305<nh_core<nh_sse2>>>(linux_variant("nhpoly1305-sse2-linux", "sse2", features(F::sse2))));
+    out.push_back(
+        kernel<mac::NhPoly1305<nh_core<nh_sse2>>>(linux_variant("nhpoly1305-sse2-linux", "sse2", features(F::sse2))));
 #endif
 #if FPUTUNE_LINUX_BLAKE2S
     out.push_back(kernel<mac::Blake2s<blake2s_compress<blake2s_compress_avx512>>>(

@@ -46,31 +46,38 @@ void add_sha(std::vector<Kernel>& out) {
 #endif
 #if FPUTUNE_LINUX_SHA1_SSSE3
     out.push_back(kernel<Sha1<transform<W32, sha1_transform_avx>>>(linux_variant("sha1-avx-linux", "avx", kAvx)));
-    out.push_back(kernel<Sha1<transform<W32, sha1_transform_ssse3>>>(linux_variant("sha1-ssse3-linux", "ssse3", kSsse3)));
+    out.push_back(
+        kernel<Sha1<transform<W32, sha1_transform_ssse3>>>(linux_variant("sha1-ssse3-linux", "ssse3", kSsse3)));
 #endif
 #if FPUTUNE_LINUX_SHA256_NI
-    out.push_back(kernel<Sha256<transform<W32, sha256_ni_transform>>>(linux_variant("sha256-shani-linux", "shani", kNi)));
+    out.push_back(
+        kernel<Sha256<transform<W32, sha256_ni_transform>>>(linux_variant("sha256-shani-linux", "shani", kNi)));
 #endif
 #if FPUTUNE_LINUX_SHA256_AVX2
-    out.push_back(kernel<Sha256<transform<W32, sha256_transform_rorx>>>(linux_variant("sha256-avx2-linux", "avx2", kRorx)));
+    out.push_back(
+        kernel<Sha256<transform<W32, sha256_transform_rorx>>>(linux_variant("sha256-avx2-linux", "avx2", kRorx)));
 #endif
 #if FPUTUNE_LINUX_SHA256_AVX
     out.push_back(kernel<Sha256<transform<W32, sha256_transform_avx>>>(linux_variant("sha256-avx-linux", "avx", kAvx)));
 #endif
 #if FPUTUNE_LINUX_SHA256_SSSE3
-    out.push_back(kernel<Sha256<transform<W32, sha256_transform_ssse3>>>(linux_variant("sha256-ssse3-linux", "ssse3", kSsse3)));
+    out.push_back(
+        kernel<Sha256<transform<W32, sha256_transform_ssse3>>>(linux_variant("sha256-ssse3-linux", "ssse3", kSsse3)));
 #endif
 #if FPUTUNE_LINUX_SHA512_AVX2
-    out.push_back(kernel<Sha512<transform<W64, sha512_transform_rorx>>>(linux_variant("sha512-avx2-linux", "avx2", kRorx)));
+    out.push_back(
+        kernel<Sha512<transform<W64, sha512_transform_rorx>>>(linux_variant("sha512-avx2-linux", "avx2", kRorx)));
 #endif
 #if FPUTUNE_LINUX_SHA512_AVX
     out.push_back(kernel<Sha512<transform<W64, sha512_transform_avx>>>(linux_variant("sha512-avx-linux", "avx", kAvx)));
 #endif
 #if FPUTUNE_LINUX_SHA512_SSSE3
-    out.push_back(kernel<Sha512<transform<W64, sha512_transform_ssse3>>>(linux_variant("sha512-ssse3-linux", "ssse3", kSsse3)));
+    out.push_back(
+        kernel<Sha512<transform<W64, sha512_transform_ssse3>>>(linux_variant("sha512-ssse3-linux", "ssse3", kSsse3)));
 #endif
 #if FPUTUNE_LINUX_SM3_AVX
-    out.push_back(kernel<Sm3<transform<W32, sm3_transform_avx>>>(linux_variant("sm3-avx-linux", "avx", features(F::avx, F::bmi2))));
+    out.push_back(kernel<Sm3<transform<W32, sm3_transform_avx>>>(
+        linux_variant("sm3-avx-linux", "avx", features(F::avx, F::bmi2))));
 #endif
     (void)out;
 }

@@ -27,7 +27,8 @@ struct Avx512 {
 
 }  // namespace
 
-void blake2s_compress_avx512(Blake2sState* st, const std::uint8_t* block, std::size_t nblocks, u32 inc, u32 f0) noexcept {
+void blake2s_compress_avx512(Blake2sState* st, const std::uint8_t* block, std::size_t nblocks, u32 inc,
+                             u32 f0) noexcept {
     blake2s_compress_body<Avx512>(st, block, nblocks, inc, f0);
 }
 

@@ -42,8 +42,7 @@ inline void half_g(__m128i& a, __m128i& b, __m128i& c, __m128i& d, __m128i m, bo
 }
 
 template <class T>
-void blake2s_compress_body(Blake2sState* st, const std::uint8_t* block, std::size_t nblocks, u32 inc,
-                           u32 f0) noexcept {
+void blake2s_compress_body(Blake2sState* st, const std::uint8_t* block, std::size_t nblocks, u32 inc, u32 f0) noexcept {
     __m128i h0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(st->h));
     __m128i h1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(st->h + 4));
     const __m128i iv0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(kBlake2sIv));
@@ -54,7 +53,8 @@ void blake2s_compress_body(Blake2sState* st, const std::uint8_t* block, std::siz
         t1 += t0 < inc;
         const typename T::Message msg(block);
         __m128i a = h0, b = h1, c = iv0;
-        __m128i d = _mm_xor_si128(iv1, _mm_set_epi32(0, static_cast<int>(f0), static_cast<int>(t1), static_cast<int>(t0)));
+        __m128i d =
+            _mm_xor_si128(iv1, _mm_set_epi32(0, static_cast<int>(f0), static_cast<int>(t1), static_cast<int>(t0)));
 #pragma GCC unroll 10
         for (int r = 0; r < 10; ++r) {
             __m128i m[4];

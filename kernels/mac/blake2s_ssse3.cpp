@@ -23,7 +23,8 @@ struct Ssse3 {
         explicit Message(const std::uint8_t* p) noexcept : block(p) {}
         __m128i word(u32 i) const noexcept { return _mm_loadu_si32(block + 4 * i); }
         __m128i gather(const u32* i) const noexcept {
-            return _mm_unpacklo_epi64(_mm_unpacklo_epi32(word(i[0]), word(i[1])), _mm_unpacklo_epi32(word(i[2]), word(i[3])));
+            return _mm_unpacklo_epi64(_mm_unpacklo_epi32(word(i[0]), word(i[1])),
+                                      _mm_unpacklo_epi32(word(i[2]), word(i[3])));
         }
         void round(int r, __m128i m[4]) const noexcept {
             for (int k = 0; k < 4; ++k) m[k] = gather(kRoundWords.w[r] + 4 * k);
@@ -33,7 +34,8 @@ struct Ssse3 {
 
 }  // namespace
 
-void blake2s_compress_ssse3(Blake2sState* st, const std::uint8_t* block, std::size_t nblocks, u32 inc, u32 f0) noexcept {
+void blake2s_compress_ssse3(Blake2sState* st, const std::uint8_t* block, std::size_t nblocks, u32 inc,
+                            u32 f0) noexcept {
     blake2s_compress_body<Ssse3>(st, block, nblocks, inc, f0);
 }
 

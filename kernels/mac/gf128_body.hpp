@@ -81,11 +81,17 @@ struct Lane {
     static V zero() noexcept { return _mm_setzero_si128(); }
     static V xor_(V a, V b) noexcept { return _mm_xor_si128(a, b); }
     template <int kImm>
-    static V clmul(V a, V b) noexcept { return _mm_clmulepi64_si128(a, b, kImm); }
+    static V clmul(V a, V b) noexcept {
+        return _mm_clmulepi64_si128(a, b, kImm);
+    }
     static V swap_qwords(V a) noexcept { return _mm_shuffle_epi32(a, 0x4e); }
     template <bool kGhash>
-    static V load(const std::uint8_t* p) noexcept { return load_lane<kGhash>(p); }
-    static V load_power(const std::uint64_t (*p)[2]) noexcept { return _mm_load_si128(reinterpret_cast<const __m128i*>(p)); }
+    static V load(const std::uint8_t* p) noexcept {
+        return load_lane<kGhash>(p);
+    }
+    static V load_power(const std::uint64_t (*p)[2]) noexcept {
+        return _mm_load_si128(reinterpret_cast<const __m128i*>(p));
+    }
     static V from_lane(__m128i x) noexcept { return x; }
     static __m128i fold(V a) noexcept { return a; }
 };

@@ -12,13 +12,16 @@ struct Zmm {
     static V zero() noexcept { return _mm512_setzero_si512(); }
     static V xor_(V a, V b) noexcept { return _mm512_xor_si512(a, b); }
     template <int kImm>
-    static V clmul(V a, V b) noexcept { return _mm512_clmulepi64_epi128(a, b, kImm); }
+    static V clmul(V a, V b) noexcept {
+        return _mm512_clmulepi64_epi128(a, b, kImm);
+    }
     static V swap_qwords(V a) noexcept { return _mm512_shuffle_epi32(a, _MM_PERM_BADC); }
     template <bool kGhash>
     static V load(const std::uint8_t* p) noexcept {
         const V x = _mm512_loadu_si512(p);
         if constexpr (!kGhash) return x;
-        return _mm512_shuffle_epi8(x, _mm512_broadcast_i32x4(_mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)));
+        return _mm512_shuffle_epi8(
+            x, _mm512_broadcast_i32x4(_mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)));
     }
     static V load_power(const std::uint64_t (*p)[2]) noexcept { return _mm512_loadu_si512(p); }
     static V from_lane(__m128i x) noexcept { return _mm512_zextsi128_si512(x); }

@@ -25,7 +25,8 @@ struct Poly1305Core {
     std::uint64_t s[2];
 };
 // Compiled with baseline flags in poly1305_scalar.cpp: safe to call from every ISA file.
-void poly1305_core_init(Poly1305Core* st, const std::uint8_t key[32]) noexcept;  // r = clamp(key[0..16)), s = key[16..32)
+void poly1305_core_init(Poly1305Core* st,
+                        const std::uint8_t key[32]) noexcept;  // r = clamp(key[0..16)), s = key[16..32)
 void poly1305_core_blocks(Poly1305Core* st, const std::uint8_t* m, std::size_t nblocks, std::uint64_t hibit) noexcept;
 // Pads a tail of 1..15 bytes with 0x01 and zeros and absorbs it (no-op for len 0).
 void poly1305_core_tail(Poly1305Core* st, const std::uint8_t* m, std::size_t len) noexcept;
@@ -76,12 +77,12 @@ inline constexpr Algorithm kGhash{.name = "ghash", .block_bytes = 16, .key_bytes
 inline constexpr Algorithm kPolyval{.name = "polyval", .block_bytes = 16, .key_bytes = 16, .out_bytes = 16};
 
 struct alignas(64) Gf128Ctx {
-    std::uint64_t s[2];            // accumulator, POLYVAL domain: s[0] = coefficients x^0..x^63
-    std::uint64_t h[2];            // the key in the POLYVAL domain
-    std::uint32_t powers_ready;    // the SIMD variants' H^1..H^16, computed on first use per key
+    std::uint64_t s[2];  // accumulator, POLYVAL domain: s[0] = coefficients x^0..x^63
+    std::uint64_t h[2];  // the key in the POLYVAL domain
+    std::uint32_t powers_ready;  // the SIMD variants' H^1..H^16, computed on first use per key
     std::uint32_t unused[7];
-    std::uint64_t pw[16][2];       // pw[i] = H^(16 - i) in Montgomery form: a run of B blocks uses pw[16-B..]
-    std::uint64_t pk[16][2];       // both qwords: hi ^ lo of pw[i], the Karatsuba middle operand
+    std::uint64_t pw[16][2];  // pw[i] = H^(16 - i) in Montgomery form: a run of B blocks uses pw[16-B..]
+    std::uint64_t pk[16][2];  // both qwords: hi ^ lo of pw[i], the Karatsuba middle operand
 };
 // Absorbs nblocks blocks, each byte-reversed first when kGhash.
 using Gf128BlocksFn = void (*)(Gf128Ctx* c, const std::uint8_t* data, std::size_t nblocks) noexcept;
@@ -139,21 +140,22 @@ using Polyval = Gf128<false, B>;
 // ---- NH (Adiantum, Linux crypto/nhpoly1305) ------------------------------------------------------
 inline constexpr std::size_t kNhPairStride = 2;
 inline constexpr std::size_t kNhPasses = 4;
-inline constexpr std::size_t kNhMessageUnit = 16;     // NH_MESSAGE_UNIT
+inline constexpr std::size_t kNhMessageUnit = 16;  // NH_MESSAGE_UNIT
 inline constexpr std::size_t kNhMessageBytes = 1024;  // NH_MESSAGE_BYTES
-inline constexpr std::size_t kNhHashBytes = 32;       // NH_HASH_BYTES: 4 passes x 64 bits
+inline constexpr std::size_t kNhHashBytes = 32;  // NH_HASH_BYTES: 4 passes x 64 bits
 inline constexpr std::size_t kNhKeyWords = kNhMessageBytes / 4 + kNhPairStride * 2 * (kNhPasses - 1);  // 268
-inline constexpr std::size_t kNhKeyBytes = kNhKeyWords * 4;                                         // 1072
+inline constexpr std::size_t kNhKeyBytes = kNhKeyWords * 4;  // 1072
 inline constexpr std::size_t kNhPoly1305KeyBytes = 16 + kNhKeyBytes;  // NHPOLY1305_KEY_SIZE: r, then the NH key
 // nh: the lane-wise sum of the NH hashes of the 1024-byte messages (defined in nh_generic.cpp).
 inline constexpr Algorithm kNh{.name = "nh", .block_bytes = 16, .key_bytes = kNhKeyBytes, .out_bytes = 32};
 // nhpoly1305: Linux crypto_nhpoly1305.
-inline constexpr Algorithm kNhPoly1305{.name = "nhpoly1305", .block_bytes = 16, .key_bytes = kNhPoly1305KeyBytes,
-                                       .out_bytes = 16};
+inline constexpr Algorithm kNhPoly1305{
+    .name = "nhpoly1305", .block_bytes = 16, .key_bytes = kNhPoly1305KeyBytes, .out_bytes = 16};
 
 // The NH core of one ISA: adds to sums[4] the NH sums of len bytes (a multiple of 16) starting at
 // key word `key` (the caller advances it by 4 words per 16-byte unit already hashed in this message).
-using NhCoreFn = void (*)(const std::uint32_t* key, const std::uint8_t* m, std::size_t len, std::uint64_t sums[4]) noexcept;
+using NhCoreFn = void (*)(const std::uint32_t* key, const std::uint8_t* m, std::size_t len,
+                          std::uint64_t sums[4]) noexcept;
 void nh_core_generic(const std::uint32_t* key, const std::uint8_t* m, std::size_t len, std::uint64_t sums[4]) noexcept;
 void nh_core_sse2(const std::uint32_t* key, const std::uint8_t* m, std::size_t len, std::uint64_t sums[4]) noexcept;
 void nh_core_avx2(const std::uint32_t* key, const std::uint8_t* m, std::size_t len, std::uint64_t sums[4]) noexcept;
@@ -165,12 +167,14 @@ void nh_glue_blocks(void* ctx, const std::uint8_t* data, std::size_t nblocks, Nh
 void nh_glue_final(void* ctx, const std::uint8_t* data, std::size_t len, std::uint8_t* out, NhCoreFn core) noexcept;
 void nhpoly1305_glue_init(void* ctx, const std::uint8_t* key) noexcept;
 void nhpoly1305_glue_blocks(void* ctx, const std::uint8_t* data, std::size_t nblocks, NhCoreFn core) noexcept;
-void nhpoly1305_glue_final(void* ctx, const std::uint8_t* data, std::size_t len, std::uint8_t* out, NhCoreFn core) noexcept;
+void nhpoly1305_glue_final(void* ctx, const std::uint8_t* data, std::size_t len, std::uint8_t* out,
+                           NhCoreFn core) noexcept;
 
 template <NhCoreFn Core>
 using Nh = Streamed<kNh, kNhCtxBytes, Core, nh_glue_init, nh_glue_blocks, nh_glue_final>;
 template <NhCoreFn Core>
-using NhPoly1305 = Streamed<kNhPoly1305, kNhCtxBytes, Core, nhpoly1305_glue_init, nhpoly1305_glue_blocks, nhpoly1305_glue_final>;
+using NhPoly1305 =
+    Streamed<kNhPoly1305, kNhCtxBytes, Core, nhpoly1305_glue_init, nhpoly1305_glue_blocks, nhpoly1305_glue_final>;
 
 // ---- BLAKE2s-256, unkeyed ------------------------------------------------------------------------
 inline constexpr Algorithm kBlake2s{.name = "blake2s", .block_bytes = 64, .out_bytes = 32};
@@ -196,17 +200,22 @@ inline constexpr std::uint8_t kBlake2sSigma[10][16] = {
 // last), and f0 = ~0 marks the final block.
 using Blake2sCompressFn = void (*)(Blake2sState* st, const std::uint8_t* m, std::size_t nblocks, std::uint32_t inc,
                                    std::uint32_t f0) noexcept;
-void blake2s_compress_generic(Blake2sState* st, const std::uint8_t* m, std::size_t nblocks, std::uint32_t inc, std::uint32_t f0) noexcept;
-void blake2s_compress_ssse3(Blake2sState* st, const std::uint8_t* m, std::size_t nblocks, std::uint32_t inc, std::uint32_t f0) noexcept;
-void blake2s_compress_avx512(Blake2sState* st, const std::uint8_t* m, std::size_t nblocks, std::uint32_t inc, std::uint32_t f0) noexcept;
+void blake2s_compress_generic(Blake2sState* st, const std::uint8_t* m, std::size_t nblocks, std::uint32_t inc,
+                              std::uint32_t f0) noexcept;
+void blake2s_compress_ssse3(Blake2sState* st, const std::uint8_t* m, std::size_t nblocks, std::uint32_t inc,
+                            std::uint32_t f0) noexcept;
+void blake2s_compress_avx512(Blake2sState* st, const std::uint8_t* m, std::size_t nblocks, std::uint32_t inc,
+                             std::uint32_t f0) noexcept;
 
 // The streaming around a compression function (baseline flags, blake2s_generic.cpp): buffering of the
 // last block, padding, output.
 void blake2s_glue_init(void* ctx, const std::uint8_t* key) noexcept;
 void blake2s_glue_blocks(void* ctx, const std::uint8_t* data, std::size_t nblocks, Blake2sCompressFn fn) noexcept;
-void blake2s_glue_final(void* ctx, const std::uint8_t* data, std::size_t len, std::uint8_t* out, Blake2sCompressFn fn) noexcept;
+void blake2s_glue_final(void* ctx, const std::uint8_t* data, std::size_t len, std::uint8_t* out,
+                        Blake2sCompressFn fn) noexcept;
 
 template <Blake2sCompressFn Compress>
-using Blake2s = Streamed<kBlake2s, sizeof(Blake2sState), Compress, blake2s_glue_init, blake2s_glue_blocks, blake2s_glue_final>;
+using Blake2s =
+    Streamed<kBlake2s, sizeof(Blake2sState), Compress, blake2s_glue_init, blake2s_glue_blocks, blake2s_glue_final>;
 
 }  // namespace fputune::mac

@@ -14,7 +14,9 @@ struct Ymm {
     static V add64(V a, V b) noexcept { return _mm256_add_epi64(a, b); }
     static V mul32(V a, V b) noexcept { return _mm256_mul_epu32(a, b); }
     template <int kImm>
-    static V shuffle32(V a) noexcept { return _mm256_shuffle_epi32(a, kImm); }
+    static V shuffle32(V a) noexcept {
+        return _mm256_shuffle_epi32(a, kImm);
+    }
     static V from_lane(__m128i x) noexcept { return _mm256_zextsi128_si256(x); }
     static std::uint64_t sum(V a) noexcept {
         const __m128i s = _mm_add_epi64(_mm256_castsi256_si128(a), _mm256_extracti128_si256(a, 1));

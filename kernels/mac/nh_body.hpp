@@ -26,7 +26,9 @@ struct Lane {
     static V add64(V a, V b) noexcept { return _mm_add_epi64(a, b); }
     static V mul32(V a, V b) noexcept { return _mm_mul_epu32(a, b); }
     template <int kImm>
-    static V shuffle32(V a) noexcept { return _mm_shuffle_epi32(a, kImm); }
+    static V shuffle32(V a) noexcept {
+        return _mm_shuffle_epi32(a, kImm);
+    }
     static V from_lane(__m128i x) noexcept { return x; }
     static std::uint64_t sum(V a) noexcept {
         return static_cast<std::uint64_t>(_mm_cvtsi128_si64(a)) +

@@ -42,7 +42,8 @@ struct Base44 {
         }
     }
     static Mult with_twenties(Mult m) noexcept {
-        for (int i = 0; i < 3; ++i) m.s[i] = _mm512_add_epi64(_mm512_slli_epi64(m.r[i], 4), _mm512_slli_epi64(m.r[i], 2));
+        for (int i = 0; i < 3; ++i)
+            m.s[i] = _mm512_add_epi64(_mm512_slli_epi64(m.r[i], 4), _mm512_slli_epi64(m.r[i], 2));
         return m;
     }
     static Mult broadcast(const Poly1305Ctx* c, int k) noexcept {

@@ -65,7 +65,7 @@ void poly1305_core_blocks(Poly1305Core* st, const std::uint8_t* m, std::size_t n
         c = _addcarry_u64(0, p01l, p10l, &t);
         _addcarry_u64(c, p01h, p10h, &d1h);
         c = _addcarry_u64(0, t, h2 * s1, &d1);  // h2 < 8 and s1 < 2^61: h2*s1 fits
-        _addcarry_u64(c, d1h, h2 * r0, &d1h);    // h2*r0 < 2^63
+        _addcarry_u64(c, d1h, h2 * r0, &d1h);  // h2*r0 < 2^63
         c = _addcarry_u64(0, d1, d0h, &t);
         _addcarry_u64(c, d1h, 0, &top);
         h1 = t;

@@ -45,8 +45,8 @@ struct EvpCtx {
 struct XtsPeerCtx {
     EVP_CIPHER_CTX* xts;
     EVP_CIPHER_CTX* tweak_dec;  // AES-ECB decryption under key2: the IV that gives a running tweak
-    std::uint64_t tweak[2];     // the running tweak (AES(key2, IV) times x^blocks so far), little-endian qwords
-    std::uint32_t started;      // a first section has run: the next one continues the message
+    std::uint64_t tweak[2];  // the running tweak (AES(key2, IV) times x^blocks so far), little-endian qwords
+    std::uint32_t started;  // a first section has run: the next one continues the message
 };
 static_assert(sizeof(XtsPeerCtx) <= kOpenSslCtxBytes && sizeof(EvpCtx) <= kOpenSslCtxBytes);
 

@@ -15,7 +15,7 @@ namespace {
 
 struct PeerCtx {
     EVP_CIPHER_CTX* evp;
-    std::uint32_t counter;   // the next block's counter, as the 32-bit word Linux increments
+    std::uint32_t counter;  // the next block's counter, as the 32-bit word Linux increments
     std::uint8_t key[32];
     std::uint8_t nonce[12];  // kept to restart EVP at a counter wrap
 };

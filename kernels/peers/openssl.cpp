@@ -21,14 +21,14 @@ namespace fputune::peers {
 static_assert(sizeof(SHA_CTX) <= kPeerCtxBytes && sizeof(SHA256_CTX) <= kPeerCtxBytes &&
               sizeof(SHA512_CTX) <= kPeerCtxBytes);
 
-#define FPUTUNE_OPENSSL_LOWLEVEL(Peer, CTX, Init, Update, Final)                                           \
-    void Peer::init(void* ctx, const std::uint8_t*) noexcept { Init(static_cast<CTX*>(ctx)); }              \
-    void Peer::blocks(void* ctx, const std::uint8_t* data, std::size_t nblocks) noexcept {                  \
-        Update(static_cast<CTX*>(ctx), data, nblocks * algorithm.block_bytes);                              \
-    }                                                                                                       \
-    void Peer::final(void* ctx, const std::uint8_t* data, std::size_t len, std::uint8_t* out) noexcept {    \
-        Update(static_cast<CTX*>(ctx), data, len);                                                          \
-        Final(out, static_cast<CTX*>(ctx));                                                                 \
+#define FPUTUNE_OPENSSL_LOWLEVEL(Peer, CTX, Init, Update, Final)                                         \
+    void Peer::init(void* ctx, const std::uint8_t*) noexcept { Init(static_cast<CTX*>(ctx)); }           \
+    void Peer::blocks(void* ctx, const std::uint8_t* data, std::size_t nblocks) noexcept {               \
+        Update(static_cast<CTX*>(ctx), data, nblocks* algorithm.block_bytes);                            \
+    }                                                                                                    \
+    void Peer::final(void* ctx, const std::uint8_t* data, std::size_t len, std::uint8_t* out) noexcept { \
+        Update(static_cast<CTX*>(ctx), data, len);                                                       \
+        Final(out, static_cast<CTX*>(ctx));                                                              \
     }
 
 FPUTUNE_OPENSSL_LOWLEVEL(Sha1OpenSsl, SHA_CTX, SHA1_Init, SHA1_Update, SHA1_Final)

@@ -28,18 +28,38 @@ struct PeerOf {
 };
 
 // OpenSSL 3 (openssl.cpp).
-struct Sha1OpenSsl : PeerOf<sha::kSha1> { FPUTUNE_KERNEL_ENTRY_POINTS; };
-struct Sha224OpenSsl : PeerOf<sha::kSha224> { FPUTUNE_KERNEL_ENTRY_POINTS; };
-struct Sha256OpenSsl : PeerOf<sha::kSha256> { FPUTUNE_KERNEL_ENTRY_POINTS; };
-struct Sha384OpenSsl : PeerOf<sha::kSha384> { FPUTUNE_KERNEL_ENTRY_POINTS; };
-struct Sha512OpenSsl : PeerOf<sha::kSha512> { FPUTUNE_KERNEL_ENTRY_POINTS; };
-struct Sm3OpenSsl : PeerOf<sha::kSm3> { FPUTUNE_KERNEL_ENTRY_POINTS; };
-struct Poly1305OpenSsl : PeerOf<mac::kPoly1305> { FPUTUNE_KERNEL_ENTRY_POINTS; };
-struct GhashOpenSsl : PeerOf<mac::kGhash> { FPUTUNE_KERNEL_ENTRY_POINTS; };
-struct Blake2sOpenSsl : PeerOf<mac::kBlake2s> { FPUTUNE_KERNEL_ENTRY_POINTS; };
+struct Sha1OpenSsl : PeerOf<sha::kSha1> {
+    FPUTUNE_KERNEL_ENTRY_POINTS;
+};
+struct Sha224OpenSsl : PeerOf<sha::kSha224> {
+    FPUTUNE_KERNEL_ENTRY_POINTS;
+};
+struct Sha256OpenSsl : PeerOf<sha::kSha256> {
+    FPUTUNE_KERNEL_ENTRY_POINTS;
+};
+struct Sha384OpenSsl : PeerOf<sha::kSha384> {
+    FPUTUNE_KERNEL_ENTRY_POINTS;
+};
+struct Sha512OpenSsl : PeerOf<sha::kSha512> {
+    FPUTUNE_KERNEL_ENTRY_POINTS;
+};
+struct Sm3OpenSsl : PeerOf<sha::kSm3> {
+    FPUTUNE_KERNEL_ENTRY_POINTS;
+};
+struct Poly1305OpenSsl : PeerOf<mac::kPoly1305> {
+    FPUTUNE_KERNEL_ENTRY_POINTS;
+};
+struct GhashOpenSsl : PeerOf<mac::kGhash> {
+    FPUTUNE_KERNEL_ENTRY_POINTS;
+};
+struct Blake2sOpenSsl : PeerOf<mac::kBlake2s> {
+    FPUTUNE_KERNEL_ENTRY_POINTS;
+};
 
 // libsodium (sodium.cpp).
-struct Poly1305Sodium : PeerOf<mac::kPoly1305> { FPUTUNE_KERNEL_ENTRY_POINTS; };
+struct Poly1305Sodium : PeerOf<mac::kPoly1305> {
+    FPUTUNE_KERNEL_ENTRY_POINTS;
+};
 
 // ISA-L (isal.cpp): its CRC functions continue a register like our crc entry points (crc.hpp), so the
 // crc glue wraps them; 16-byte blocks, the width its folding code works in.

@@ -50,22 +50,28 @@ void xor_into(int (*gen)(int, int, void**), std::size_t n, std::size_t bytes, co
 
 }  // namespace
 
-void raid6_gen_isal_sse(std::size_t n, std::size_t bytes, const std::uint8_t* const* src, std::uint8_t* const* dst) noexcept {
+void raid6_gen_isal_sse(std::size_t n, std::size_t bytes, const std::uint8_t* const* src,
+                        std::uint8_t* const* dst) noexcept {
     pq(::pq_gen_sse, n, bytes, src, dst);
 }
-void raid6_gen_isal_avx2(std::size_t n, std::size_t bytes, const std::uint8_t* const* src, std::uint8_t* const* dst) noexcept {
+void raid6_gen_isal_avx2(std::size_t n, std::size_t bytes, const std::uint8_t* const* src,
+                         std::uint8_t* const* dst) noexcept {
     pq(::pq_gen_avx2, n, bytes, src, dst);
 }
-void raid6_gen_isal_avx512(std::size_t n, std::size_t bytes, const std::uint8_t* const* src, std::uint8_t* const* dst) noexcept {
+void raid6_gen_isal_avx512(std::size_t n, std::size_t bytes, const std::uint8_t* const* src,
+                           std::uint8_t* const* dst) noexcept {
     pq(::pq_gen_avx512, n, bytes, src, dst);
 }
-void xor_gen_isal_sse(std::size_t n, std::size_t bytes, const std::uint8_t* const* src, std::uint8_t* const* dst) noexcept {
+void xor_gen_isal_sse(std::size_t n, std::size_t bytes, const std::uint8_t* const* src,
+                      std::uint8_t* const* dst) noexcept {
     xor_into(::xor_gen_sse, n, bytes, src, dst);
 }
-void xor_gen_isal_avx(std::size_t n, std::size_t bytes, const std::uint8_t* const* src, std::uint8_t* const* dst) noexcept {
+void xor_gen_isal_avx(std::size_t n, std::size_t bytes, const std::uint8_t* const* src,
+                      std::uint8_t* const* dst) noexcept {
     xor_into(::xor_gen_avx, n, bytes, src, dst);
 }
-void xor_gen_isal_avx512(std::size_t n, std::size_t bytes, const std::uint8_t* const* src, std::uint8_t* const* dst) noexcept {
+void xor_gen_isal_avx512(std::size_t n, std::size_t bytes, const std::uint8_t* const* src,
+                         std::uint8_t* const* dst) noexcept {
     xor_into(::xor_gen_avx512, n, bytes, src, dst);
 }
 

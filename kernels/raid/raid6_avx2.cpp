@@ -5,7 +5,8 @@
 
 namespace fputune::raid {
 
-void raid6_gen_avx2(std::size_t sources, std::size_t bytes, const std::uint8_t* const* src, std::uint8_t* const* dst) noexcept {
+void raid6_gen_avx2(std::size_t sources, std::size_t bytes, const std::uint8_t* const* src,
+                    std::uint8_t* const* dst) noexcept {
     raid6_gen<Vec256>(sources, bytes, src, dst);
 }
 

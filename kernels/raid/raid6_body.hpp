@@ -21,8 +21,10 @@ using u8 = std::uint8_t;
 
 template <class V, bool kStream>
 inline void put(u8* p, typename V::T v) noexcept {
-    if constexpr (kStream) V::stream(p, v);
-    else V::store(p, v);
+    if constexpr (kStream)
+        V::stream(p, v);
+    else
+        V::store(p, v);
 }
 
 template <class V, bool kStream>

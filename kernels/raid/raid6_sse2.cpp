@@ -5,7 +5,8 @@
 
 namespace fputune::raid {
 
-void raid6_gen_sse2(std::size_t sources, std::size_t bytes, const std::uint8_t* const* src, std::uint8_t* const* dst) noexcept {
+void raid6_gen_sse2(std::size_t sources, std::size_t bytes, const std::uint8_t* const* src,
+                    std::uint8_t* const* dst) noexcept {
     raid6_gen<Vec128>(sources, bytes, src, dst);
 }
 

@@ -27,7 +27,8 @@ constexpr u64 mul2(u64 v) noexcept {
 
 }  // namespace
 
-void raid6_gen_generic(std::size_t n, std::size_t bytes, const std::uint8_t* const* src, std::uint8_t* const* dst) noexcept {
+void raid6_gen_generic(std::size_t n, std::size_t bytes, const std::uint8_t* const* src,
+                       std::uint8_t* const* dst) noexcept {
     for (std::size_t off = 0; off < bytes; off += 8) {
         u64 p = load64(src[n - 1] + off), q = p;
         for (std::size_t z = n - 1; z-- > 0;) {
@@ -40,7 +41,8 @@ void raid6_gen_generic(std::size_t n, std::size_t bytes, const std::uint8_t* con
     }
 }
 
-void xor_gen_generic(std::size_t n, std::size_t bytes, const std::uint8_t* const* src, std::uint8_t* const* dst) noexcept {
+void xor_gen_generic(std::size_t n, std::size_t bytes, const std::uint8_t* const* src,
+                     std::uint8_t* const* dst) noexcept {
     for (std::size_t off = 0; off < bytes; off += 8) {
         u64 x = load64(dst[0] + off);
         for (std::size_t s = 0; s < n; ++s) x ^= load64(src[s] + off);

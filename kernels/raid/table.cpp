@@ -23,22 +23,28 @@ constexpr Kernel kKernels[] = {
     kernel<Raid6<raid6_gen_generic>>(reference("raid6-generic")),
     // ISA-L: at least 2 data disks (pq_gen fails on 1); pq_gen_sse needs SSE4.1 and 16-byte aligned buffers,
     // pq_gen_avx2 32, pq_gen_avx512 64.
-    kernel<Raid6<raid6_gen_isal_avx512, 2, 64>>({.name = "raid6-avx512-isal", .isa = "avx512", .provider = "isal",
+    kernel<Raid6<raid6_gen_isal_avx512, 2, 64>>({.name = "raid6-avx512-isal",
+                                                 .isa = "avx512",
+                                                 .provider = "isal",
                                                  .required = features(F::avx512f, F::avx512bw, F::avx512vl)}),
-    kernel<Raid6<raid6_gen_isal_avx2, 2, 32>>({.name = "raid6-avx2-isal", .isa = "avx2", .provider = "isal",
-                                               .required = features(F::avx, F::avx2)}),
-    kernel<Raid6<raid6_gen_isal_sse, 2, 16>>({.name = "raid6-sse-isal", .isa = "sse", .provider = "isal",
-                                              .required = features(F::sse41)}),
+    kernel<Raid6<raid6_gen_isal_avx2, 2, 32>>(
+        {.name = "raid6-avx2-isal", .isa = "avx2", .provider = "isal", .required = features(F::avx, F::avx2)}),
+    kernel<Raid6<raid6_gen_isal_sse, 2, 16>>(
+        {.name = "raid6-sse-isal", .isa = "sse", .provider = "isal", .required = features(F::sse41)}),
 
     // xor: dst[0] ^= N sources; bytes per source in 512-byte blocks.
     kernel<Xor<xor_gen_avx512>>({.name = "xor-avx512", .required = features(F::avx512f)}),
     kernel<Xor<xor_gen_avx>>({.name = "xor-avx", .required = features(F::avx)}),
     kernel<Xor<xor_gen_sse>>({.name = "xor-sse", .required = features(F::sse2)}),
     kernel<Xor<xor_gen_generic>>(reference("xor-generic")),
-    kernel<Xor<xor_gen_isal_avx512, 64>>({.name = "xor-avx512-isal", .isa = "avx512", .provider = "isal",
+    kernel<Xor<xor_gen_isal_avx512, 64>>({.name = "xor-avx512-isal",
+                                          .isa = "avx512",
+                                          .provider = "isal",
                                           .required = features(F::avx512f, F::avx512bw, F::avx512vl)}),
-    kernel<Xor<xor_gen_isal_avx, 32>>({.name = "xor-avx-isal", .isa = "avx", .provider = "isal", .required = features(F::avx)}),
-    kernel<Xor<xor_gen_isal_sse, 16>>({.name = "xor-sse-isal", .isa = "sse", .provider = "isal", .required = features(F::sse41)}),
+    kernel<Xor<xor_gen_isal_avx, 32>>(
+        {.name = "xor-avx-isal", .isa = "avx", .provider = "isal", .required = features(F::avx)}),
+    kernel<Xor<xor_gen_isal_sse, 16>>(
+        {.name = "xor-sse-isal", .isa = "sse", .provider = "isal", .required = features(F::sse41)}),
 };
 
 }  // namespace

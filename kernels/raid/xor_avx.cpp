@@ -5,7 +5,8 @@
 
 namespace fputune::raid {
 
-void xor_gen_avx(std::size_t sources, std::size_t bytes, const std::uint8_t* const* src, std::uint8_t* const* dst) noexcept {
+void xor_gen_avx(std::size_t sources, std::size_t bytes, const std::uint8_t* const* src,
+                 std::uint8_t* const* dst) noexcept {
     xor_gen<Vec256Avx>(sources, bytes, src, dst);
 }
 

@@ -22,21 +22,21 @@ inline std::uint32_t rol32(std::uint32_t x, int n) { return (x << n) | (x >> (32
 #define FPUTUNE_SHA1_CH(b, c, d) (((b) & (c)) + (~(b) & (d)))
 #define FPUTUNE_SHA1_PAR(b, c, d) ((b) ^ (c) ^ (d))
 #define FPUTUNE_SHA1_MAJ(b, c, d) (((b) & (c)) + (((b) ^ (c)) & (d)))
-#define FPUTUNE_SHA1_ROUND(a, b, c, d, e, F, wk)   \
-    do {                                           \
-        e += (wk) + F(b, c, d) + rol32(a, 5);      \
-        b = rol32(b, 30);                          \
+#define FPUTUNE_SHA1_ROUND(a, b, c, d, e, F, wk) \
+    do {                                         \
+        e += (wk) + F(b, c, d) + rol32(a, 5);    \
+        b = rol32(b, 30);                        \
     } while (0)
 // Five rounds bring the names back to (a, b, c, d, e); WK(i) is the W+K of round i.
-#define FPUTUNE_SHA1_ROUNDS5(F, WK, i)                   \
-    FPUTUNE_SHA1_ROUND(a, b, c, d, e, F, WK((i) + 0));   \
-    FPUTUNE_SHA1_ROUND(e, a, b, c, d, F, WK((i) + 1));   \
-    FPUTUNE_SHA1_ROUND(d, e, a, b, c, F, WK((i) + 2));   \
-    FPUTUNE_SHA1_ROUND(c, d, e, a, b, F, WK((i) + 3));   \
+#define FPUTUNE_SHA1_ROUNDS5(F, WK, i)                 \
+    FPUTUNE_SHA1_ROUND(a, b, c, d, e, F, WK((i) + 0)); \
+    FPUTUNE_SHA1_ROUND(e, a, b, c, d, F, WK((i) + 1)); \
+    FPUTUNE_SHA1_ROUND(d, e, a, b, c, F, WK((i) + 2)); \
+    FPUTUNE_SHA1_ROUND(c, d, e, a, b, F, WK((i) + 3)); \
     FPUTUNE_SHA1_ROUND(b, c, d, e, a, F, WK((i) + 4));
-#define FPUTUNE_SHA1_ROUNDS20(F, WK, i) \
-    FPUTUNE_SHA1_ROUNDS5(F, WK, (i) + 0) FPUTUNE_SHA1_ROUNDS5(F, WK, (i) + 5) \
-    FPUTUNE_SHA1_ROUNDS5(F, WK, (i) + 10) FPUTUNE_SHA1_ROUNDS5(F, WK, (i) + 15)
+#define FPUTUNE_SHA1_ROUNDS20(F, WK, i)  \
+    FPUTUNE_SHA1_ROUNDS5(F, WK, (i) + 0) \
+    FPUTUNE_SHA1_ROUNDS5(F, WK, (i) + 5) FPUTUNE_SHA1_ROUNDS5(F, WK, (i) + 10) FPUTUNE_SHA1_ROUNDS5(F, WK, (i) + 15)
 
 template <class T>
 inline typename T::V rol_epi32(typename T::V x, int n) noexcept {
@@ -56,7 +56,8 @@ inline void schedule(typename T::V* w, std::uint32_t* wk) noexcept {
                                 T::xor_(w[G - 2], T::template shr_bytes<4>(w[G - 1])));
             w[G] = T::xor_(rol_epi32<T>(t, 1), rol_epi32<T>(T::template shl_bytes<12>(t), 2));
         } else {
-            const V t = T::xor_(T::xor_(T::template alignr8<8>(w[G - 1], w[G - 2]), w[G - 4]), T::xor_(w[G - 7], w[G - 8]));
+            const V t =
+                T::xor_(T::xor_(T::template alignr8<8>(w[G - 1], w[G - 2]), w[G - 4]), T::xor_(w[G - 7], w[G - 8]));
             w[G] = rol_epi32<T>(t, 2);
         }
         T::store(wk + 4 * T::kBlocks * G, T::add32(w[G], T::set1(kSha1K[G / 5])));
@@ -67,15 +68,15 @@ inline void schedule(typename T::V* w, std::uint32_t* wk) noexcept {
 #define FPUTUNE_WK(i) wkr[4 * kBlocks * ((i) / 4) + (i) % 4]
 #define FPUTUNE_WKB(i) wkr[4 * kBlocks * ((i) / 4) + (i) % 4 + 4 * B]
 // Twenty rounds of block 0 with one function, the five schedule groups for later rounds threaded between.
-#define FPUTUNE_SHA1_CHUNK(F, c)                                                        \
-    schedule<T, 5 * (c) + 4>(w, wk);                                                    \
-    FPUTUNE_SHA1_ROUNDS5(F, FPUTUNE_WK, 20 * (c) + 0)                                   \
-    schedule<T, 5 * (c) + 5>(w, wk);                                                    \
-    FPUTUNE_SHA1_ROUNDS5(F, FPUTUNE_WK, 20 * (c) + 5)                                   \
-    schedule<T, 5 * (c) + 6>(w, wk);                                                    \
-    FPUTUNE_SHA1_ROUNDS5(F, FPUTUNE_WK, 20 * (c) + 10)                                  \
-    schedule<T, 5 * (c) + 7>(w, wk);                                                    \
-    FPUTUNE_SHA1_ROUNDS5(F, FPUTUNE_WK, 20 * (c) + 15)                                  \
+#define FPUTUNE_SHA1_CHUNK(F, c)                       \
+    schedule<T, 5 * (c) + 4>(w, wk);                   \
+    FPUTUNE_SHA1_ROUNDS5(F, FPUTUNE_WK, 20 * (c) + 0)  \
+    schedule<T, 5 * (c) + 5>(w, wk);                   \
+    FPUTUNE_SHA1_ROUNDS5(F, FPUTUNE_WK, 20 * (c) + 5)  \
+    schedule<T, 5 * (c) + 6>(w, wk);                   \
+    FPUTUNE_SHA1_ROUNDS5(F, FPUTUNE_WK, 20 * (c) + 10) \
+    schedule<T, 5 * (c) + 7>(w, wk);                   \
+    FPUTUNE_SHA1_ROUNDS5(F, FPUTUNE_WK, 20 * (c) + 15) \
     schedule<T, 5 * (c) + 8>(w, wk);
 #define FPUTUNE_SHA1_STATE_ADD() \
     a = state[0] += a;           \

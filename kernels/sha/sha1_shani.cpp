@@ -9,11 +9,11 @@ namespace fputune::sha {
 // Group g = rounds 4g..4g+3 on message words c. The E value for the next four rounds is derived from
 // the A of these (sha1nexte), so two E registers alternate. Message group G is built in three steps
 // spread over groups G-3 (msg1: W[t-16]^W[t-14]), G-2 (xor W[t-8]) and G-1 (msg2: W[t-3], rotate).
-#define FPUTUNE_SHA1_RNDS4(ecur, enext, c, f)        \
-    do {                                             \
-        ecur = _mm_sha1nexte_epu32(ecur, c);         \
-        enext = abcd;                                \
-        abcd = _mm_sha1rnds4_epu32(abcd, ecur, f);   \
+#define FPUTUNE_SHA1_RNDS4(ecur, enext, c, f)      \
+    do {                                           \
+        ecur = _mm_sha1nexte_epu32(ecur, c);       \
+        enext = abcd;                              \
+        abcd = _mm_sha1rnds4_epu32(abcd, ecur, f); \
     } while (0)
 
 void sha1_blocks_shani(std::uint32_t state[5], const std::uint8_t* data, std::size_t nblocks) noexcept {
@@ -34,16 +34,19 @@ void sha1_blocks_shani(std::uint32_t state[5], const std::uint8_t* data, std::si
         e0 = _mm_add_epi32(e0, m0);
         e1 = abcd;
         abcd = _mm_sha1rnds4_epu32(abcd, e0, 0);
-        FPUTUNE_SHA1_RNDS4(e1, e0, m1, 0); m0 = _mm_sha1msg1_epu32(m0, m1);
-        FPUTUNE_SHA1_RNDS4(e0, e1, m2, 0); m1 = _mm_sha1msg1_epu32(m1, m2); m0 = _mm_xor_si128(m0, m2);
+        FPUTUNE_SHA1_RNDS4(e1, e0, m1, 0);
+        m0 = _mm_sha1msg1_epu32(m0, m1);
+        FPUTUNE_SHA1_RNDS4(e0, e1, m2, 0);
+        m1 = _mm_sha1msg1_epu32(m1, m2);
+        m0 = _mm_xor_si128(m0, m2);
         // Groups 3..16: msg2 completes g+1, xor advances g+2, msg1 starts g+3.
-#define FPUTUNE_SHA1_FULL(ecur, enext, c, n, x, p, f)                                      \
-        ecur = _mm_sha1nexte_epu32(ecur, c);                                               \
-        enext = abcd;                                                                      \
-        n = _mm_sha1msg2_epu32(n, c);                                                      \
-        abcd = _mm_sha1rnds4_epu32(abcd, ecur, f);                                         \
-        p = _mm_sha1msg1_epu32(p, c);                                                      \
-        x = _mm_xor_si128(x, c);
+#define FPUTUNE_SHA1_FULL(ecur, enext, c, n, x, p, f) \
+    ecur = _mm_sha1nexte_epu32(ecur, c);              \
+    enext = abcd;                                     \
+    n = _mm_sha1msg2_epu32(n, c);                     \
+    abcd = _mm_sha1rnds4_epu32(abcd, ecur, f);        \
+    p = _mm_sha1msg1_epu32(p, c);                     \
+    x = _mm_xor_si128(x, c);
         FPUTUNE_SHA1_FULL(e1, e0, m3, m0, m1, m2, 0)
         FPUTUNE_SHA1_FULL(e0, e1, m0, m1, m2, m3, 0)
         FPUTUNE_SHA1_FULL(e1, e0, m1, m2, m3, m0, 1)
@@ -60,8 +63,11 @@ void sha1_blocks_shani(std::uint32_t state[5], const std::uint8_t* data, std::si
         FPUTUNE_SHA1_FULL(e0, e1, m0, m1, m2, m3, 3)
 #undef FPUTUNE_SHA1_FULL
         // Group 17: complete 18, advance 19.  Group 18: complete 19.  Group 19: rounds only.
-        FPUTUNE_SHA1_RNDS4(e1, e0, m1, 3); m2 = _mm_sha1msg2_epu32(m2, m1); m3 = _mm_xor_si128(m3, m1);
-        FPUTUNE_SHA1_RNDS4(e0, e1, m2, 3); m3 = _mm_sha1msg2_epu32(m3, m2);
+        FPUTUNE_SHA1_RNDS4(e1, e0, m1, 3);
+        m2 = _mm_sha1msg2_epu32(m2, m1);
+        m3 = _mm_xor_si128(m3, m1);
+        FPUTUNE_SHA1_RNDS4(e0, e1, m2, 3);
+        m3 = _mm_sha1msg2_epu32(m3, m2);
         FPUTUNE_SHA1_RNDS4(e1, e0, m3, 3);
 
         e0 = _mm_sha1nexte_epu32(e0, e_saved);

@@ -23,27 +23,27 @@ inline std::uint32_t ror32(std::uint32_t x, int n) { return (x >> n) | (x << (32
 // The round adds W+K from memory (precomputed by the vector schedule). Ch(e,f,g) = (e&f) + (~e&g) since
 // the two terms have disjoint bits, which lets the adds reassociate; Maj(a,b,c) = ((a^b)&(b^c))^b where
 // b^c is the previous round's a^b, carried in `bc` (one op less per round).
-#define FPUTUNE_SHA256_ROUND(a, b, c, d, e, f, g, h, wk)                                  \
-    do {                                                                                  \
-        h += (wk) + (ror32(e, 6) ^ ror32(e, 11) ^ ror32(e, 25)) + ((e & f) + (~e & g));   \
-        d += h;                                                                           \
-        const std::uint32_t ab_ = a ^ b;                                                  \
-        h += (ror32(a, 2) ^ ror32(a, 13) ^ ror32(a, 22)) + ((ab_ & bc) ^ b);              \
-        bc = ab_;                                                                         \
+#define FPUTUNE_SHA256_ROUND(a, b, c, d, e, f, g, h, wk)                                \
+    do {                                                                                \
+        h += (wk) + (ror32(e, 6) ^ ror32(e, 11) ^ ror32(e, 25)) + ((e & f) + (~e & g)); \
+        d += h;                                                                         \
+        const std::uint32_t ab_ = a ^ b;                                                \
+        h += (ror32(a, 2) ^ ror32(a, 13) ^ ror32(a, 22)) + ((ab_ & bc) ^ b);            \
+        bc = ab_;                                                                       \
     } while (0)
 // Four rounds of block B from round r (a multiple of 4); the second form continues with the names four
 // rounds on. W+K of round r of block B is at wk[4 * kBlocks * (r / 4) + 4 * B + r % 4], written without
 // the division (r % 4 == 0 here) so that the index stays an addressing mode, as in the per-width copies.
 #define FPUTUNE_WK(r, B, i) wk[kBlocks * (r) + 4 * (B) + (i)]
-#define FPUTUNE_SHA256_ROUNDS4(r, B)                                          \
-    FPUTUNE_SHA256_ROUND(a, b, c, d, e, f, g, h, FPUTUNE_WK(r, B, 0));        \
-    FPUTUNE_SHA256_ROUND(h, a, b, c, d, e, f, g, FPUTUNE_WK(r, B, 1));        \
-    FPUTUNE_SHA256_ROUND(g, h, a, b, c, d, e, f, FPUTUNE_WK(r, B, 2));        \
+#define FPUTUNE_SHA256_ROUNDS4(r, B)                                   \
+    FPUTUNE_SHA256_ROUND(a, b, c, d, e, f, g, h, FPUTUNE_WK(r, B, 0)); \
+    FPUTUNE_SHA256_ROUND(h, a, b, c, d, e, f, g, FPUTUNE_WK(r, B, 1)); \
+    FPUTUNE_SHA256_ROUND(g, h, a, b, c, d, e, f, FPUTUNE_WK(r, B, 2)); \
     FPUTUNE_SHA256_ROUND(f, g, h, a, b, c, d, e, FPUTUNE_WK(r, B, 3));
-#define FPUTUNE_SHA256_ROUNDS4B(r, B)                                         \
-    FPUTUNE_SHA256_ROUND(e, f, g, h, a, b, c, d, FPUTUNE_WK(r, B, 0));        \
-    FPUTUNE_SHA256_ROUND(d, e, f, g, h, a, b, c, FPUTUNE_WK(r, B, 1));        \
-    FPUTUNE_SHA256_ROUND(c, d, e, f, g, h, a, b, FPUTUNE_WK(r, B, 2));        \
+#define FPUTUNE_SHA256_ROUNDS4B(r, B)                                  \
+    FPUTUNE_SHA256_ROUND(e, f, g, h, a, b, c, d, FPUTUNE_WK(r, B, 0)); \
+    FPUTUNE_SHA256_ROUND(d, e, f, g, h, a, b, c, FPUTUNE_WK(r, B, 1)); \
+    FPUTUNE_SHA256_ROUND(c, d, e, f, g, h, a, b, FPUTUNE_WK(r, B, 2)); \
     FPUTUNE_SHA256_ROUND(b, c, d, e, f, g, h, a, FPUTUNE_WK(r, B, 3));
 
 // The next four schedule words W[t..t+3] of each lane into x0, from x0..x3 = W[t-16..t-1], and their W+K
@@ -133,7 +133,6 @@ void sha256_blocks_body(std::uint32_t state[8], const std::uint8_t* data, std::s
 #undef FPUTUNE_WK
 #undef FPUTUNE_SHA256_ROUNDS4
 #undef FPUTUNE_SHA256_ROUNDS4B
-
 
 }  // namespace
 }  // namespace fputune::sha

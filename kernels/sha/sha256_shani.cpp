@@ -10,19 +10,19 @@ namespace {
 
 // Four rounds on message group c: sha256rnds2 does two rounds with the low two words of msg+K, the
 // shuffle moves the high two down for the next two.
-#define FPUTUNE_RNDS4(c, g)                                                                             \
-    do {                                                                                                \
+#define FPUTUNE_RNDS4(c, g)                                                                                  \
+    do {                                                                                                     \
         __m128i wk = _mm_add_epi32(c, _mm_load_si128(reinterpret_cast<const __m128i*>(kSha256K + 4 * (g)))); \
-        cdgh = _mm_sha256rnds2_epu32(cdgh, abef, wk);                                                   \
-        wk = _mm_shuffle_epi32(wk, 0x0e);                                                               \
-        abef = _mm_sha256rnds2_epu32(abef, cdgh, wk);                                                   \
+        cdgh = _mm_sha256rnds2_epu32(cdgh, abef, wk);                                                        \
+        wk = _mm_shuffle_epi32(wk, 0x0e);                                                                    \
+        abef = _mm_sha256rnds2_epu32(abef, cdgh, wk);                                                        \
     } while (0)
 // Completes group n (= g+1) from c (group g) and p (group g-1): W[t-7..t-4] is alignr(c, p, 4); msg2
 // adds sigma1 of the two previous words.
-#define FPUTUNE_NEXT(n, c, p)                                         \
-    do {                                                              \
-        n = _mm_add_epi32(n, _mm_alignr_epi8(c, p, 4));               \
-        n = _mm_sha256msg2_epu32(n, c);                               \
+#define FPUTUNE_NEXT(n, c, p)                           \
+    do {                                                \
+        n = _mm_add_epi32(n, _mm_alignr_epi8(c, p, 4)); \
+        n = _mm_sha256msg2_epu32(n, c);                 \
     } while (0)
 
 }  // namespace
@@ -51,18 +51,40 @@ void sha256_blocks_shani(std::uint32_t state[8], const std::uint8_t* data, std::
         FPUTUNE_RNDS4(m2, 2);
         m1 = _mm_sha256msg1_epu32(m1, m2);
         // Groups 3..12: rounds on c, complete the next group, start the one three ahead (msg1 on p).
-        FPUTUNE_RNDS4(m3, 3);  FPUTUNE_NEXT(m0, m3, m2); m2 = _mm_sha256msg1_epu32(m2, m3);
-        FPUTUNE_RNDS4(m0, 4);  FPUTUNE_NEXT(m1, m0, m3); m3 = _mm_sha256msg1_epu32(m3, m0);
-        FPUTUNE_RNDS4(m1, 5);  FPUTUNE_NEXT(m2, m1, m0); m0 = _mm_sha256msg1_epu32(m0, m1);
-        FPUTUNE_RNDS4(m2, 6);  FPUTUNE_NEXT(m3, m2, m1); m1 = _mm_sha256msg1_epu32(m1, m2);
-        FPUTUNE_RNDS4(m3, 7);  FPUTUNE_NEXT(m0, m3, m2); m2 = _mm_sha256msg1_epu32(m2, m3);
-        FPUTUNE_RNDS4(m0, 8);  FPUTUNE_NEXT(m1, m0, m3); m3 = _mm_sha256msg1_epu32(m3, m0);
-        FPUTUNE_RNDS4(m1, 9);  FPUTUNE_NEXT(m2, m1, m0); m0 = _mm_sha256msg1_epu32(m0, m1);
-        FPUTUNE_RNDS4(m2, 10); FPUTUNE_NEXT(m3, m2, m1); m1 = _mm_sha256msg1_epu32(m1, m2);
-        FPUTUNE_RNDS4(m3, 11); FPUTUNE_NEXT(m0, m3, m2); m2 = _mm_sha256msg1_epu32(m2, m3);
-        FPUTUNE_RNDS4(m0, 12); FPUTUNE_NEXT(m1, m0, m3); m3 = _mm_sha256msg1_epu32(m3, m0);
-        FPUTUNE_RNDS4(m1, 13); FPUTUNE_NEXT(m2, m1, m0);
-        FPUTUNE_RNDS4(m2, 14); FPUTUNE_NEXT(m3, m2, m1);
+        FPUTUNE_RNDS4(m3, 3);
+        FPUTUNE_NEXT(m0, m3, m2);
+        m2 = _mm_sha256msg1_epu32(m2, m3);
+        FPUTUNE_RNDS4(m0, 4);
+        FPUTUNE_NEXT(m1, m0, m3);
+        m3 = _mm_sha256msg1_epu32(m3, m0);
+        FPUTUNE_RNDS4(m1, 5);
+        FPUTUNE_NEXT(m2, m1, m0);
+        m0 = _mm_sha256msg1_epu32(m0, m1);
+        FPUTUNE_RNDS4(m2, 6);
+        FPUTUNE_NEXT(m3, m2, m1);
+        m1 = _mm_sha256msg1_epu32(m1, m2);
+        FPUTUNE_RNDS4(m3, 7);
+        FPUTUNE_NEXT(m0, m3, m2);
+        m2 = _mm_sha256msg1_epu32(m2, m3);
+        FPUTUNE_RNDS4(m0, 8);
+        FPUTUNE_NEXT(m1, m0, m3);
+        m3 = _mm_sha256msg1_epu32(m3, m0);
+        FPUTUNE_RNDS4(m1, 9);
+        FPUTUNE_NEXT(m2, m1, m0);
+        m0 = _mm_sha256msg1_epu32(m0, m1);
+        FPUTUNE_RNDS4(m2, 10);
+        FPUTUNE_NEXT(m3, m2, m1);
+        m1 = _mm_sha256msg1_epu32(m1, m2);
+        FPUTUNE_RNDS4(m3, 11);
+        FPUTUNE_NEXT(m0, m3, m2);
+        m2 = _mm_sha256msg1_epu32(m2, m3);
+        FPUTUNE_RNDS4(m0, 12);
+        FPUTUNE_NEXT(m1, m0, m3);
+        m3 = _mm_sha256msg1_epu32(m3, m0);
+        FPUTUNE_RNDS4(m1, 13);
+        FPUTUNE_NEXT(m2, m1, m0);
+        FPUTUNE_RNDS4(m2, 14);
+        FPUTUNE_NEXT(m3, m2, m1);
         FPUTUNE_RNDS4(m3, 15);
 
         abef = _mm_add_epi32(abef, abef_saved);

@@ -23,7 +23,9 @@ struct Sha2<std::uint64_t> {  // FIPS 180-4, 4.1.3
 };
 
 template <typename Word>
-inline Word ror(Word x, int n) { return (x >> n) | (x << (8 * sizeof(Word) - n)); }
+inline Word ror(Word x, int n) {
+    return (x >> n) | (x << (8 * sizeof(Word) - n));
+}
 // Big-endian words as the two references read them before they shared this body (a shift-or expression,
 // a byte loop): each compiles to a load and a bswap, and other forms measured up to 2% slower here.
 template <typename Word>
@@ -44,23 +46,23 @@ inline Word load_be(const std::uint8_t* p) {
 #define FPUTUNE_S1(x) (ror(x, P::kS1[0]) ^ ror(x, P::kS1[1]) ^ ror(x, P::kS1[2]))
 #define FPUTUNE_SIG0(x) (ror(x, P::kSig0[0]) ^ ror(x, P::kSig0[1]) ^ ((x) >> P::kSig0[2]))
 #define FPUTUNE_SIG1(x) (ror(x, P::kSig1[0]) ^ ror(x, P::kSig1[1]) ^ ((x) >> P::kSig1[2]))
-#define FPUTUNE_W(i)                                                                                            \
-    ((i) < 16 ? (w[i] = load_be<Word>(data + sizeof(Word) * (i)))                                               \
-              : (w[(i) & 15] += FPUTUNE_SIG1(w[((i) + 14) & 15]) + w[((i) + 9) & 15] + FPUTUNE_SIG0(w[((i) + 1) & 15])))
-#define FPUTUNE_R(a, b, c, d, e, f, g, h, i)                                                  \
-    do {                                                                                      \
-        h += FPUTUNE_S1(e) + (((f ^ g) & e) ^ g) + P::kK[i] + FPUTUNE_W(i);                   \
-        d += h;                                                                               \
-        h += FPUTUNE_S0(a) + ((a & b) | ((a | b) & c));                                       \
+#define FPUTUNE_W(i)                                              \
+    ((i) < 16 ? (w[i] = load_be<Word>(data + sizeof(Word) * (i))) \
+              : (w[(i)&15] += FPUTUNE_SIG1(w[((i) + 14) & 15]) + w[((i) + 9) & 15] + FPUTUNE_SIG0(w[((i) + 1) & 15])))
+#define FPUTUNE_R(a, b, c, d, e, f, g, h, i)                                \
+    do {                                                                    \
+        h += FPUTUNE_S1(e) + (((f ^ g) & e) ^ g) + P::kK[i] + FPUTUNE_W(i); \
+        d += h;                                                             \
+        h += FPUTUNE_S0(a) + ((a & b) | ((a | b) & c));                     \
     } while (0)
-#define FPUTUNE_R8(i)                                  \
-    FPUTUNE_R(a, b, c, d, e, f, g, h, (i) + 0);        \
-    FPUTUNE_R(h, a, b, c, d, e, f, g, (i) + 1);        \
-    FPUTUNE_R(g, h, a, b, c, d, e, f, (i) + 2);        \
-    FPUTUNE_R(f, g, h, a, b, c, d, e, (i) + 3);        \
-    FPUTUNE_R(e, f, g, h, a, b, c, d, (i) + 4);        \
-    FPUTUNE_R(d, e, f, g, h, a, b, c, (i) + 5);        \
-    FPUTUNE_R(c, d, e, f, g, h, a, b, (i) + 6);        \
+#define FPUTUNE_R8(i)                           \
+    FPUTUNE_R(a, b, c, d, e, f, g, h, (i) + 0); \
+    FPUTUNE_R(h, a, b, c, d, e, f, g, (i) + 1); \
+    FPUTUNE_R(g, h, a, b, c, d, e, f, (i) + 2); \
+    FPUTUNE_R(f, g, h, a, b, c, d, e, (i) + 3); \
+    FPUTUNE_R(e, f, g, h, a, b, c, d, (i) + 4); \
+    FPUTUNE_R(d, e, f, g, h, a, b, c, (i) + 5); \
+    FPUTUNE_R(c, d, e, f, g, h, a, b, (i) + 6); \
     FPUTUNE_R(b, c, d, e, f, g, h, a, (i) + 7);
 
 template <typename Word>

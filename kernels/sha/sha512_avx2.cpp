@@ -28,53 +28,60 @@ constexpr Sha512KPairs kKPairs = make_k_pairs();
 
 // As sha512_xmm.hpp, each 128-bit lane for its own block; W+K of words t, t+1 of block 1 at
 // wk[2t..2t+1], of block 2 at wk[2t+2..2t+3].
-#define FPUTUNE_SCHED512_YMM(x0, x1, x4, x5, x7, kidx)                                                    \
-    do {                                                                                                  \
-        const __m256i w15 = _mm256_alignr_epi8(x1, x0, 8);                                                \
-        const __m256i w7 = _mm256_alignr_epi8(x5, x4, 8);                                                 \
-        /* ror 8 is a byte rotate: one shuffle instead of two shifts and an xor */                        \
-        __m256i s0 = _mm256_xor_si256(_mm256_srli_epi64(w15, 1), _mm256_slli_epi64(w15, 63));             \
+#define FPUTUNE_SCHED512_YMM(x0, x1, x4, x5, x7, kidx)                                                          \
+    do {                                                                                                        \
+        const __m256i w15 = _mm256_alignr_epi8(x1, x0, 8);                                                      \
+        const __m256i w7 = _mm256_alignr_epi8(x5, x4, 8);                                                       \
+        /* ror 8 is a byte rotate: one shuffle instead of two shifts and an xor */                              \
+        __m256i s0 = _mm256_xor_si256(_mm256_srli_epi64(w15, 1), _mm256_slli_epi64(w15, 63));                   \
         s0 = _mm256_xor_si256(s0, _mm256_xor_si256(_mm256_shuffle_epi8(w15, ror8), _mm256_srli_epi64(w15, 7))); \
-        __m256i s1 = _mm256_xor_si256(_mm256_srli_epi64(x7, 19), _mm256_slli_epi64(x7, 45));              \
-        s1 = _mm256_xor_si256(s1, _mm256_xor_si256(_mm256_srli_epi64(x7, 61), _mm256_slli_epi64(x7, 3))); \
-        s1 = _mm256_xor_si256(s1, _mm256_srli_epi64(x7, 6));                                              \
-        x0 = _mm256_add_epi64(_mm256_add_epi64(x0, w7), _mm256_add_epi64(s0, s1));                        \
-        _mm256_store_si256(reinterpret_cast<__m256i*>(wk + 2 * (kidx)),                                   \
-                           _mm256_add_epi64(x0, _mm256_load_si256(reinterpret_cast<const __m256i*>(kKPairs.k + 2 * (kidx))))); \
+        __m256i s1 = _mm256_xor_si256(_mm256_srli_epi64(x7, 19), _mm256_slli_epi64(x7, 45));                    \
+        s1 = _mm256_xor_si256(s1, _mm256_xor_si256(_mm256_srli_epi64(x7, 61), _mm256_slli_epi64(x7, 3)));       \
+        s1 = _mm256_xor_si256(s1, _mm256_srli_epi64(x7, 6));                                                    \
+        x0 = _mm256_add_epi64(_mm256_add_epi64(x0, w7), _mm256_add_epi64(s0, s1));                              \
+        _mm256_store_si256(                                                                                     \
+            reinterpret_cast<__m256i*>(wk + 2 * (kidx)),                                                        \
+            _mm256_add_epi64(x0, _mm256_load_si256(reinterpret_cast<const __m256i*>(kKPairs.k + 2 * (kidx))))); \
     } while (0)
 
 // Step k of a pair's schedule (words 16+2k, 17+2k of both blocks) with x[] rotated by `base` (= k mod 8,
 // a constant; k itself may vary at run time).
-#define FPUTUNE_STEP(base, k) \
-    FPUTUNE_SCHED512_YMM(x[(base) % 8], x[((base) + 1) % 8], x[((base) + 4) % 8], x[((base) + 5) % 8], x[((base) + 7) % 8], 16 + 2 * (k))
+#define FPUTUNE_STEP(base, k)                                                                          \
+    FPUTUNE_SCHED512_YMM(x[(base) % 8], x[((base) + 1) % 8], x[((base) + 4) % 8], x[((base) + 5) % 8], \
+                         x[((base) + 7) % 8], 16 + 2 * (k))
 // W+K of round r0 + i (r0 a multiple of 8 at run time, i constant) for block 1 / block 2.
 #define FPUTUNE_WK1(i) wr[2 * (i) - (i) % 2]
 #define FPUTUNE_WK2(i) wr[2 * (i) - (i) % 2 + 2]
 // Eight rounds with two schedule steps before them.
-#define FPUTUNE_R8S2(WK, r0, base, k)                 \
-    FPUTUNE_STEP(base, k);                            \
-    FPUTUNE_STEP((base) + 1, (k) + 1);                \
-    wr = wkr + 2 * (r0);                              \
+#define FPUTUNE_R8S2(WK, r0, base, k)  \
+    FPUTUNE_STEP(base, k);             \
+    FPUTUNE_STEP((base) + 1, (k) + 1); \
+    wr = wkr + 2 * (r0);               \
     FPUTUNE_SHA512_ROUNDS8(WK, 0)
-#define FPUTUNE_R8(WK, r0)                            \
-    wr = wkr + 2 * (r0);                              \
+#define FPUTUNE_R8(WK, r0) \
+    wr = wkr + 2 * (r0);   \
     FPUTUNE_SHA512_ROUNDS8(WK, 0)
 #define FPUTUNE_STATE_ADD() FPUTUNE_SHA2_STATE_ADD() bc = b ^ c;
 // Loads 16 bytes of each block of a pair (the second block may repeat the first) into x[i] and its
 // W+K into wk. Written out, not as a loop, so that x[] stays in registers.
-#define FPUTUNE_LOAD16(first, second, i)                                                                 \
-    do {                                                                                                 \
-        const __m128i lo = _mm_loadu_si128(reinterpret_cast<const __m128i*>((first) + 16 * (i)));        \
-        const __m128i hi = _mm_loadu_si128(reinterpret_cast<const __m128i*>((second) + 16 * (i)));       \
-        x[i] = _mm256_shuffle_epi8(_mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1), bswap);   \
-        _mm256_store_si256(reinterpret_cast<__m256i*>(wk + 4 * (i)),                                     \
-                           _mm256_add_epi64(x[i], _mm256_load_si256(reinterpret_cast<const __m256i*>(kKPairs.k + 4 * (i))))); \
+#define FPUTUNE_LOAD16(first, second, i)                                                                       \
+    do {                                                                                                       \
+        const __m128i lo = _mm_loadu_si128(reinterpret_cast<const __m128i*>((first) + 16 * (i)));              \
+        const __m128i hi = _mm_loadu_si128(reinterpret_cast<const __m128i*>((second) + 16 * (i)));             \
+        x[i] = _mm256_shuffle_epi8(_mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1), bswap);         \
+        _mm256_store_si256(                                                                                    \
+            reinterpret_cast<__m256i*>(wk + 4 * (i)),                                                          \
+            _mm256_add_epi64(x[i], _mm256_load_si256(reinterpret_cast<const __m256i*>(kKPairs.k + 4 * (i))))); \
     } while (0)
-#define FPUTUNE_LOAD_PAIR(first, second)                                                                 \
-    FPUTUNE_LOAD16(first, second, 0); FPUTUNE_LOAD16(first, second, 1);                                 \
-    FPUTUNE_LOAD16(first, second, 2); FPUTUNE_LOAD16(first, second, 3);                                 \
-    FPUTUNE_LOAD16(first, second, 4); FPUTUNE_LOAD16(first, second, 5);                                 \
-    FPUTUNE_LOAD16(first, second, 6); FPUTUNE_LOAD16(first, second, 7);
+#define FPUTUNE_LOAD_PAIR(first, second) \
+    FPUTUNE_LOAD16(first, second, 0);    \
+    FPUTUNE_LOAD16(first, second, 1);    \
+    FPUTUNE_LOAD16(first, second, 2);    \
+    FPUTUNE_LOAD16(first, second, 3);    \
+    FPUTUNE_LOAD16(first, second, 4);    \
+    FPUTUNE_LOAD16(first, second, 5);    \
+    FPUTUNE_LOAD16(first, second, 6);    \
+    FPUTUNE_LOAD16(first, second, 7);
 
 }  // namespace
 
@@ -85,10 +92,10 @@ constexpr Sha512KPairs kKPairs = make_k_pairs();
 // with two W+K buffers alternating.
 void sha512_blocks_avx2(std::uint64_t state[8], const std::uint8_t* data, std::size_t nblocks) noexcept {
     if (nblocks == 0) return;
-    const __m256i bswap = _mm256_set_epi64x(0x08090a0b0c0d0e0fULL, 0x0001020304050607ULL,
-                                            0x08090a0b0c0d0e0fULL, 0x0001020304050607ULL);
-    const __m256i ror8 = _mm256_set_epi64x(0x080f0e0d0c0b0a09LL, 0x0007060504030201LL,
-                                           0x080f0e0d0c0b0a09LL, 0x0007060504030201LL);
+    const __m256i bswap =
+        _mm256_set_epi64x(0x08090a0b0c0d0e0fULL, 0x0001020304050607ULL, 0x08090a0b0c0d0e0fULL, 0x0001020304050607ULL);
+    const __m256i ror8 =
+        _mm256_set_epi64x(0x080f0e0d0c0b0a09LL, 0x0007060504030201LL, 0x080f0e0d0c0b0a09LL, 0x0007060504030201LL);
     alignas(32) std::uint64_t wkbuf[2][160];
     unsigned cur = 0;
     __m256i x[8];
@@ -97,9 +104,18 @@ void sha512_blocks_avx2(std::uint64_t state[8], const std::uint8_t* data, std::s
         std::uint64_t* wk = wkbuf[0];
         // With one block left, its data fills both lanes and only the first is used.
         FPUTUNE_LOAD_PAIR(data, nblocks >= 2 ? data + 128 : data)
-        FPUTUNE_STEP(0, 0); FPUTUNE_STEP(1, 1); FPUTUNE_STEP(2, 2); FPUTUNE_STEP(3, 3);
-        FPUTUNE_STEP(4, 4); FPUTUNE_STEP(5, 5); FPUTUNE_STEP(6, 6); FPUTUNE_STEP(7, 7);
-        FPUTUNE_STEP(8, 8); FPUTUNE_STEP(9, 9); FPUTUNE_STEP(10, 10); FPUTUNE_STEP(11, 11);
+        FPUTUNE_STEP(0, 0);
+        FPUTUNE_STEP(1, 1);
+        FPUTUNE_STEP(2, 2);
+        FPUTUNE_STEP(3, 3);
+        FPUTUNE_STEP(4, 4);
+        FPUTUNE_STEP(5, 5);
+        FPUTUNE_STEP(6, 6);
+        FPUTUNE_STEP(7, 7);
+        FPUTUNE_STEP(8, 8);
+        FPUTUNE_STEP(9, 9);
+        FPUTUNE_STEP(10, 10);
+        FPUTUNE_STEP(11, 11);
     }
 
     std::uint64_t a = state[0], b = state[1], c = state[2], d = state[3];

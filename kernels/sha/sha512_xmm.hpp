@@ -16,18 +16,18 @@ namespace {
 
 // W[t..t+1] = sigma1(W[t-2..t-1]) + W[t-7..t-6] + sigma0(W[t-15..t-14]) + W[t-16..t-15] into x0, from
 // x0..x7 = W[t-16..t-1]; W+K into wk. No 64-bit vector rotate before AVX-512: shift pairs.
-#define FPUTUNE_SCHED512_XMM(x0, x1, x4, x5, x7, kidx)                                                    \
-    do {                                                                                                  \
-        const __m128i w15 = _mm_alignr_epi8(x1, x0, 8);                                                   \
-        const __m128i w7 = _mm_alignr_epi8(x5, x4, 8);                                                    \
-        __m128i s0 = _mm_xor_si128(_mm_srli_epi64(w15, 1), _mm_slli_epi64(w15, 63));                      \
-        s0 = _mm_xor_si128(s0, _mm_xor_si128(_mm_srli_epi64(w15, 8), _mm_slli_epi64(w15, 56)));           \
-        s0 = _mm_xor_si128(s0, _mm_srli_epi64(w15, 7));                                                   \
-        __m128i s1 = _mm_xor_si128(_mm_srli_epi64(x7, 19), _mm_slli_epi64(x7, 45));                       \
-        s1 = _mm_xor_si128(s1, _mm_xor_si128(_mm_srli_epi64(x7, 61), _mm_slli_epi64(x7, 3)));             \
-        s1 = _mm_xor_si128(s1, _mm_srli_epi64(x7, 6));                                                    \
-        x0 = _mm_add_epi64(_mm_add_epi64(x0, w7), _mm_add_epi64(s0, s1));                                 \
-        _mm_store_si128(reinterpret_cast<__m128i*>(wk + (kidx)),                                          \
+#define FPUTUNE_SCHED512_XMM(x0, x1, x4, x5, x7, kidx)                                                           \
+    do {                                                                                                         \
+        const __m128i w15 = _mm_alignr_epi8(x1, x0, 8);                                                          \
+        const __m128i w7 = _mm_alignr_epi8(x5, x4, 8);                                                           \
+        __m128i s0 = _mm_xor_si128(_mm_srli_epi64(w15, 1), _mm_slli_epi64(w15, 63));                             \
+        s0 = _mm_xor_si128(s0, _mm_xor_si128(_mm_srli_epi64(w15, 8), _mm_slli_epi64(w15, 56)));                  \
+        s0 = _mm_xor_si128(s0, _mm_srli_epi64(w15, 7));                                                          \
+        __m128i s1 = _mm_xor_si128(_mm_srli_epi64(x7, 19), _mm_slli_epi64(x7, 45));                              \
+        s1 = _mm_xor_si128(s1, _mm_xor_si128(_mm_srli_epi64(x7, 61), _mm_slli_epi64(x7, 3)));                    \
+        s1 = _mm_xor_si128(s1, _mm_srli_epi64(x7, 6));                                                           \
+        x0 = _mm_add_epi64(_mm_add_epi64(x0, w7), _mm_add_epi64(s0, s1));                                        \
+        _mm_store_si128(reinterpret_cast<__m128i*>(wk + (kidx)),                                                 \
                         _mm_add_epi64(x0, _mm_load_si128(reinterpret_cast<const __m128i*>(kSha512K + (kidx))))); \
     } while (0)
 

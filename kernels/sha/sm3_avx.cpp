@@ -32,39 +32,39 @@ inline __m128i p1rol15_epi32(__m128i x) {
 // P1(W[j-3] <<< 15) and computed in one shallow step; the rest does not wait for it. Lane 3 needs W[j]
 // (lane 0) through W[j-3]: computed with 0 there, then fixed by xoring P1(W[j] <<< 15) into it.
 // W' of the previous group (W ^ W of the next) is stored with it.
-#define FPUTUNE_SM3_EXPAND(x0, x1, x2, x3, grp)                                                            \
-    do {                                                                                                   \
-        const __m128i xoff = _mm_xor_si128(x0, _mm_alignr_epi8(x2, x1, 12));                               \
+#define FPUTUNE_SM3_EXPAND(x0, x1, x2, x3, grp)                                                                      \
+    do {                                                                                                             \
+        const __m128i xoff = _mm_xor_si128(x0, _mm_alignr_epi8(x2, x1, 12));                                         \
         const __m128i zoff = _mm_xor_si128(_mm_xor_si128(p1_epi32(xoff), rol_epi32(_mm_alignr_epi8(x1, x0, 12), 7)), \
-                                           _mm_alignr_epi8(x3, x2, 8));                                    \
-        __m128i w_ = _mm_xor_si128(zoff, p1rol15_epi32(_mm_srli_si128(x3, 4)));                            \
-        w_ = _mm_xor_si128(w_, p1rol15_epi32(_mm_slli_si128(w_, 12)));                                     \
-        x0 = w_;                                                                                           \
-        _mm_store_si128(reinterpret_cast<__m128i*>(w + 4 * (grp)), w_);                                    \
-        _mm_store_si128(reinterpret_cast<__m128i*>(wp + 4 * (grp) - 4), _mm_xor_si128(x3, w_));            \
+                                           _mm_alignr_epi8(x3, x2, 8));                                              \
+        __m128i w_ = _mm_xor_si128(zoff, p1rol15_epi32(_mm_srli_si128(x3, 4)));                                      \
+        w_ = _mm_xor_si128(w_, p1rol15_epi32(_mm_slli_si128(w_, 12)));                                               \
+        x0 = w_;                                                                                                     \
+        _mm_store_si128(reinterpret_cast<__m128i*>(w + 4 * (grp)), w_);                                              \
+        _mm_store_si128(reinterpret_cast<__m128i*>(wp + 4 * (grp)-4), _mm_xor_si128(x3, w_));                        \
     } while (0)
 
 // One round; the caller rotates the names (A B C D E F G H) -> (D A B C H E F G) each round, so only
 // B, D, F, H are written: D takes the new A, H the new E.
-#define FPUTUNE_SM3_ROUND(a, b, c, d, e, f, g, h, j, FF, GG)            \
-    do {                                                                \
-        const std::uint32_t a12 = rol32(a, 12);                         \
-        /* e arrives last: add it last, and SS1 last into TT2 */         \
-        const std::uint32_t ss1 = rol32((a12 + kSm3Tj[j]) + e, 7);      \
-        d += FF(a, b, c) + (ss1 ^ a12) + wr[68 + (j)];                  \
-        h += GG(e, f, g) + wr[j];                                       \
-        h += ss1;                                                       \
-        h = h ^ rol32(h, 9) ^ rol32(h, 17);                             \
-        b = rol32(b, 9);                                                \
-        f = rol32(f, 19);                                               \
+#define FPUTUNE_SM3_ROUND(a, b, c, d, e, f, g, h, j, FF, GG)       \
+    do {                                                           \
+        const std::uint32_t a12 = rol32(a, 12);                    \
+        /* e arrives last: add it last, and SS1 last into TT2 */   \
+        const std::uint32_t ss1 = rol32((a12 + kSm3Tj[j]) + e, 7); \
+        d += FF(a, b, c) + (ss1 ^ a12) + wr[68 + (j)];             \
+        h += GG(e, f, g) + wr[j];                                  \
+        h += ss1;                                                  \
+        h = h ^ rol32(h, 9) ^ rol32(h, 17);                        \
+        b = rol32(b, 9);                                           \
+        f = rol32(f, 19);                                          \
     } while (0)
 #define FPUTUNE_SM3_XOR3(x, y, z) ((x) ^ (y) ^ (z))
 #define FPUTUNE_SM3_MAJ(x, y, z) (((x) & (y)) | (((x) | (y)) & (z)))
 #define FPUTUNE_SM3_CH(x, y, z) ((((y) ^ (z)) & (x)) ^ (z))
-#define FPUTUNE_SM3_ROUNDS4(j, FF, GG)                                        \
-    FPUTUNE_SM3_ROUND(a, b, c, d, e, f, g, h, (j) + 0, FF, GG);               \
-    FPUTUNE_SM3_ROUND(d, a, b, c, h, e, f, g, (j) + 1, FF, GG);               \
-    FPUTUNE_SM3_ROUND(c, d, a, b, g, h, e, f, (j) + 2, FF, GG);               \
+#define FPUTUNE_SM3_ROUNDS4(j, FF, GG)                          \
+    FPUTUNE_SM3_ROUND(a, b, c, d, e, f, g, h, (j) + 0, FF, GG); \
+    FPUTUNE_SM3_ROUND(d, a, b, c, h, e, f, g, (j) + 1, FF, GG); \
+    FPUTUNE_SM3_ROUND(c, d, a, b, g, h, e, f, (j) + 2, FF, GG); \
     FPUTUNE_SM3_ROUND(b, c, d, a, f, g, h, e, (j) + 3, FF, GG);
 #define FPUTUNE_SM3_R4_LOW(j) FPUTUNE_SM3_ROUNDS4(j, FPUTUNE_SM3_XOR3, FPUTUNE_SM3_XOR3)
 #define FPUTUNE_SM3_R4_HIGH(j) FPUTUNE_SM3_ROUNDS4(j, FPUTUNE_SM3_MAJ, FPUTUNE_SM3_CH)
@@ -72,19 +72,19 @@ inline __m128i p1rol15_epi32(__m128i x) {
 }  // namespace
 
 // Loads a block into x0..x3 and stores its first 16 words and the first 12 of W' into w / wp.
-#define FPUTUNE_SM3_LOAD(p)                                                                                \
-    do {                                                                                                   \
-        x0 = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)), bswap);                \
-        x1 = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>((p) + 16)), bswap);         \
-        x2 = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>((p) + 32)), bswap);         \
-        x3 = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>((p) + 48)), bswap);         \
-        _mm_store_si128(reinterpret_cast<__m128i*>(w), x0);                                                \
-        _mm_store_si128(reinterpret_cast<__m128i*>(w + 4), x1);                                            \
-        _mm_store_si128(reinterpret_cast<__m128i*>(w + 8), x2);                                            \
-        _mm_store_si128(reinterpret_cast<__m128i*>(w + 12), x3);                                           \
-        _mm_store_si128(reinterpret_cast<__m128i*>(wp), _mm_xor_si128(x0, x1));                            \
-        _mm_store_si128(reinterpret_cast<__m128i*>(wp + 4), _mm_xor_si128(x1, x2));                        \
-        _mm_store_si128(reinterpret_cast<__m128i*>(wp + 8), _mm_xor_si128(x2, x3));                        \
+#define FPUTUNE_SM3_LOAD(p)                                                                        \
+    do {                                                                                           \
+        x0 = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)), bswap);        \
+        x1 = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>((p) + 16)), bswap); \
+        x2 = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>((p) + 32)), bswap); \
+        x3 = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>((p) + 48)), bswap); \
+        _mm_store_si128(reinterpret_cast<__m128i*>(w), x0);                                        \
+        _mm_store_si128(reinterpret_cast<__m128i*>(w + 4), x1);                                    \
+        _mm_store_si128(reinterpret_cast<__m128i*>(w + 8), x2);                                    \
+        _mm_store_si128(reinterpret_cast<__m128i*>(w + 12), x3);                                   \
+        _mm_store_si128(reinterpret_cast<__m128i*>(wp), _mm_xor_si128(x0, x1));                    \
+        _mm_store_si128(reinterpret_cast<__m128i*>(wp + 4), _mm_xor_si128(x1, x2));                \
+        _mm_store_si128(reinterpret_cast<__m128i*>(wp + 8), _mm_xor_si128(x2, x3));                \
     } while (0)
 
 void sm3_blocks_avx(std::uint32_t state[8], const std::uint8_t* data, std::size_t nblocks) noexcept {

@@ -21,7 +21,8 @@ inline std::uint32_t expand(const std::uint32_t* w, int j) {
 
 }  // namespace
 
-// Rounds written out four at a time, the expansion threaded through them: the names rotate (A B C D E F G H) -> (D A B C H E F G) each round,
+// Rounds written out four at a time, the expansion threaded through them: the names rotate (A B C D E F G H) -> (D A B
+// C H E F G) each round,
 // so only B, D, F, H are written (D takes the new A, H the new E). The loop form with per-round
 // branches ran at a third of this speed; the generic variant is the scalar baseline of the thresholds.
 #define FPUTUNE_SM3_R(a, b, c, d, e, f, g, h, j, FF, GG)         \
@@ -34,10 +35,10 @@ inline std::uint32_t expand(const std::uint32_t* w, int j) {
         b = rol(b, 9);                                           \
         f = rol(f, 19);                                          \
     } while (0)
-#define FPUTUNE_SM3_R4(j, FF, GG)                                 \
-    FPUTUNE_SM3_R(a, b, c, d, e, f, g, h, (j) + 0, FF, GG);       \
-    FPUTUNE_SM3_R(d, a, b, c, h, e, f, g, (j) + 1, FF, GG);       \
-    FPUTUNE_SM3_R(c, d, a, b, g, h, e, f, (j) + 2, FF, GG);       \
+#define FPUTUNE_SM3_R4(j, FF, GG)                           \
+    FPUTUNE_SM3_R(a, b, c, d, e, f, g, h, (j) + 0, FF, GG); \
+    FPUTUNE_SM3_R(d, a, b, c, h, e, f, g, (j) + 1, FF, GG); \
+    FPUTUNE_SM3_R(c, d, a, b, g, h, e, f, (j) + 2, FF, GG); \
     FPUTUNE_SM3_R(b, c, d, a, f, g, h, e, (j) + 3, FF, GG);
 #define FPUTUNE_SM3_XOR3(x, y, z) ((x) ^ (y) ^ (z))
 #define FPUTUNE_SM3_MAJ(x, y, z) (((x) & (y)) | (((x) | (y)) & (z)))
@@ -51,11 +52,11 @@ void sm3_blocks_generic(std::uint32_t state[8], const std::uint8_t* data, std::s
         for (int j = 0; j < 16; ++j) w[j] = load_be32(data + 4 * j);
         std::uint32_t a = state[0], b = state[1], c = state[2], d = state[3];
         std::uint32_t e = state[4], f = state[5], g = state[6], h = state[7];
-        FPUTUNE_SM3_LOW(0) FPUTUNE_SM3_LOW(4) FPUTUNE_SM3_LOW(8) FPUTUNE_SM3_LOW(12)
-        FPUTUNE_SM3_HIGH(16) FPUTUNE_SM3_HIGH(20) FPUTUNE_SM3_HIGH(24) FPUTUNE_SM3_HIGH(28)
-        FPUTUNE_SM3_HIGH(32) FPUTUNE_SM3_HIGH(36) FPUTUNE_SM3_HIGH(40) FPUTUNE_SM3_HIGH(44)
-        FPUTUNE_SM3_HIGH(48) FPUTUNE_SM3_HIGH(52) FPUTUNE_SM3_HIGH(56) FPUTUNE_SM3_HIGH(60)
-        state[0] ^= a;
+        FPUTUNE_SM3_LOW(0)
+        FPUTUNE_SM3_LOW(4) FPUTUNE_SM3_LOW(8) FPUTUNE_SM3_LOW(12) FPUTUNE_SM3_HIGH(16) FPUTUNE_SM3_HIGH(20)
+            FPUTUNE_SM3_HIGH(24) FPUTUNE_SM3_HIGH(28) FPUTUNE_SM3_HIGH(32) FPUTUNE_SM3_HIGH(36) FPUTUNE_SM3_HIGH(40)
+                FPUTUNE_SM3_HIGH(44) FPUTUNE_SM3_HIGH(48) FPUTUNE_SM3_HIGH(52) FPUTUNE_SM3_HIGH(56) FPUTUNE_SM3_HIGH(60)
+                    state[0] ^= a;
         state[1] ^= b;
         state[2] ^= c;
         state[3] ^= d;

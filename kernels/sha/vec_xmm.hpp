@@ -21,13 +21,21 @@ struct Xmm {
     static V shr32(V a, int n) noexcept { return _mm_srli_epi32(a, n); }
     static V shr64(V a, int n) noexcept { return _mm_srli_epi64(a, n); }
     template <int kBytes>
-    static V alignr8(V a, V b) noexcept { return _mm_alignr_epi8(a, b, kBytes); }
+    static V alignr8(V a, V b) noexcept {
+        return _mm_alignr_epi8(a, b, kBytes);
+    }
     template <int kBytes>
-    static V shr_bytes(V a) noexcept { return _mm_srli_si128(a, kBytes); }
+    static V shr_bytes(V a) noexcept {
+        return _mm_srli_si128(a, kBytes);
+    }
     template <int kBytes>
-    static V shl_bytes(V a) noexcept { return _mm_slli_si128(a, kBytes); }
+    static V shl_bytes(V a) noexcept {
+        return _mm_slli_si128(a, kBytes);
+    }
     template <int kImm>
-    static V shuffle32(V a) noexcept { return _mm_shuffle_epi32(a, kImm); }
+    static V shuffle32(V a) noexcept {
+        return _mm_shuffle_epi32(a, kImm);
+    }
     static V shuffle8(V a, V m) noexcept { return _mm_shuffle_epi8(a, m); }
     static V set1(std::uint32_t x) noexcept { return _mm_set1_epi32(static_cast<int>(x)); }
     static V per_lane(long long hi, long long lo) noexcept { return _mm_set_epi64x(hi, lo); }

@@ -37,7 +37,8 @@ inline void refusal(const std::exception& e, std::string_view source) {
 inline bool has_word(std::string_view text, std::string_view word) {
     for (std::size_t at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1)) {
         const bool before = at > 0 && std::isalnum(static_cast<unsigned char>(text[at - 1]));
-        const bool after = at + word.size() < text.size() && std::isalnum(static_cast<unsigned char>(text[at + word.size()]));
+        const bool after =
+            at + word.size() < text.size() && std::isalnum(static_cast<unsigned char>(text[at + word.size()]));
         if (!before && !after) return true;
     }
     return false;

@@ -12,14 +12,16 @@ using namespace fputune;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     static const std::vector<ModelFile> sources = {read_reference_csv(
-        "# Intel Test Lake at 2 GHz\nalgorithm,bytes,cycles_per_op\ncrc32c,4096,695\nsha256-avx2,4096,21179\nsha512-avx2,4096,14584\n",
+        "# Intel Test Lake at 2 "
+        "GHz\nalgorithm,bytes,cycles_per_op\ncrc32c,4096,695\nsha256-avx2,4096,21179\nsha512-avx2,4096,14584\n",
         "reference.csv")};
     const std::string text(reinterpret_cast<const char*>(data), size);
     RecommendOptions o;
     o.budget_s = 30e-6;
     try {
         std::vector<std::string> skipped;
-        for (const auto& c : parse_header_constants(text, skipped, "fuzz.h")) fuzz::expect(c.line >= 1, "a constant has a line");
+        for (const auto& c : parse_header_constants(text, skipped, "fuzz.h"))
+            fuzz::expect(c.line >= 1, "a constant has a line");
         const CheckReport report = check_header(text, "fuzz.h", sources, o);
         for (const auto& r : report.results) {
             fuzz::expect(r.constant.value > 0, "a judged limit is > 0");

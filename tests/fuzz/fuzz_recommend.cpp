@@ -32,9 +32,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const Recommendation r = recommend(sources, o);
         for (const auto& row : r.variants) {
             const VariantResult& v = row.bound;
-            fuzz::expect(std::isfinite(v.one_block_s) && std::isfinite(v.unrounded_bytes), "finite times and sizes for " + v.kernel);
+            fuzz::expect(std::isfinite(v.one_block_s) && std::isfinite(v.unrounded_bytes),
+                         "finite times and sizes for " + v.kernel);
             if (v.fits) {
-                fuzz::expect(std::isfinite(v.time_s) && v.time_s <= effective_budget_s(o) * (1 + 1e-9), "a limit fits the budget: " + v.kernel);
+                fuzz::expect(std::isfinite(v.time_s) && v.time_s <= effective_budget_s(o) * (1 + 1e-9),
+                             "a limit fits the budget: " + v.kernel);
                 fuzz::expect(v.bytes % v.block_bytes == 0, "a limit is whole blocks: " + v.kernel);
             }
         }

@@ -22,11 +22,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         return 0;
     }
     for (const auto& p : f.sections)
-        fuzz::expect(std::isfinite(p.ticks.p50) && p.ticks.p50 > 0 && std::isfinite(p.ticks.p90) && p.ticks.p90 > 0 && p.bytes >= 1,
+        fuzz::expect(std::isfinite(p.ticks.p50) && p.ticks.p50 > 0 && std::isfinite(p.ticks.p90) && p.ticks.p90 > 0 &&
+                         p.bytes >= 1,
                      "an accepted section point has positive, finite p50 and p90");
     // Written back, it reads the same.
     const SweepFile again = sweep_from_json(nlohmann::json::parse(to_json(f).dump()), "again.json");
-    fuzz::expect(again.sections.size() == f.sections.size() && again.thresholds.size() == f.thresholds.size(), "a round trip keeps every point");
+    fuzz::expect(again.sections.size() == f.sections.size() && again.thresholds.size() == f.thresholds.size(),
+                 "a round trip keeps every point");
     try {
         const ModelFile m = fit_sweep(f, "fuzz.json");
         fuzz::sane_model(m);

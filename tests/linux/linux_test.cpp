@@ -114,8 +114,12 @@ TEST_CASE("linux: digests and tags equal OpenSSL's", "[linux]") {
     const auto key = random_bytes(32, 1602);
     for (const Kernel* k : linux_variants()) {
         const std::string alg = k->algorithm;
-        const char* md = alg == "sha1" ? "SHA1" : alg == "sha256" ? "SHA256" : alg == "sha512" ? "SHA512"
-                       : alg == "sm3" ? "SM3" : alg == "blake2s" ? "BLAKE2S-256" : nullptr;
+        const char* md = alg == "sha1"      ? "SHA1"
+                         : alg == "sha256"  ? "SHA256"
+                         : alg == "sha512"  ? "SHA512"
+                         : alg == "sm3"     ? "SM3"
+                         : alg == "blake2s" ? "BLAKE2S-256"
+                                            : nullptr;
         if ((!md && alg != "poly1305") || !usable(*k)) continue;
         INFO(k->name);
         for (std::size_t len : {0, 1, 55, 56, 63, 64, 65, 111, 112, 127, 128, 129, 287, 288, 1000, 4096, 65536 + 3}) {
@@ -172,7 +176,8 @@ TEST_CASE("linux: sha256_transform_rorx(state, data, nblocks) gives SHA-256", "[
     padded[100] = 0x80;
     padded[126] = (100 * 8) >> 8;
     padded[127] = (100 * 8) & 0xff;
-    std::uint32_t state[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+    std::uint32_t state[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                              0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
     sha256_transform_rorx(state, padded, 2);
     std::uint8_t digest[32];
     for (int i = 0; i < 32; ++i) digest[i] = static_cast<std::uint8_t>(state[i / 4] >> (24 - 8 * (i % 4)));
