@@ -14,6 +14,9 @@ our variants is set against its peer on the same path, measured in the same proc
   tools/bench_table.py                 rewrite the table in README.md between its markers
   tools/bench_table.py --check         exit 1 (with a diff) when README.md differs from what the files give
   tools/bench_table.py --plan          print the masked runs to make, one per line: MASK<TAB>-k ... (bench args)
+  tools/bench_table.py --runs DIR|FILE ours / peer and ours / linux at 16 KiB, median over the repeats that
+                                       tools/bench_record.sh wrote into DIR (main.N.json, maskedM.N.json), or a
+                                       FILE {"runs": {"main.1": ..., ...}} of them (data/machines/bench/*.runs.json)
   tools/bench_table.py --assemble OUT MAIN MASKED...   write a bench file of record from `fputune bench --json`
                                        outputs: MAIN (every variant and peer) and the masked runs
 """
@@ -141,13 +144,55 @@ def table(docs):
     return "\n".join(out)
 
 
+def read_runs(d):
+    """{"main.1": doc, "masked3.1": doc, ...} from a directory of tools/bench_record.sh or a file of them."""
+    if os.path.isdir(d):
+        return {os.path.basename(f)[:-len(".json")]: json.load(open(f)) for f in glob.glob(os.path.join(d, "*.json"))}
+    return json.load(open(d))["runs"]
+
+
+def runs_table(d, size=16384):
+    import statistics
+    runs = read_runs(d)
+    reps = sorted({k.split(".")[1] for k in runs if k.startswith("main.")}, key=int)
+    ratio, lx, core, peer = {}, {}, {}, {}
+    for i in reps:
+        doc = dict(runs[f"main.{i}"])
+        doc["masked_peers"] = [runs[k] for k in sorted(runs) if k.startswith("masked") and k.endswith(f".{i}")]
+        main = cpb(doc["results"])
+        algs = {r["kernel"]: r["algorithm"] for r in doc["results"]}
+        for v in our_variants(doc):
+            if (v, size) not in main:
+                continue
+            core.setdefault(v, []).append(main[(v, size)] * doc["context"]["core_per_tsc"])
+            p = pairing(doc, v, algs[v])
+            if p and (v, size) in p[2] and (p[0], size) in p[2]:
+                ratio.setdefault(v, []).append(p[2][(v, size)] / p[2][(p[0], size)])
+                peer[v] = p[1]
+            if (v + "-linux", size) in main:
+                lx.setdefault(v, []).append(main[(v, size)] / main[(v + "-linux", size)])
+    out = [f"{len(reps)} runs of {d}, {size_name(size)}: median (min-max) of ours / peer per run, ours / linux, core c/B",
+           "", "| variant | peer on the same path | ours / peer | min-max | ours / linux | core c/B |",
+           "|---|---|---:|---:|---:|---:|"]
+    for v, c in core.items():
+        r, l = ratio.get(v), lx.get(v)
+        vs_peer = f"{statistics.median(r):.2f} | {min(r):.2f}-{max(r):.2f}" if r else "- | -"
+        vs_linux = f"{statistics.median(l):.2f}" if l else "-"
+        out.append(f"| {v} | {peer.get(v, '-')} | {vs_peer} | {vs_linux} | {statistics.median(c):.3f} |")
+    return "\n".join(out)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--root", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--plan", action="store_true")
     ap.add_argument("--assemble", nargs="+", metavar="FILE")
+    ap.add_argument("--runs", metavar="DIR")
     a = ap.parse_args()
+    if a.runs:
+        print(runs_table(a.runs))
+        return 0
     if a.assemble:
         if len(a.assemble) < 2:
             print("--assemble OUT MAIN [MASKED...]", file=sys.stderr)
