@@ -25,16 +25,22 @@ namespace {
 
 constexpr double kRatio = 1.5;  // core cycles per TSC tick of the synthetic sweep
 
-// A sweep of poly1305-avx2 (16-byte blocks: sections 2000 + 0.8 n ticks) and poly1305-scalar, with
-// one-shot costs in ticks: scalar 50 + 4n, SIMD 300 + n without a save, and `save` more with ymm dirty
-// (no "none" points when with_none is false).
-SweepFile sweep(double save, bool with_none) {
+// An empty sweep of a test CPU at kRatio core cycles per tick.
+SweepFile test_sweep() {
     SweepFile f;
     f.tool_version = f.tool_commit = "test";
     f.date = "2026-01-01T00:00:00Z";
     f.cpu = {{"brand", "Test CPU"}, {"vendor", "Test"}};
     f.tsc_hz = 2e9;
     f.core_per_tsc = f.core_per_tsc_end = kRatio;
+    return f;
+}
+
+// A sweep of poly1305-avx2 (16-byte blocks: sections 2000 + 0.8 n ticks) and poly1305-scalar, with
+// one-shot costs in ticks: scalar 50 + 4n, SIMD 300 + n without a save, and `save` more with ymm dirty
+// (no "none" points when with_none is false).
+SweepFile sweep(double save, bool with_none) {
+    SweepFile f = test_sweep();
     f.kernels = {{"poly1305-avx2", "poly1305", "avx2", "fputune", 16, true},
                  {"poly1305-scalar", "poly1305", "scalar", "fputune", 16, false}};
     for (const char* cache : {"hot", "cold"})
@@ -312,12 +318,7 @@ TEST_CASE("crc32c: the threshold is measured against the kernel's one-chain crc3
     // One-shot costs in ticks: crc32c-sse42 (one chain) 20 + 0.3n, crc32c-sse42-3stream 40 + 0.1n,
     // crc32c-3way 100 + 0.1n. Against the one chain the 3-way pays from n > 400 (-> 408, 8-byte
     // blocks); against the three-stream code it never would.
-    SweepFile f;
-    f.tool_version = f.tool_commit = "test";
-    f.date = "2026-01-01T00:00:00Z";
-    f.cpu = {{"brand", "Test CPU"}, {"vendor", "Test"}};
-    f.tsc_hz = 2e9;
-    f.core_per_tsc = f.core_per_tsc_end = kRatio;
+    SweepFile f = test_sweep();
     f.kernels = {{"crc32c-3way", "crc32c", "3way", "fputune", 8, true},
                  {"crc32c-sse42-3stream", "crc32c", "sse42-3stream", "fputune", 8, false},
                  {"crc32c-sse42", "crc32c", "sse42", "fputune", 8, false}};
