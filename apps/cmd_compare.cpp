@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // `fputune compare A B`: did my patch (or this CPU) change the cost per byte and the limit? A table or JSON.
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 
@@ -77,15 +78,18 @@ void print_table(const CompareResult& r) {
             std::cout << fmt::format("{:<24} {:>9} {:<{}}  {}\n", row.kernel, row.bytes,
                                      change_cells(row.p50_cpb, "{:.3f}", w), w, row.verdict);
     } else {
-        std::cout << fmt::format("{:<24} {:<{}}  {:<{}}  {:<{}}  {}\n", "kernel",
+        auto kernel = [&](const CompareRow& row) {
+            return row.kernel + (row.cache != o.cache ? " (" + std::string(name(row.cache)) + ")" : "");
+        };
+        std::size_t kw = 24;  // series names (an AAD part, N sources) run longer than kernels
+        for (const auto& row : r.rows) kw = std::max(kw, kernel(row).size());
+        std::cout << fmt::format("{:<{}} {:<{}}  {:<{}}  {:<{}}  {}\n", "kernel", kw,
                                  "   p50 c/B A        B   change      p", w, "  bound c/B A        B   change      p",
                                  w, "     limit A        B   change      p", w, "verdict");
         for (const auto& row : r.rows)
             std::cout << fmt::format(
-                "{:<24} {:<{}}  {:<{}}  {:<{}}  {}\n",
-                row.kernel + (row.cache != o.cache ? " (" + std::string(name(row.cache)) + ")" : ""),
-                change_cells(row.p50_cpb, "{:.3f}", w), w, change_cells(row.bound_cpb, "{:.3f}", w), w,
-                change_cells(row.limit, "{:.0f}", w), w, row.verdict);
+                "{:<{}} {:<{}}  {:<{}}  {:<{}}  {}\n", kernel(row), kw, change_cells(row.p50_cpb, "{:.3f}", w), w,
+                change_cells(row.bound_cpb, "{:.3f}", w), w, change_cells(row.limit, "{:.0f}", w), w, row.verdict);
     }
     if (!r.algorithms.empty()) {
         auto thr = [](const std::optional<SimdThreshold>& t) -> std::string {
@@ -98,16 +102,22 @@ void print_table(const CompareResult& r) {
             if (!in) return "-";
             return b ? fmt::format("{}", *b) : "no fit";
         };
+        // Columns as wide as their longest entry (series names and thresholds run long).
+        std::size_t aw = 12, bw = 24, tw = 28;
+        for (const auto& c : r.algorithms)
+            aw = std::max(aw, c.algorithm.size()), bw = std::max({bw, c.bound_by_a.size(), c.bound_by_b.size()}),
+            tw = std::max(tw, thr(c.threshold_a).size());
         std::cout << fmt::format(
             "\nper algorithm: the constant to ship (smallest limit over its variants) and the SIMD threshold\n"
-            "{:<12} {:>9} {:<24} {:>9} {:<24} {:>8}  {:<28} {}\n",
-            "algorithm", "limit A", "bound by", "limit B", "bound by", "change", "SIMD from A", "SIMD from B");
+            "{:<{}} {:>9} {:<{}} {:>9} {:<{}} {:>8}  {:<{}} {}\n",
+            "algorithm", aw, "limit A", "bound by", bw, "limit B", "bound by", bw, "change", "SIMD from A", tw,
+            "SIMD from B");
         for (const auto& c : r.algorithms)
-            std::cout << fmt::format("{:<12} {:>9} {:<24} {:>9} {:<24} {:>8}  {:<28} {}\n", c.algorithm,
-                                     lim(c.limit_a, c.in_a), c.in_a ? c.bound_by_a : "-", lim(c.limit_b, c.in_b),
-                                     c.in_b ? c.bound_by_b : "-",
+            std::cout << fmt::format("{:<{}} {:>9} {:<{}} {:>9} {:<{}} {:>8}  {:<{}} {}\n", c.algorithm, aw,
+                                     lim(c.limit_a, c.in_a), c.in_a ? c.bound_by_a : "-", bw, lim(c.limit_b, c.in_b),
+                                     c.in_b ? c.bound_by_b : "-", bw,
                                      c.limit_a && c.limit_b ? fmt::format("{:+.1f}%", 100 * c.rel) : "-",
-                                     thr(c.threshold_a), thr(c.threshold_b));
+                                     thr(c.threshold_a), tw, thr(c.threshold_b));
     }
     auto list = [](const std::vector<std::string>& v) {
         std::string s;
@@ -123,8 +133,8 @@ void print_table(const CompareResult& r) {
                                  : "");
     if (r.kind != "bench")
         std::cout << "c/B: core cycles per byte (slope of the line; ticks x core/TSC); limit: the emitted limit in "
-                     "bytes, its p from the "
-                     "band of the bound line\n";
+                     "bytes, its p from recommend's interval of each (the bound line's band and the spread of the "
+                     "sweep's rounds, README \"How sure\")\n";
     for (const auto& n : r.notes) std::cout << "note: " << n << "\n";
 }
 

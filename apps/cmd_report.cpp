@@ -89,8 +89,8 @@ int run_report(const Args& args) {
     std::size_t tradeoffs = 0, thresholds = 0;
     for (const auto& [key, c] : charts) tradeoffs += c.kind == "tradeoff", thresholds += c.kind == "threshold";
     std::cout << fmt::format(
-        "wrote {}: {} algorithms, {} trade-off and {} threshold charts, {} machine{}{}\n", out, d.algorithms.size(),
-        tradeoffs, thresholds, d.inputs.size(), d.inputs.size() == 1 ? "" : "s",
+        "wrote {}: {} algorithm{}, {} trade-off and {} threshold charts, {} machine{}{}\n", out, d.algorithms.size(),
+        d.algorithms.size() == 1 ? "" : "s", tradeoffs, thresholds, d.inputs.size(), d.inputs.size() == 1 ? "" : "s",
         d.notes.empty()
             ? ""
             : fmt::format("; {} note{} on what it cannot show", d.notes.size(), d.notes.size() == 1 ? "" : "s"));

@@ -79,6 +79,14 @@ std::string size_tics(double lo, double hi) {
     return "set xtics (" + tics + ")\nset mxtics 2\n";
 }
 
+// A limit's interval in a legend's few characters: "700-900 B", "3.92-4.29 KiB" (three digits).
+std::string interval_text(double lo, double hi) {
+    if (hi < 1024) return fmt::format("{:.0f}-{:.0f} B", lo, hi);
+    const double unit = hi < 1024.0 * 1024 ? 1024.0 : 1024.0 * 1024;
+    auto three = [](double v) { return fmt::format("{:.{}f}", v, v >= 100 ? 0 : v >= 10 ? 1 : 2); };
+    return three(lo / unit) + "-" + three(hi / unit) + (unit == 1024.0 ? " KiB" : " MiB");
+}
+
 struct Plot {
     std::string script;  // datablocks and settings
     std::vector<std::string> clauses, series;
@@ -138,7 +146,7 @@ Chart tradeoff_chart(const ReportData& d, const TradeoffChart& t, const std::str
     const bool aligned = many && t.curves.size() <= 2;
     // Each machine's series, padded to as many legend rows as the machine with the most, so that the
     // legend (filled column by column) has one column per machine and one for the budget and upstream.
-    enum { kBand, kBound, kP50, kShare, kPointsP50, kPointsBound, kPointsUnfitted, kLimit, kKinds };
+    enum { kBand, kBound, kP50, kShare, kPointsP50, kPointsBound, kPointsUnfitted, kInterval, kLimit, kKinds };
     std::vector<std::array<std::pair<std::string, std::string>, kKinds>> entries(t.curves.size());
     for (std::size_t k = 0; k < t.curves.size(); ++k) {
         const TradeoffCurve& cv = t.curves[k];
@@ -170,6 +178,17 @@ Chart tradeoff_chart(const ReportData& d, const TradeoffChart& t, const std::str
         points(kPointsBound, cv.points_bound, "bound", "pt 7 ps 0.45", m + "measured " + q);
         points(kPointsUnfitted, cv.points_bound_unfitted, "unfitted", "pt 1 ps 0.55", m + q + " > 50 us (not fitted)");
         if (cv.result.fits) {
+            // The limit's interval (recommend's, README "How sure") as a shaded band from edge to edge of
+            // the plot; the limit is its emitted end, rounded down to whole granules.
+            const double lo = std::max(cv.result.interval_lo_bytes, t.x_min),
+                         hi = std::min(cv.result.interval_hi_bytes, t.x_max);
+            if (hi > lo) {
+                p.script += datablock(base + "_interval", {{lo, y_lo, y_hi}, {hi, y_lo, y_hi}});
+                e[kInterval] = {
+                    fmt::format("${}_interval using 1:2:3 with filledcurves {} fs transparent solid 0.2 noborder",
+                                base, col),
+                    m + "interval " + interval_text(cv.result.interval_lo_bytes, cv.result.interval_hi_bytes)};
+            }
             const double x = static_cast<double>(cv.result.bytes);
             p.script += datablock(base + "_limit", {{x, y_lo}, {x, y_hi}});
             e[kLimit] = {fmt::format("${}_limit using 1:2 with lines lw 2 dt 4 {}", base, col),

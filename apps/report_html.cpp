@@ -81,6 +81,12 @@ std::string esc(const std::string& s) { return html_escape(s); }
 template <typename E>
 requires std::is_enum_v<E> std::string esc(E v) { return std::string(name(v)); }
 
+// recommend's interval of a limit (README "How sure"), as its table writes it: "*" when it is the fit's band
+// alone (a sweep without rounds).
+std::string interval_text(const VariantResult& v) {
+    return fmt::format("{:.0f}..{:.0f} B{}", v.interval_lo_bytes, v.interval_hi_bytes, v.rounds ? "" : "*");
+}
+
 std::string size_text(std::uint64_t b) {
     return b < 1024 ? fmt::format("{} B", b) : fmt::format("{} B ({})", b, format_size(b));
 }
@@ -215,8 +221,8 @@ std::string summary(const ReportData& d) {
     }
     s += "</table>\n<h3>Per variant</h3>\n";
     s += fmt::format(
-        "<table class=\"summary variants\"><tr><th>kernel</th><th>cache</th><th>limit</th><th>unrounded</th><th>time "
-        "at {}</th>"
+        "<table class=\"summary variants\"><tr><th>kernel</th><th>cache</th><th>limit</th><th>unrounded</th>"
+        "<th>interval</th><th>time at {}</th>"
         "<th>throughput cost</th><th>upstream</th><th>upstream at {}</th><th>SIMD from</th>{}<th>notes</th></tr>\n",
         esc(format_frequency(o.min_freq_hz)), esc(format_frequency(o.min_freq_hz)), many ? "<th>bound by</th>" : "");
     for (const auto& vr : r.variants) {
@@ -227,12 +233,12 @@ std::string summary(const ReportData& d) {
                 per += fmt::format("{}{}: {}", per.empty() ? "" : "; ", machine_tag(label_of(pm.source, pm.machine)),
                                    pm.fits ? size_text(pm.bytes) : "no size fits");
         s += fmt::format(
-            "<tr><td><a href=\"#v-{}\">{}</a></td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td "
-            "class=\"num\">{}</td>"
+            "<tr><td><a href=\"#v-{}\">{}</a></td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
+            "<td class=\"num\">{}</td><td class=\"num\">{}</td>"
             "<td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td><td class=\"num\">{}</td>{}<td "
             "class=\"note\">{}</td></tr>\n",
             esc(v.kernel), esc(v.kernel), esc(v.cache), v.fits ? esc(size_text(v.bytes)) : "no size fits",
-            v.fits ? fmt::format("{:.0f} B", v.unrounded_bytes) : "-",
+            v.fits ? fmt::format("{:.0f} B", v.unrounded_bytes) : "-", v.fits ? esc(interval_text(v)) : "-",
             esc(format_duration(v.fits ? v.time_s : v.one_block_s)),
             v.fits ? fmt::format("{:.1f} %", 100 * v.throughput_cost) : "-",
             esc(upstream_text(v.upstream_known, v.upstream_bytes)),
@@ -248,13 +254,13 @@ std::string summary(const ReportData& d) {
     }
     s += "</table>\n";
     s += fmt::format(
-        "<p class=\"muted\">limit: the largest section in whole {} whose predicted time (upper edge of the 95 % band "
-        "of the {} "
-        "line; core cycles = ticks × core/TSC) at {} fits the budget / margin ({}); unrounded: where it equals it; "
-        "throughput "
-        "cost: A / (A + B·n) of the p50 line, what the limit costs against no limit; SIMD from: the shortest input "
-        "from which "
-        "the SIMD path (state save included) beats the no-FPU one for every longer input measured.</p>\n",
+        "<p class=\"muted\">interval: where the {1} line (core cycles = ticks × core/TSC) meets the budget / "
+        "margin ({3}) at {2}, its 95 % band widened by the spread of the limits the sweep's rounds give near it "
+        "(README \"How sure\"; * the band alone: a sweep without rounds); limit: its low end (what "
+        "recommend emits), rounded down to whole {0}; unrounded: before rounding; "
+        "throughput cost: A / (A + B·n) of the p50 line, what the limit costs against no limit; SIMD from: the "
+        "shortest input from which the SIMD path (state save included) beats the no-FPU one for every longer input "
+        "measured.</p>\n",
         o.round == Round::block ? "blocks"
         : o.round == Round::kib ? "KiB (and blocks)"
                                 : "blocks, a power of two",
@@ -502,6 +508,7 @@ std::string algorithm(const ReportData& d, const AlgorithmReport& a, const std::
             cap += "<br>" + (many ? esc(d.labels[cv.input]) + ": " : "") +
                    (v.fits ? fmt::format("limit {} = {}", esc(size_text(v.bytes)), esc(format_duration(v.time_s)))
                            : esc(no_fit_message(v, o.min_freq_hz))) +
+                   (v.fits ? ", interval " + esc(interval_text(v)) : "") +
                    (v.fits ? fmt::format(", throughput cost {:.1f} %", 100 * v.throughput_cost) : "") +
                    (v.upstream_bytes ? ", upstream " + verdict_html(true, v.upstream_time_s, v.upstream_pass) : "") +
                    ", " + esc(v.cache) + " cache" + (many && cv.binds ? " <span class=\"binds\">(binds)</span>" : "");
@@ -585,7 +592,8 @@ std::string report_html(const ReportData& d, const std::map<std::string, Chart>&
         "longer sections, "
         "where a host's interruptions dominate. The red line is the budget; the vertical lines are the recommended "
         "limit per machine "
-        "and upstream's constant (grey).</li>\n"
+        "and upstream's constant (grey); the shaded vertical band around a limit is its interval (where the bound "
+        "line meets the budget, and how far that moves between the sweep's rounds; the limit is its low end).</li>\n"
         "<li><b>Threshold</b>: the one-shot cost of one call (init + update + final, the FPU state save and restore "
         "included for "
         "SIMD paths) against input length, per path; the dirty state the limits use is solid, others dashed. The "

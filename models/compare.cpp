@@ -71,17 +71,13 @@ Estimate slope(const LineFit& f) {
     return {f.b, f.b_lo, f.b_hi, f.points > 2 ? student_t95(f.points - 2) : 1.959963984540054};
 }
 
-// The unrounded limit of the bound line for the effective budget, with the interval its band gives: the
-// upper edge (what recommend emits) gives the low end, the lower edge the high end. The band is made of
-// two marginal 95 % intervals, so this is wider than a 95 % interval: a conservative test.
-Estimate limit_estimate(const CacheModel& cm, const RecommendOptions& o) {
-    const LineFit& f = bound_fit(cm, o.quantile);
-    const double budget_cycles = effective_budget_s(o) * o.min_freq_hz;
-    Estimate e;
-    e.value = f.b > 0 ? (budget_cycles - f.a) / f.b : 0;
-    e.lo = f.b_hi > 0 ? (budget_cycles - f.a_hi) / f.b_hi : e.value;
-    e.hi = f.b_lo > 0 ? (budget_cycles - f.a_lo) / f.b_lo : e.value + (e.value - e.lo);
-    return e;
+// The limit with recommend's interval (README "How sure"): where the bound line meets the budget, its
+// band (two marginal 95 % intervals: wider than one) widened by how far the sweep's rounds move the limit
+// near it (already a prediction for another sweep's centre). Each side's interval is used as if it were
+// the 95 % interval of its own centre, so the test is conservative: a limit is "changed" only beyond what
+// the fit and the host's phases explain.
+Estimate limit_estimate(const VariantResult& v) {
+    return {v.central_bytes, v.interval_lo_bytes, v.interval_hi_bytes, 1.959963984540054};
 }
 
 std::string percent(double rel) { return fmt::format("{:+.1f} %", 100 * rel); }
@@ -174,8 +170,8 @@ CompareResult compare_models(const ModelFile& a, const ModelFile& b, const Compa
         else if (va->cache != used || vb->cache != used)
             row.limit = not_compared("limits use another cache state");
         else
-            row.limit = compare_estimates(limit_estimate(*ma, o.recommend), limit_estimate(*mb, o.recommend),
-                                          static_cast<double>(va->bytes), static_cast<double>(vb->bytes), false, o);
+            row.limit = compare_estimates(limit_estimate(*va), limit_estimate(*vb), static_cast<double>(va->bytes),
+                                          static_cast<double>(vb->bytes), false, o);
         summarise(row);
         r.rows.push_back(std::move(row));
     }

@@ -103,6 +103,12 @@ TEST_CASE("compare sweeps: the same machine twice is no change - a 20 % slower k
     CHECK(same.limit.compared);
     CHECK(std::abs(same.limit.rel) < 0.01);
     CHECK(r.changed() == 0);
+    // The limit's test uses recommend's interval (its centre and ends), the one the report draws.
+    const VariantResult& va = recommend({a}, compare_options().recommend).variants.at(0).bound;
+    CHECK(same.limit.a.value == va.central_bytes);
+    CHECK(same.limit.a.lo == va.interval_lo_bytes);
+    CHECK(same.limit.a.hi == va.interval_hi_bytes);
+    CHECK(same.limit.shown_a == static_cast<double>(va.bytes));
 
     const ModelFile slow = fit_sweep(synthetic_sweep("Slow CPU", 2000, 0.96, 0.003, 3), "slow.json");
     r = compare_models(a, slow, compare_options());

@@ -15,6 +15,7 @@
 
 #include "atomic_file.hpp"
 #include "check.hpp"
+#include "cli_test_util.hpp"
 #include "fit.hpp"
 #include "header.hpp"
 #include "model_file.hpp"
@@ -24,7 +25,7 @@
 #include "sweep_file.hpp"
 
 using namespace fputune;
-namespace fs = std::filesystem;
+using namespace fputune::cli_test;
 
 namespace {
 
@@ -54,7 +55,8 @@ SweepFile synthetic_sweep(const std::string& brand, double a, double b, double n
             s.p90 = s.p50 * 1.05;
             s.p10 = s.min = s.p50 * 0.98;
             s.p99 = s.p999 = s.max = s.p50 * 1.2;
-            f.sections.push_back({"fake-avx2", cache, bytes, s, s.p50, true, {}});
+            f.sections.push_back(
+                {"fake-avx2", cache, bytes, s, s.p50, true, {}, {}});  // no per-sample cycles, no rounds
         }
     }
     return f;
@@ -77,31 +79,6 @@ RecommendOptions options(double budget_s, double f_hz = 1e9) {
     o.min_freq_hz = f_hz;
     return o;
 }
-
-// One scratch folder per test process, removed at exit.
-struct TempDir {
-    fs::path path;
-    TempDir() : path(fs::temp_directory_path() / ("fputune_models_test_" + std::to_string(getpid()))) {
-        fs::create_directories(path);
-    }
-    ~TempDir() {
-        std::error_code ec;
-        fs::remove_all(path, ec);
-    }
-};
-
-fs::path temp_dir() {
-    static const TempDir dir;
-    return dir.path;
-}
-
-std::string write_temp(const std::string& name, const std::string& text) {
-    const fs::path p = temp_dir() / name;
-    std::ofstream(p) << text;
-    return p.string();
-}
-
-std::string source_file(const std::string& rel) { return std::string(FPUTUNE_SOURCE_DIR) + "/" + rel; }
 
 const VariantResult& variant(const Recommendation& r, const std::string& kernel) {
     for (const auto& row : r.variants)
@@ -652,26 +629,6 @@ TEST_CASE("bad inputs to the models: one clear message each", "[models]") {
 // ---- The CLI, run as a process ----
 
 namespace {
-
-struct Run {
-    int rc = -1;
-    std::string out, err;
-};
-
-std::string fputune_binary() {
-    return (fs::read_symlink("/proc/self/exe").parent_path() / ".." / "apps" / "fputune").lexically_normal().string();
-}
-
-Run run_fputune(const std::string& args) {
-    const std::string out = (temp_dir() / "stdout").string(), err = (temp_dir() / "stderr").string();
-    const std::string cmd = fputune_binary() + " " + args + " >" + out + " 2>" + err;
-    const int status = std::system(cmd.c_str());
-    Run r;
-    r.rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.out = read_file(out);
-    r.err = read_file(err);
-    return r;
-}
 
 std::string elliott() { return source_file("data/reference/elliott-2022-4k-cycles.csv"); }
 

@@ -9,7 +9,7 @@ protocol on a pipe (standard library only), and checks, from the rendered page:
     trade-off chart per variant and a threshold chart per machine where the sweep has a no-FPU path;
   - every chart is an SVG whose series (gnuplot's <g><title>) are the ones the page declares, each
     drawn with a non-empty bounding box and named in the legend, and the trade-off charts have the budget, bound line, band,
-    p50 line, throughput, measured points and limit;
+    p50 line, throughput, measured points, limit and the limit's interval (a band);
   - with several machines, the page names the machine that binds each limit;
   - the page prints (PDF).
 Saves a screenshot of the top and of the first algorithm's charts (for the README), and the PDF.
@@ -164,7 +164,8 @@ PAGE_PROBE = r"""
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--fputune", required=True, help="the fputune binary")
+    ap.add_argument("--fputune", help="the fputune binary (writes the report of the sweeps)")
+    ap.add_argument("--html", help="check this report instead (e.g. the one `make run` wrote from the sweeps)")
     ap.add_argument("--out", required=True, help="folder for report.html, the screenshots and report.pdf")
     ap.add_argument("--chromium", default=os.environ.get("CHROMIUM", "chromium"))
     ap.add_argument("--screenshot", help="also copy the chart screenshot here (e.g. docs/report.png)")
@@ -176,16 +177,22 @@ def main():
     if not binary:
         print(f"check-report: {a.chromium} not found; install it (Debian: apt-get install chromium)")
         return 2
+    if not a.fputune and not a.html:
+        ap.error("give --fputune (to write the report) or --html (a report already written)")
     os.makedirs(a.out, exist_ok=True)
-    html = os.path.abspath(os.path.join(a.out, "report.html"))
-    cmd = [a.fputune, "report", "--from", *a.sweeps, "--budget", "30us", "--min-freq", "1GHz", "-o", html]
-    for w in a.workload:
-        cmd += ["--workload", w]
-    print("check-report: " + " ".join(cmd))
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    if r.returncode != 0:
-        return fail(f"fputune report exited {r.returncode}: {r.stderr.strip()}")
-    print("check-report: " + r.stdout.strip().splitlines()[0])
+    if a.html:
+        html = os.path.abspath(a.html)
+        print(f"check-report: checking {html} against {' '.join(a.sweeps)}")
+    else:
+        html = os.path.abspath(os.path.join(a.out, "report.html"))
+        cmd = [a.fputune, "report", "--from", *a.sweeps, "--budget", "30us", "--min-freq", "1GHz", "-o", html]
+        for w in a.workload:
+            cmd += ["--workload", w]
+        print("check-report: " + " ".join(cmd))
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        if r.returncode != 0:
+            return fail(f"fputune report exited {r.returncode}: {r.stderr.strip()}")
+        print("check-report: " + r.stdout.strip().splitlines()[0])
     want = expected(a.sweeps)
     many = len(a.sweeps) > 1
 
@@ -259,7 +266,8 @@ def main():
         if f["width"] < 300 or f["height"] < 150:
             problems.append(f"{f['id']}: rendered {f['width']}x{f['height']} px, too small to read")
         if f["kind"] == "tradeoff":
-            for needle in ("budget", "line (bound)", "band (95 %)", "p50 line", "throughput", "measured p50", "limit"):
+            for needle in ("budget", "line (bound)", "band (95 %)", "p50 line", "throughput", "measured p50", "limit",
+                           "interval"):
                 if not any(needle in s for s in f["series"]):
                     problems.append(f"{f['id']} ({f['section']}): trade-off chart without a '{needle}' series")
         if f["kind"] == "threshold":

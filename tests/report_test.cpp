@@ -3,7 +3,10 @@
 // page itself, structurally (charts per algorithm, series, no URL). The page in a real browser is
 // `make check-report` (tests/report_browser_check.py).
 #include <algorithm>
+#include <cmath>
 #include <regex>
+
+#include <fmt/format.h>
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -52,6 +55,12 @@ TEST_CASE("report data: curves, points, limit and threshold of a synthetic sweep
     CHECK(v.fits);
     const ModelFile& m = *d.inputs[0].model;
     CHECK(predict_upper_s(*m.model("fake-avx2", Cache::cold), static_cast<double>(v.bytes), 1e9) <= 30e-6);
+    // Its interval (the chart's band): the limit is the low end rounded down to whole blocks.
+    CHECK(c.result.interval_lo_bytes == v.interval_lo_bytes);
+    CHECK(c.result.interval_hi_bytes == v.interval_hi_bytes);
+    CHECK(v.interval_lo_bytes < v.interval_hi_bytes);
+    CHECK(static_cast<double>(v.bytes) <= v.interval_lo_bytes);
+    CHECK(v.interval_lo_bytes - static_cast<double>(v.bytes) < 64);
     // Lines: band around the bound line, bound above p50, throughput share rising towards 1.
     REQUIRE(c.bytes.size() > 50);
     CHECK(c.bytes.front() == Approx(t.x_min));
@@ -328,6 +337,9 @@ TEST_CASE("CLI: report of the two committed machines: every chart of every algor
                 CHECK(std::find(titles.begin(), titles.end(), want) != titles.end());
             CHECK(std::count_if(titles.begin(), titles.end(),
                                 [](const std::string& t) { return t.find("limit ") != std::string::npos; }) == 2);
+            for (const char* want : {"[1] interval ", "[2] interval "})  // each limit's band
+                CHECK(std::count_if(titles.begin(), titles.end(),
+                                    [&](const std::string& t) { return t.rfind(want, 0) == 0; }) == 1);
             CHECK(count(f, "(binds)") >= 1);  // the machine that gives this variant's limit
             CHECK(count(f, "<svg") == 1);
         }
@@ -368,6 +380,77 @@ TEST_CASE("CLI: report of the two committed machines: every chart of every algor
     CHECK(html.find("Oxide Virtual Turin-like Processor") != std::string::npos);
     CHECK(html.find("zen5-turin-vm-2026-11-30.json") != std::string::npos);
     CHECK(html.find("048f5dc") != std::string::npos);  // the Zen 5 sweep's tool commit: provenance
+}
+
+namespace {
+
+// The SVG group of the series titled `title` (gnuplot: its legend sample, then the plot).
+std::string series_group(const std::string& figure, const std::string& title) {
+    const auto at = figure.find("<title>" + title + "</title>");
+    if (at == std::string::npos) return "";
+    return figure.substr(at, figure.find("<g id=\"c", at) - at);
+}
+
+// The x pixel coordinates of a series' shape in the plot, after its legend sample: the second polygon
+// (filledcurves), or the second stroke of its path (a line: "M sample L sample M x,y L x,y").
+std::vector<double> plot_xs(const std::string& group) {
+    std::string coords;
+    if (const auto p = group.find("points = '", group.find("points = '") + 1); p != std::string::npos)
+        coords = group.substr(p + 10, group.find('\'', p + 10) - p - 10);
+    else if (const auto d = group.find(" d='"); d != std::string::npos) {
+        const std::string path = group.substr(d + 4, group.find('\'', d + 4) - d - 4);
+        const auto second = path.find('M', path.find('M') + 1);
+        if (second != std::string::npos) coords = path.substr(second, path.find('M', second + 1) - second);
+    }
+    std::vector<double> xs;
+    static const std::regex pair(R"(([0-9.]+),([0-9.]+))");
+    for (auto it = std::sregex_iterator(coords.begin(), coords.end(), pair); it != std::sregex_iterator(); ++it)
+        xs.push_back(std::stod((*it)[1]));
+    return xs;
+}
+
+}  // namespace
+
+TEST_CASE("CLI: report draws each limit's interval as a band from its limit, where recommend puts it",
+          "[report][cli]") {
+    const std::string sweep = write_temp_sweep("band.json", synthetic_sweep("Band CPU", 2000, 0.8, 0.15, 4));
+    const ReportData d = build_report({load_report_input(sweep)}, options());
+    const TradeoffChart& t = d.algorithms.at(0).tradeoffs.at(0);
+    const VariantResult& v = t.curves.at(0).result;
+    REQUIRE(v.fits);
+    const std::string out = (temp_dir() / "band.html").string();
+    const Run r = run_fputune("report --from " + sweep + " --budget 30us --min-freq 1GHz --workload none -o " + out);
+    INFO(r.err);
+    REQUIRE(r.rc == 0);
+    const std::string html = read_file(out);
+    const auto trade = figures(html, "tradeoff");
+    REQUIRE(trade.size() == 1);
+    const std::string& f = trade[0];
+    auto three = [](double x) { return fmt::format("{:.{}f}", x, x >= 100 ? 0 : x >= 10 ? 1 : 2); };
+    const std::string band_title =
+        "interval " + three(v.interval_lo_bytes / 1024) + "-" + three(v.interval_hi_bytes / 1024) + " KiB";
+    const auto titles = series_titles(f);
+    REQUIRE(std::find(titles.begin(), titles.end(), band_title) != titles.end());
+    CHECK(count(f, ">" + band_title + "</text>") == 1);  // in the legend
+    // The chart's x axis from the budget line, which runs from x_min to x_max: the band's edges and the
+    // limit line where a log axis puts interval_lo, interval_hi and the limit.
+    const auto budget = plot_xs(series_group(f, "budget 30.0 us"));
+    REQUIRE(budget.size() == 2);
+    auto pixel = [&](double bytes) {
+        return budget[0] + (budget[1] - budget[0]) * std::log(bytes / t.x_min) / std::log(t.x_max / t.x_min);
+    };
+    const auto band = plot_xs(series_group(f, band_title));
+    REQUIRE(band.size() == 4);
+    const auto [lo, hi] = std::minmax_element(band.begin(), band.end());
+    CHECK(*lo == Approx(pixel(v.interval_lo_bytes)).margin(0.05));
+    CHECK(*hi == Approx(pixel(v.interval_hi_bytes)).margin(0.05));
+    CHECK(*hi - *lo > 2);  // wide enough to see
+    const auto limit = plot_xs(series_group(f, fmt::format("limit {} B", v.bytes)));
+    REQUIRE(limit.size() == 2);
+    CHECK(limit[0] == Approx(pixel(static_cast<double>(v.bytes))).margin(0.05));
+    CHECK(limit[0] <= *lo + 0.01);  // the limit: the band's low end, rounded down
+    CHECK(html.find(fmt::format("interval {:.0f}..{:.0f} B*", v.interval_lo_bytes, v.interval_hi_bytes)) !=
+          std::string::npos);  // the caption and the summary say it in bytes
 }
 
 TEST_CASE("CLI: report on bad input: a note and a page, or one line and exit 2 - no gnuplot is exit 3",

@@ -1,24 +1,18 @@
 // SPDX-License-Identifier: MIT
-// Shared by the report and compare tests: synthetic sweeps with known lines, a scratch folder, and the
-// built fputune run as a process.
+// Shared by the report and compare tests: synthetic sweeps with known lines (the scratch folder and the
+// CLI run as a process are cli_test_util.hpp's).
 #pragma once
 
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <cmath>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <random>
 #include <string>
 
-#include "atomic_file.hpp"
+#include "cli_test_util.hpp"
 #include "sweep_file.hpp"
 
 namespace fputune::report_test {
 
-namespace fs = std::filesystem;
+using namespace fputune::cli_test;
 
 // A sweep of "fake-avx2" (64-byte blocks, ticks = a + b·n, relative noise, p90 = 1.05 p50, p99_clean =
 // 1.1 p50) in both cache states, with a no-FPU "fake-generic" and one-shot points for the threshold
@@ -56,7 +50,7 @@ inline SweepFile synthetic_sweep(const std::string& brand, double a, double b, d
             s.p99_clean = s.p50 * 1.1;
             s.p10 = s.min = s.p50 * 0.98;
             s.p99 = s.p999 = s.max = s.p50 * 1.2;
-            f.sections.push_back({kernel, cache, bytes, s, s.p50, true, {}});
+            f.sections.push_back({kernel, cache, bytes, s, s.p50, true, {}, {}});  // no per-sample cycles, no rounds
         }
     }
     for (std::uint64_t n = 1; n <= 4096; n *= 2) {
@@ -72,63 +66,10 @@ inline SweepFile synthetic_sweep(const std::string& brand, double a, double b, d
     return f;
 }
 
-// One scratch folder per test process, removed at exit.
-struct TempDir {
-    fs::path path;
-    TempDir() : path(fs::temp_directory_path() / ("fputune_report_test_" + std::to_string(getpid()))) {
-        fs::create_directories(path);
-    }
-    ~TempDir() {
-        std::error_code ec;
-        fs::remove_all(path, ec);
-    }
-};
-
-inline fs::path temp_dir() {
-    static const TempDir dir;
-    return dir.path;
-}
-
-inline std::string write_temp(const std::string& name, const std::string& text) {
-    const fs::path p = temp_dir() / name;
-    std::ofstream(p) << text;
-    return p.string();
-}
-
 inline std::string write_temp_sweep(const std::string& name, const SweepFile& f) {
     const std::string p = (temp_dir() / name).string();
     write_sweep_file(p, f);
     return p;
-}
-
-inline std::string source_file(const std::string& rel) { return std::string(FPUTUNE_SOURCE_DIR) + "/" + rel; }
-
-struct Run {
-    int rc = -1;
-    std::string out, err;
-};
-
-inline std::string fputune_binary() {
-    return (fs::read_symlink("/proc/self/exe").parent_path() / ".." / "apps" / "fputune").lexically_normal().string();
-}
-
-// Runs `env_prefix fputune args` through the shell; stdout and stderr captured.
-inline Run run_fputune(const std::string& args, const std::string& env_prefix = "") {
-    const std::string out = (temp_dir() / "stdout").string(), err = (temp_dir() / "stderr").string();
-    const std::string cmd =
-        env_prefix + (env_prefix.empty() ? "" : " ") + fputune_binary() + " " + args + " >" + out + " 2>" + err;
-    const int status = std::system(cmd.c_str());
-    Run r;
-    r.rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.out = read_file(out);
-    r.err = read_file(err);
-    return r;
-}
-
-inline std::size_t count(const std::string& text, const std::string& needle) {
-    std::size_t n = 0;
-    for (auto at = text.find(needle); at != std::string::npos; at = text.find(needle, at + needle.size())) ++n;
-    return n;
 }
 
 }  // namespace fputune::report_test

@@ -21,5 +21,6 @@ void add_sha(std::vector<Kernel>& out);
 void add_crc(std::vector<Kernel>& out);
 void add_mac(std::vector<Kernel>& out);
 void add_chacha(std::vector<Kernel>& out);
+void add_aes(std::vector<Kernel>& out);
 
 }  // namespace fputune::linux_glue

@@ -30,13 +30,18 @@ set(FPUTUNE_LINUX_UNITS
   "chacha_ssse3|arch/x86/crypto/chacha-ssse3-x86_64.S|chacha_block_xor_ssse3 chacha_4block_xor_ssse3"
   "chacha_avx2|arch/x86/crypto/chacha-avx2-x86_64.S|chacha_2block_xor_avx2 chacha_4block_xor_avx2 chacha_8block_xor_avx2|chacha_ssse3"
   "chacha_avx512vl|arch/x86/crypto/chacha-avx512vl-x86_64.S|chacha_2block_xor_avx512vl chacha_4block_xor_avx512vl chacha_8block_xor_avx512vl"
-  "poly1305|arch/x86/crypto/poly1305-x86_64-cryptogams.pl|poly1305_init_x86_64 poly1305_blocks_x86_64 poly1305_emit_x86_64 poly1305_blocks_avx poly1305_blocks_avx2 poly1305_blocks_avx512 poly1305_emit_avx")
+  "poly1305|arch/x86/crypto/poly1305-x86_64-cryptogams.pl|poly1305_init_x86_64 poly1305_blocks_x86_64 poly1305_emit_x86_64 poly1305_blocks_avx poly1305_blocks_avx2 poly1305_blocks_avx512 poly1305_emit_avx"
+  "aesni|arch/x86/crypto/aesni-intel_asm.S|aesni_set_key aesni_enc aesni_xts_enc aesni_ctr_enc"
+  "aes_ctr_by8|arch/x86/crypto/aes_ctrby8_avx-x86_64.S|aes_ctr_enc_128_avx_by8 aes_ctr_enc_256_avx_by8|aesni"
+  "aes_xts_avx|arch/x86/crypto/aes-xts-avx-x86_64.S|aes_xts_encrypt_iv aes_xts_encrypt_aesni_avx aes_xts_encrypt_vaes_avx2 aes_xts_encrypt_vaes_avx10_512|aesni"
+  "aes_gcm_aesni|arch/x86/crypto/aes-gcm-aesni-x86_64.S|aes_gcm_precompute_aesni aes_gcm_aad_update_aesni aes_gcm_enc_update_aesni aes_gcm_enc_final_aesni aes_gcm_precompute_aesni_avx aes_gcm_aad_update_aesni_avx aes_gcm_enc_update_aesni_avx aes_gcm_enc_final_aesni_avx|aesni"
+  "aes_gcm_avx10|arch/x86/crypto/aes-gcm-avx10-x86_64.S|aes_gcm_precompute_vaes_avx10_512 aes_gcm_aad_update_vaes_avx10 aes_gcm_enc_update_vaes_avx10_512 aes_gcm_enc_final_vaes_avx10|aesni")
 
 # How every unit is assembled, at probe time and in the build: the shim first on the include path,
-# kernel-assembler defines (CONFIG_AS_AVX512: binutils >= 2.26 has AVX-512, as the kernel's Kconfig
-# finds), and a non-executable stack note (the kernel's objects need none; a user-space link does).
+# kernel-assembler defines (CONFIG_AS_AVX512: binutils >= 2.26 has AVX-512; CONFIG_AS_VAES and
+# CONFIG_AS_VPCLMULQDQ: binutils >= 2.30 has them, as the kernel's Kconfig finds), and a non-executable stack note (the kernel's objects need none; a user-space link does).
 function(fputune_linux_asm_flags shim_dir out)
-  set(${out} -D__ASSEMBLY__ -DCONFIG_X86_64 -DCONFIG_AS_AVX512 -Wa,--noexecstack -I${shim_dir} PARENT_SCOPE)
+  set(${out} -D__ASSEMBLY__ -DCONFIG_X86_64 -DCONFIG_AS_AVX512 -DCONFIG_AS_VAES -DCONFIG_AS_VPCLMULQDQ -Wa,--noexecstack -I${shim_dir} PARENT_SCOPE)
 endfunction()
 
 # Resolves FPUTUNE_LINUX_SRC (an unpacked tree, or a tar archive unpacked into work_dir) to the tree's

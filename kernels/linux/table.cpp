@@ -12,6 +12,7 @@ std::span<const Kernel> linux_kernels() noexcept {
         linux_glue::add_crc(t);
         linux_glue::add_mac(t);
         linux_glue::add_chacha(t);
+        linux_glue::add_aes(t);
         return t;
     }();
     return table;

@@ -22,5 +22,7 @@
 #define SYM_FUNC_START_LOCAL(name) \
 	.type name, @function; .balign 16, 0xcc; name: ENDBR
 #define SYM_FUNC_END(name) .size name, . - name
+/* A second name for a function that ends before it (aesni-intel_asm.S: one key expansion step, two names). */
+#define SYM_FUNC_ALIAS_LOCAL(alias, name) .type alias, @function; .set alias, name
 
 #endif
