@@ -62,6 +62,14 @@ struct Vec256 {
     }
     static T bslli8(T x) noexcept { return _mm256_bslli_epi128(x, 8); }
     static T bsrli8(T x) noexcept { return _mm256_bsrli_epi128(x, 8); }
+    template <int kN>
+    static T bslli(T x) noexcept {
+        return _mm256_bslli_epi128(x, kN);
+    }
+    template <int kN>
+    static T bsrli(T x) noexcept {
+        return _mm256_bsrli_epi128(x, kN);
+    }
     static T swap64(T x) noexcept { return _mm256_shuffle_epi32(x, 0x4e); }
 };
 
