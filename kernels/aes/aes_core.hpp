@@ -488,17 +488,32 @@ inline void mul_add(Products<V>& p, typename V::T a, const Power<V>& b) noexcept
     p.hi = V::xor_(p.hi, V::template clmul<0x11>(a, b.h));
 }
 
-// (lo + mid x^64 + hi x^128) * x^-128 mod P per lane (two Montgomery steps of 64 bits: adding
-// q * P clears the low qword since P = 1 mod x^64), then the lanes summed.
+// (lo + mid x^64 + hi x^128) * x^-128 mod P per lane, by two Montgomery steps of 64 bits (adding
+// q * P clears the low qword since P = 1 mod x^64), each folding one qword into the term above it:
+// lo into mid (reduce_lo), then mid into hi (reduce_hi), no byte shifts; then the lanes summed.
+template <class V>
+inline typename V::T reduce_lo(const Products<V>& p) noexcept {
+    const typename V::T poly = V::bcast(_mm_cvtsi64_si128(kPolyvalFold));
+    const typename V::T mid = V::kKaratsuba ? V::xor3(p.mid, p.lo, p.hi) : p.mid;
+    return V::xor3(mid, V::swap64(p.lo), V::template clmul<0x00>(p.lo, poly));
+}
+
+template <class V>
+inline __m128i reduce_hi(typename V::T hi, typename V::T t) noexcept {
+    const typename V::T poly = V::bcast(_mm_cvtsi64_si128(kPolyvalFold));
+    return V::fold(V::xor3(hi, V::swap64(t), V::template clmul<0x00>(t, poly)));
+}
+
 template <class V>
 inline __m128i reduce(const Products<V>& p) noexcept {
-    using T = typename V::T;
-    const T poly = V::bcast(_mm_cvtsi64_si128(kPolyvalFold));
-    const T mid = V::kKaratsuba ? V::xor3(p.mid, p.lo, p.hi) : p.mid;
-    const T lo = V::xor_(p.lo, V::bslli8(mid));
-    const T hi = V::xor_(p.hi, V::bsrli8(mid));
-    const T u = V::xor_(V::swap64(lo), V::template clmul<0x00>(lo, poly));
-    return V::fold(V::xor3(V::swap64(u), V::template clmul<0x00>(u, poly), hi));
+    return reduce_hi<V>(p.hi, reduce_lo<V>(p));
+}
+
+// Keeps the compiler from moving vector work across this point: the stitched GCM loop below keeps its
+// AES rounds and GHASH steps in the order written (GCC otherwise gathers the products in one run).
+template <class T>
+inline void pin(T& x) noexcept {
+    asm volatile("" : "+v"(x));
 }
 
 inline __m128i dot(__m128i a, __m128i b) noexcept {
@@ -578,13 +593,12 @@ inline __m128i ghash_body(const GcmKey* key, __m128i s, const u8* p, std::size_t
 }
 
 // CTR with inc32 and GHASH over the ciphertext, stitched: while batch i is encrypted, batch i-1's
-// ciphertext is multiplied, one vector per AES round, and reduced before the last rounds.
+// ciphertext is multiplied and reduced, in steps spread over the middle rounds.
 template <class V, int R, unsigned kVecs>
 inline __m128i gcm_enc_body(const GcmKey* key, const u8 ctr_block[16], __m128i s, const u8* src, u8* dst,
                             std::size_t len) noexcept {
     using T = typename V::T;
     constexpr std::size_t kBatch = kVecs * V::kBytes;
-    static_assert(kVecs + 1 < R, "the multiplications and the reduction fit between the rounds");
     assert(key->npow == kVecs * V::kLanes);
     T rk[R + 1];
     load_round_keys<V, R>(&key->aes, rk);
@@ -606,19 +620,42 @@ inline __m128i gcm_enc_body(const GcmKey* key, const u8 ctr_block[16], __m128i s
         src += kBatch;
         dst += kBatch;
         len -= kBatch;
+        // GHASH of the previous batch in kVecs + 2 steps (one vector's products each, then the two
+        // reduction folds), spread evenly over the middle rounds, as Linux's aes-gcm-avx10-x86_64.S
+        // interleaves its _ghash_step_4x with _vaesenc_4x.
+        constexpr int kSteps = static_cast<int>(kVecs) + 2;
         for (; len >= kBatch; src += kBatch, dst += kBatch, len -= kBatch) {
-            T x[kVecs], y[kVecs];
+            T x[kVecs];
             counters(x, len == kBatch);
-#pragma GCC unroll 16
-            for (unsigned j = 0; j < kVecs; ++j) y[j] = V::shuffle(ct[j], bsw);
-            y[0] = V::xor_(y[0], V::from_lane0(s));
-            Products<V> acc = mul<V>(y[0], hp[0]);
+            Products<V> acc{};
+            T t{};
 #pragma GCC unroll 16
             for (int r = 1; r < R; ++r) {
 #pragma GCC unroll 16
                 for (unsigned j = 0; j < kVecs; ++j) x[j] = V::aesenc(x[j], rk[r]);
-                if (r < static_cast<int>(kVecs)) mul_add<V>(acc, y[r], hp[r]);
-                if (r == static_cast<int>(kVecs)) s = reduce<V>(acc);
+#pragma GCC unroll 16
+                for (unsigned j = 0; j < kVecs; ++j) pin(x[j]);
+#pragma GCC unroll 16
+                for (int k = 0; k < kSteps; ++k) {
+                    if (1 + k * (R - 1) / kSteps != r) continue;
+                    if (k < static_cast<int>(kVecs)) {
+                        T y = V::shuffle(ct[k], bsw);
+                        if (k == 0) y = V::xor_(y, V::from_lane0(s));
+                        pin(y);
+                        if (k == 0)
+                            acc = mul<V>(y, hp[0]);
+                        else
+                            mul_add<V>(acc, y, hp[k]);
+                        pin(acc.lo);
+                        pin(acc.mid);
+                        pin(acc.hi);
+                    } else if (k == static_cast<int>(kVecs)) {
+                        t = reduce_lo<V>(acc);
+                        pin(t);
+                    } else {
+                        s = reduce_hi<V>(acc.hi, t);
+                    }
+                }
             }
 #pragma GCC unroll 16
             for (unsigned j = 0; j < kVecs; ++j) {
