@@ -15,6 +15,7 @@ struct Vec512 {
     static constexpr unsigned kLanes = 4;
     static constexpr bool kKaratsuba =
         false;  // schoolbook and ternary xors: GCM ~4 % faster than Karatsuba (Emerald Rapids)
+    static constexpr bool kGhashLate = true;  // GCM: where the GHASH steps go (aes_core.hpp step_round)
     static __mmask64 mask(std::size_t n) noexcept { return n >= 64 ? ~__mmask64{0} : (__mmask64{1} << n) - 1; }
     static T load(const u8* p) noexcept { return _mm512_loadu_si512(p); }
     static void store(u8* p, T x) noexcept { _mm512_storeu_si512(p, x); }
