@@ -223,12 +223,16 @@ int run_sweep(const Args& args) {
     for (const auto& p : file.sections) interrupted += p.cycles.samples ? p.cycles.interrupted : p.ticks.interrupted;
     std::ostream& summary = is_stdout_path(output) ? std::cerr : std::cout;  // `-o -` keeps stdout pure JSON
     summary << fmt::format(
-        "{} {}: {} kernels, {} section points, {} threshold points in {:.0f} s ({} rounds); {} samples hit by "
+        "{} {}: {} kernels, {} section points, {} threshold points in {:.0f} s ({} rounds, {}); {} samples hit by "
         "interruptions; "
         "{} impossible samples and {} in host disturbances measured again{}\n",
         file.partial ? "partial sweep written to" : "wrote", output, file.kernels.size(), file.sections.size(),
-        file.thresholds.size(), file.sampling.elapsed_s, file.sampling.rounds, interrupted, file.sampling.rejected,
-        file.sampling.retaken,
+        file.thresholds.size(), file.sampling.elapsed_s, file.sampling.rounds,
+        file.partial ? std::string("stopped before its last round ended")
+        : file.sampling.unsettled
+            ? fmt::format("{} points UNSETTLED: their time ran out, see the warning", file.sampling.unsettled)
+            : std::string("every point settled"),
+        interrupted, file.sampling.rejected, file.sampling.retaken,
         file.partial ? fmt::format(" (continue with: fputune sweep --resume {} -o {})", output, output) : "");
     return file.partial ? kExitPartial : kExitOk;
 }

@@ -128,11 +128,19 @@ SystemSnapshot read_snapshot(const std::string& root) {
         }
         std::string label;
         ws >> label;
+        const bool device = !label.empty() && std::isdigit(static_cast<unsigned char>(label[0]));
+        SystemSnapshot::DeviceIrq irq_line;
         for (int c : columns) {
             std::uint64_t n = 0;
             if (!(ws >> n)) break;
             s.interrupts[c] += n;
+            if (device && n) irq_line.per_cpu[c] = n;
         }
+        if (!device) continue;
+        std::string name;
+        for (std::string w; ws >> w;) name = w;  // the last word names the device
+        irq_line.name = label.substr(0, label.size() - (label.back() == ':')) + " " + name;
+        s.device_irqs.push_back(std::move(irq_line));
     }
     return s;
 }
@@ -187,29 +195,9 @@ SystemFacts read_system_facts(const std::string& root, int cpu, const SystemSnap
             if (auto it = a.interrupts.find(c); it != a.interrupts.end() && n >= it->second)
                 f.irq_per_s[c] = static_cast<double>(n - it->second) / dt;
     // Device interrupts that fired on the CPU (numbered lines of /proc/interrupts), busiest first.
-    std::stringstream irq(slurp(root + "/proc/interrupts"));
-    std::vector<int> columns;
     std::vector<std::pair<std::uint64_t, std::string>> devices;
-    for (std::string line; std::getline(irq, line);) {
-        std::stringstream ws(line);
-        if (columns.empty()) {
-            for (std::string w; ws >> w;)
-                if (w.rfind("CPU", 0) == 0) columns.push_back(std::atoi(w.c_str() + 3));
-            continue;
-        }
-        std::string label;
-        ws >> label;
-        if (label.empty() || !std::isdigit(static_cast<unsigned char>(label[0]))) continue;
-        std::uint64_t on_cpu = 0;
-        for (int c : columns) {
-            std::uint64_t n = 0;
-            if (!(ws >> n)) break;
-            if (c == cpu) on_cpu = n;
-        }
-        std::string name;
-        for (std::string w; ws >> w;) name = w;  // the last word names the device
-        if (on_cpu) devices.emplace_back(on_cpu, label.substr(0, label.size() - (label.back() == ':')) + " " + name);
-    }
+    for (const SystemSnapshot::DeviceIrq& d : b.device_irqs)
+        if (auto it = d.per_cpu.find(cpu); it != d.per_cpu.end()) devices.emplace_back(it->second, d.name);
     std::sort(devices.rbegin(), devices.rend());
     for (std::size_t i = 0; i < devices.size() && i < 5; ++i) f.device_irqs.push_back(devices[i].second);
     return f;

@@ -22,6 +22,11 @@ struct SystemSnapshot {
     };
     std::map<int, Jiffies> cpu_jiffies;  // from /proc/stat
     std::map<int, std::uint64_t> interrupts;  // cpu -> every interrupt so far (/proc/interrupts)
+    struct DeviceIrq {
+        std::string name;  // "36 virtio1-req.0": its number and the last word of its line
+        std::map<int, std::uint64_t> per_cpu;  // cpu -> how often it fired there so far
+    };
+    std::vector<DeviceIrq> device_irqs;  // the numbered lines of /proc/interrupts
     double at_s = 0;  // CLOCK_MONOTONIC when read
 };
 

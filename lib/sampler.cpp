@@ -123,6 +123,7 @@ public:
         res_.elapsed_s = now_s_since(start_, hz_);
         for (std::size_t i = 0; i < state_.size(); ++i) {
             res_.points[i].settled = complete && state_[i].rounds_settled == rounds;
+            res_.unsettled += res_.points[i].unsettled_rounds > 0;
             res_.rejected += res_.points[i].rejected;
             res_.retaken += res_.points[i].retaken;
         }
@@ -135,6 +136,7 @@ private:
         bool settled = false;  // in this round
         std::size_t next_check = 0;  // round samples at which to judge it again
         int rounds_settled = 0;
+        bool out_of_time = false;  // this round ended on time, not on its rule or max_samples
         double p50_cycles = 0, hit_above_cycles = 0;  // from its latest judgement (0: not yet)
     };
     struct Pending {
@@ -150,14 +152,15 @@ private:
     bool run_round(int r, int rounds) {
         const double remaining = budget_s_ - now_s_since(start_, hz_);
         round_budget_s_ = std::max(remaining, 0.0) / (rounds - r);
-        spent_settled_ = 0;
+        round_start_ = tsc_begin();
         left_ = specs_.size();
         for (std::size_t i = 0; i < specs_.size(); ++i) {
             res_.points[i].round_begin.push_back(res_.points[i].cycles.size());
             PointState& s = state_[i];
             s.spent_s = 0;
             s.settled = false;
-            s.next_check = std::max(min_r_, specs_[i].need90 ? min90_r_ : 0);
+            s.out_of_time = false;
+            s.next_check = min_r_;
         }
         std::vector<std::size_t> order(specs_.size());
         for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -186,7 +189,10 @@ private:
         }
         recent_.clear();  // this round's samples are final
         recent_ticks_ = 0;
-        for (PointState& s : state_) s.rounds_settled += s.settled;
+        for (std::size_t i = 0; i < state_.size(); ++i) {
+            state_[i].rounds_settled += state_[i].settled;
+            res_.points[i].unsettled_rounds += state_[i].out_of_time;
+        }
         if (hooks_.progress) hooks_.progress({r + 1, rounds, specs_.size(), specs_.size()});
         return true;
     }
@@ -261,6 +267,7 @@ private:
         for (PointState& s : state_)
             if (!s.settled) {
                 s.settled = true;
+                s.out_of_time = true;
                 --left_;
             }
     }
@@ -309,7 +316,6 @@ private:
                 PointState& s = state_[i];
                 if (s.settled) {
                     s.settled = false;
-                    spent_settled_ -= s.spent_s;
                     ++left_;
                 }
             }
@@ -323,11 +329,15 @@ private:
         if (s.settled) return;
         const PointSamples& pt = res_.points[i];
         const std::size_t n = pt.cycles.size() - pt.round_begin.back();
-        const double cap =
-            std::min(rules_.point_cap_s / std::max(1, rules_.rounds),
-                     (round_budget_s_ - spent_settled_) / static_cast<double>(std::max<std::size_t>(1, left_)));
-        bool finished = n >= max_r_ || (s.spent_s > cap && n >= 5);
-        if ((!finished && n >= s.next_check) || (s.p50_cycles == 0 && n >= 9)) {
+        // Out of time: the point's own cap spent, or the round's share of the budget gone (wall time: samples,
+        // calibrations and waits). Round-robin gives each open point a sample a turn, so a point of long
+        // sections spends more of the round, as it needs to; an equal share per point would cut those short
+        // while the round had time to spare.
+        const bool out_of_time = n < max_r_ && n >= 5 &&
+                                 (s.spent_s > rules_.point_cap_s / std::max(1, rules_.rounds) ||
+                                  now_s_since(round_start_, hz_) > round_budget_s_);
+        bool finished = n >= max_r_ || out_of_time;
+        if (!finished && n >= s.next_check) {
             s.next_check = n + std::max<std::size_t>(4, n / 16);  // sorting is not free: look again after ~6 % more
             std::vector<double> sorted = pt.round_cycles(pt.round_begin.size() - 1);
             std::sort(sorted.begin(), sorted.end());
@@ -336,12 +346,18 @@ private:
             q.p50 = sorted[sorted.size() / 2];
             s.p50_cycles = q.p50;
             s.hit_above_cycles = interrupted_above(q);
-            if (!finished && n >= std::max(min_r_, specs_[i].need90 ? min90_r_ : 0)) {
-                finished = median_rel_ci(sorted) < rules_.target_rel_ci * sqrt_rounds_ &&
-                           (!specs_[i].need90 || quantile_rel_ci(sorted, 0.9) < rules_.target_rel_ci90 * sqrt_rounds_);
-                // A short section's p99 of uninterrupted samples (what the bounds are fitted on).
-                const double ratio = monitor_.ratio_level() > 0 ? monitor_.ratio_level() : 1;
-                if (finished && specs_[i].need90 && q.p50 / ratio / hz_ <= rules_.tail_max_s) {
+            // A short section (what the bounds are fitted on) needs its p90 and its p99 of uninterrupted
+            // samples; a longer one only its median.
+            const double ratio = monitor_.ratio_level() > 0 ? monitor_.ratio_level() : 1;
+            const bool tail = specs_[i].need90 && q.p50 / ratio / hz_ <= rules_.tail_max_s;
+            const std::size_t needed = tail ? std::max(min_r_, min90_r_) : min_r_;
+            if (n < needed) {
+                s.next_check = needed;
+            } else {
+                finished =
+                    median_rel_ci(sorted) < (tail ? rules_.target_rel_ci : rules_.target_rel_ci_long) * sqrt_rounds_ &&
+                    (!tail || quantile_rel_ci(sorted, 0.9) < rules_.target_rel_ci90 * sqrt_rounds_);
+                if (finished && tail) {
                     const std::vector<double> clean(sorted.begin(),
                                                     sorted.begin() + static_cast<std::ptrdiff_t>(clean_count(sorted)));
                     finished = n >= min99_r_ && quantile_rel_ci(clean, 0.99) < rules_.target_rel_ci99 * sqrt_rounds_;
@@ -350,7 +366,7 @@ private:
         }
         if (finished) {
             s.settled = true;
-            spent_settled_ += s.spent_s;
+            s.out_of_time = out_of_time;
             --left_;
         }
     }
@@ -417,7 +433,8 @@ private:
     };
     std::deque<Recent> recent_;  // the intervals a storm could still take back
     double recent_ticks_ = 0;
-    double round_budget_s_ = 0, spent_settled_ = 0;
+    double round_budget_s_ = 0;  // this round's share of the budget (wall time)
+    std::uint64_t round_start_ = 0;
     std::size_t left_ = 0;
 };
 

@@ -28,18 +28,22 @@ struct SamplingRules {
     int rounds = 4;
     double point_cap_s = 0.25;  // a point's time, all rounds together
     double target_rel_ci = 0.01;  // the median to ~1 %
+    double target_rel_ci_long = 0.02;  // that of a point longer than tail_max_s (it only feeds the median line)
     double target_rel_ci90 = 0.01;  // the p90 to ~1 % (points that need it)
     std::uint64_t min_samples = 21, max_samples = 2000;
     std::uint64_t min_samples90 = 100;
-    double tail_max_s = 50e-6;  // points whose p50 is at most this also need their p99 of
-    std::uint64_t min_samples99 = 500;  // uninterrupted samples (>= min_samples99, to target_rel_ci99)
+    // Points whose p50 is at most this (fit_sweep.hpp kBoundFitMaxSeconds: the sections the bounds are fitted on)
+    // need their p90 (need90 points) and their p99 of uninterrupted samples (>= min_samples99, to
+    // target_rel_ci99); a longer point only feeds the median line, so its median alone is its rule.
+    double tail_max_s = 50e-6;
+    std::uint64_t min_samples99 = 500;
     double target_rel_ci99 = 0.03;
     double max_wait_s = 2;  // one disturbance is waited out at most this long...
     double wait_share = 0.10;  // ...and all of them at most this share of the budget
 };
 
 struct PointSpec {
-    bool need90 = false;  // p90 (and, for short points, p99 of uninterrupted samples) too
+    bool need90 = false;  // p90 and p99 of uninterrupted samples too, while the point is short (tail_max_s)
 };
 
 // Everything the pool measured for one point.
@@ -48,7 +52,11 @@ struct PointSamples {
     std::vector<double> cycles;  // each x the core/TSC ratio probed around it
     std::vector<double> request_ticks;  // when the sample function gives them
     std::vector<std::size_t> round_begin;  // index of each round's first sample (samples are in round order)
-    bool settled = false;  // every round met its rule (or spent its share)
+    bool settled = false;  // every round ended (false: the pool stopped before the last one did)
+    // Rounds that ended because the point's time ran out (its share of the budget, the point's cap, or the
+    // pool's hard end) before its rule was met or it had max_samples: its quantiles are then noisier than
+    // the rule asks. 0 in every point: the plan fit its budget.
+    std::uint32_t unsettled_rounds = 0;
     std::uint64_t rejected = 0;  // impossible samples (at or below the timer's floor), measured again
     std::uint64_t retaken = 0;  // samples dropped for a disturbance, measured again
     // The cycles of round r.
@@ -67,6 +75,7 @@ struct PoolResult {
     ClockTrace clock;
     std::vector<DisturbanceEvent> events;
     std::uint64_t rejected = 0, retaken = 0;  // over all points
+    std::size_t unsettled = 0;  // points with unsettled rounds
     double waited_s = 0;  // waiting disturbances out
     double elapsed_s = 0;
     bool complete = false;  // false: stopped before every round finished

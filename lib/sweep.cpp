@@ -28,9 +28,10 @@ void SweepOptions::apply_quick(bool max_bytes_given) {
     points_per_doubling = 2;
     budget_s = 25;
     sampling.rounds = 2;
-    sampling.point_cap_s = 0.04;
+    sampling.point_cap_s = 0.1;
     sampling.min_samples = 9;
     sampling.target_rel_ci = 0.02;
+    sampling.target_rel_ci_long = 0.04;
     sampling.min_samples90 = 40;
     sampling.target_rel_ci90 = 0.03;
     sampling.min_samples99 = 100;
@@ -57,6 +58,7 @@ nlohmann::json SweepOptions::to_json() const {
                         {"rounds", r.rounds},
                         {"point_cap_s", r.point_cap_s},
                         {"target_rel_ci", r.target_rel_ci},
+                        {"target_rel_ci_long", r.target_rel_ci_long},
                         {"target_rel_ci90", r.target_rel_ci90},
                         {"min_samples", r.min_samples},
                         {"min_samples90", r.min_samples90},
@@ -72,11 +74,14 @@ nlohmann::json SweepOptions::to_json() const {
 }
 
 std::vector<std::uint64_t> default_section_sizes(std::uint32_t block_bytes, std::uint64_t max_bytes,
-                                                 int points_per_doubling) {
+                                                 int points_per_doubling, std::uint64_t dense_max_bytes) {
     std::set<std::uint64_t> sizes;
     const double step = std::pow(2.0, 1.0 / points_per_doubling);
-    for (double x = block_bytes;; x *= step) {
-        std::uint64_t n = static_cast<std::uint64_t>(std::llround(x / block_bytes)) * block_bytes;
+    const double sparse_step = std::pow(2.0, 1.0 / std::max(1, points_per_doubling / 2));
+    for (double x = block_bytes;; x *= x < static_cast<double>(dense_max_bytes) ? step : sparse_step) {
+        // The last one is max_bytes itself (in whole blocks), not the next step past it.
+        std::uint64_t n = std::min(static_cast<std::uint64_t>(std::llround(x / block_bytes)) * block_bytes,
+                                   (max_bytes + block_bytes - 1) / block_bytes * block_bytes);
         sizes.insert(std::max<std::uint64_t>(n, block_bytes));
         if (n >= max_bytes) break;
     }
@@ -178,7 +183,9 @@ std::vector<std::uint64_t> series_sizes(const Kernel& k, const SeriesSpec& s, co
         std::uint64_t max_bytes = opt.max_section_bytes / std::max<std::uint32_t>(1, s.sources);
         if (s.idle_s > 0) max_bytes = std::min(max_bytes, kIdleMaxBytes);
         max_bytes = std::max(max_bytes, block);
-        sizes = default_section_sizes(k.block_bytes, max_bytes, opt.points_per_doubling);
+        // Dense (points_per_doubling) only where a bulk series' limits lie; see kDenseMaxBytes.
+        sizes = default_section_sizes(k.block_bytes, max_bytes, opt.points_per_doubling,
+                                      s.shape == SectionShape::bulk && !s.sources ? kDenseMaxBytes : 0);
         if (s.shape == SectionShape::message) {
             // dm-crypt and fscrypt never encrypt a message shorter than a 512-byte sector (kept even when
             // --max-bytes is below it: it is the shortest message there is).
@@ -585,7 +592,8 @@ SweepFile summarise_sweep(const SweepOptions& opt, const SweepInputs& in, const 
                        {},
                        s.rejected,
                        s.retaken,
-                       t.series.sources};
+                       t.series.sources,
+                       s.unsettled_rounds};
         for (std::size_t r = 0; r < s.round_begin.size(); ++r) {
             std::vector<double> c = s.round_cycles(r);
             if (!c.empty()) p.rounds.push_back(round_stats(std::move(c)));
@@ -602,7 +610,7 @@ SweepFile summarise_sweep(const SweepOptions& opt, const SweepInputs& in, const 
         // A threshold group is complete or absent (--resume measures a whole group again).
         if (!pool.complete) continue;
         f.thresholds.push_back({t.kernel->name, dirty_name(t.dirty), t.bytes, summarize(s.ticks), summarize(s.cycles),
-                                s.rejected, s.retaken});
+                                s.rejected, s.retaken, s.unsettled_rounds});
     }
     f.partial = !pool.complete;
 
@@ -614,6 +622,7 @@ SweepFile summarise_sweep(const SweepOptions& opt, const SweepInputs& in, const 
     sm.retaken += pool.retaken;
     sm.waited_s += pool.waited_s;
     sm.elapsed_s += pool.elapsed_s;
+    sm.unsettled += pool.unsettled;
     for (const DisturbanceEvent& e : pool.events) {
         sm.disturbances += e.count;
         if (f.disturbances.size() < 500)
@@ -647,6 +656,27 @@ SweepFile summarise_sweep(const SweepOptions& opt, const SweepInputs& in, const 
         f.warnings.push_back(
             fmt::format("the host disturbed the sweep: {}; {} samples were taken again (see \"disturbances\")", what,
                         pool.retaken));
+    }
+    if (pool.unsettled) {
+        // Named by kind: which series the budget was too short for.
+        std::map<std::string, std::size_t> by_series;
+        for (std::size_t i = 0; i < pool.points.size(); ++i) {
+            if (!pool.points[i].unsettled_rounds) continue;
+            ++by_series[i < plan.sections.size()
+                            ? series_name(*plan.sections[i].kernel, plan.sections[i].series)
+                            : plan.thresholds[i - plan.sections.size()].kernel->name + std::string(" thresholds")];
+        }
+        std::vector<std::pair<std::size_t, std::string>> worst;
+        for (const auto& [name, n] : by_series) worst.emplace_back(n, name);
+        std::sort(worst.rbegin(), worst.rend());
+        std::string most;
+        for (std::size_t i = 0; i < worst.size() && i < 5; ++i)
+            most += fmt::format("{}{} ({})", i ? ", " : "", worst[i].second, worst[i].first);
+        f.warnings.push_back(fmt::format(
+            "{} of {} points are unsettled: their time ran out before they met the sampling rule in every round "
+            "(\"unsettled_rounds\"), most in {}{}; their quantiles are noisier than the rule asks, which widens "
+            "the limits' intervals; give the sweep more time (--time-budget) or fewer kernels (-k)",
+            pool.unsettled, pool.points.size(), most, worst.size() > 5 ? ", ..." : ""));
     }
     if (!unmeasured.empty())
         f.warnings.push_back(fmt::format(

@@ -46,9 +46,10 @@ struct SweepOptions {
 std::vector<const Kernel*> select_kernels_or_kinds(const std::vector<std::string>& patterns);
 
 // The default section sizes of a kernel: whole blocks from one block to >= max_bytes, geometric
-// with points_per_doubling per doubling, plus the upstream constants 1 KiB and 4 KiB.
+// with points_per_doubling per doubling up to dense_max_bytes and half as many (at least one) above it,
+// plus the upstream constants 1 KiB and 4 KiB.
 std::vector<std::uint64_t> default_section_sizes(std::uint32_t block_bytes, std::uint64_t max_bytes,
-                                                 int points_per_doubling);
+                                                 int points_per_doubling, std::uint64_t dense_max_bytes = UINT64_MAX);
 // The default threshold lengths: 1 .. 4096, dense below 1 KiB.
 std::vector<std::uint64_t> default_threshold_lengths();
 
@@ -79,7 +80,15 @@ KernelInfo series_info(const Kernel& k, const SeriesSpec& s);
 // The default section sizes of a series (bytes per source for a multi-source kernel): whole blocks from one
 // block (an XTS message: from kXtsMinMessageBytes) to max_section_bytes (in all sources together), plus 1
 // and 4 KiB; with --zmm-idle's state at most kIdleMaxBytes; or opt.sizes rounded down to whole blocks.
+// A bulk series (a hash's or MAC's blocks, a cipher's walk step) has points_per_doubling up to
+// kDenseMaxBytes and half as many above; every other series (GCM's AAD, XTS's whole messages, each number of
+// sources of a multi-source kernel) half as many throughout.
 std::vector<std::uint64_t> series_sizes(const Kernel& k, const SeriesSpec& s, const SweepOptions& opt);
+// Where the default sweep's sizes thin out: every limit for budgets up to ~30 us at >= 1 GHz lies below it
+// (the largest on Emerald Rapids and Zen 5: ~58 KiB, crc32 vpclmul), and the bound lines are fitted on
+// sections of at most ~50 us (kBoundFitMaxSeconds), a few hundred KiB only on the fastest kernels; above it
+// the points mostly feed the median line, for which 2 per doubling are plenty.
+inline constexpr std::uint64_t kDenseMaxBytes = 64u << 10;
 inline constexpr std::uint64_t kXtsMinMessageBytes = 512;  // the smallest dm-crypt sector / fscrypt data unit
 inline constexpr std::uint64_t kIdleMaxBytes = 256u << 10;  // the warm-up lasts ~2 us: long sections only dilute it
 

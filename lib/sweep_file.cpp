@@ -108,9 +108,13 @@ void write_measurement_record(json& j, const SweepFile& f) {
     }
     if (f.sampling.rounds) {
         const SamplingSummary& s = f.sampling;
-        j["sampling"] = {{"rounds", s.rounds},           {"rejected_samples", s.rejected},
-                         {"retaken_samples", s.retaken}, {"disturbances", s.disturbances},
-                         {"waited_s", s.waited_s},       {"elapsed_s", s.elapsed_s}};
+        j["sampling"] = {{"rounds", s.rounds},
+                         {"rejected_samples", s.rejected},
+                         {"retaken_samples", s.retaken},
+                         {"disturbances", s.disturbances},
+                         {"waited_s", s.waited_s},
+                         {"elapsed_s", s.elapsed_s},
+                         {"unsettled_points", s.unsettled}};
     }
     json events = json::array();
     for (const DisturbanceRecord& d : f.disturbances)
@@ -162,7 +166,8 @@ void read_measurement_record(const json& j, SweepFile& f) {
                       count("retaken_samples"),
                       count("disturbances"),
                       seconds("waited_s"),
-                      seconds("elapsed_s")};
+                      seconds("elapsed_s"),
+                      count("unsettled_points")};
     }
     if (const json* d = optional_member(j, "disturbances", top)) {
         const Path at = top / "disturbances";
@@ -323,6 +328,7 @@ json to_json(const SweepFile& f) {
         if (p.rejected) o["rejected"] = p.rejected;
         if (p.retaken) o["retaken"] = p.retaken;
         if (p.sources) o["sources"] = p.sources;
+        if (p.unsettled_rounds) o["unsettled_rounds"] = p.unsettled_rounds;
     }
     j["thresholds"] = json::array();
     for (const auto& p : f.thresholds) {
@@ -331,6 +337,7 @@ json to_json(const SweepFile& f) {
         if (p.cycles.samples) j["thresholds"].back()["cycles"] = stats_json(p.cycles);
         if (p.rejected) j["thresholds"].back()["rejected"] = p.rejected;
         if (p.retaken) j["thresholds"].back()["retaken"] = p.retaken;
+        if (p.unsettled_rounds) j["thresholds"].back()["unsettled_rounds"] = p.unsettled_rounds;
     }
     write_measurement_record(j, f);
     return j;
@@ -437,6 +444,7 @@ SweepFile sweep_from_json(const json& j, const std::string& source) {
             }
             point.rejected = count_of(p, "rejected", at);
             point.retaken = count_of(p, "retaken", at);
+            point.unsettled_rounds = count_of(p, "unsettled_rounds", at);
             point.sources = member_or(p, "sources", at, std::uint32_t{0}, [](const json& v, const Path& q) {
                 return integer<std::uint32_t>(v, q, 0, kMaxSources);
             });
@@ -461,6 +469,7 @@ SweepFile sweep_from_json(const json& j, const std::string& source) {
                 }
                 point.rejected = count_of(p, "rejected", at);
                 point.retaken = count_of(p, "retaken", at);
+                point.unsettled_rounds = count_of(p, "unsettled_rounds", at);
                 f.thresholds.push_back(std::move(point));
             }
         }

@@ -70,6 +70,9 @@ struct SectionPoint {
     std::uint64_t rejected = 0;  // impossible samples (at or below the timer's floor), measured again
     std::uint64_t retaken = 0;  // samples dropped for a host disturbance, measured again
     std::uint32_t sources = 0;  // multi-source kernels: N sources of `bytes` each (0: one stream)
+    // Rounds whose time ran out before the point met its sampling rule (sampler.hpp): its quantiles are
+    // noisier than the rule asks, which widens the fit's band and the rounds' spread, i.e. the interval.
+    std::uint64_t unsettled_rounds = 0;
 };
 
 // One point of the threshold sweep: the one-shot cost (init + final) of `bytes` on one kernel; for a
@@ -81,6 +84,7 @@ struct ThresholdPoint {
     PointStats ticks;
     PointStats cycles;  // as in SectionPoint
     std::uint64_t rejected = 0, retaken = 0;
+    std::uint64_t unsettled_rounds = 0;  // as in SectionPoint
 };
 
 // The core/TSC ratio probed all through a sweep (a 20 000-add chain every ~0.3 ms of sampling).
@@ -115,6 +119,7 @@ struct SamplingSummary {
     std::uint64_t retaken = 0;  // samples dropped for disturbances, measured again
     std::uint64_t disturbances = 0;  // events, before merging
     double waited_s = 0, elapsed_s = 0;
+    std::uint64_t unsettled = 0;  // points (sections and thresholds) with unsettled rounds: 0 = the plan fit its budget
 };
 
 struct SweepFile {

@@ -85,6 +85,18 @@ TEST_CASE("sweep sizes: whole blocks from one block past the maximum, with 1 KiB
     CHECK(std::count(sizes.begin(), sizes.end(), 1024) == 1);
     CHECK(std::count(sizes.begin(), sizes.end(), 4096) == 1);
     CHECK(sizes.size() >= 48);  // ~4 per doubling over 14 doublings, fewer where rounding to blocks merges small sizes
+    // Dense to 64 KiB, half as dense above: 2 per doubling from 64 KiB to 1 MiB.
+    auto thin = default_section_sizes(64, 1 << 20, 4, 64 << 10);
+    CHECK(thin.front() == 64);
+    CHECK(thin.back() >= (1u << 20));
+    CHECK(std::count_if(thin.begin(), thin.end(), [](std::uint64_t n) { return n <= (64u << 10); }) ==
+          std::count_if(sizes.begin(), sizes.end(), [](std::uint64_t n) { return n <= (64u << 10); }));
+    const auto above = std::count_if(thin.begin(), thin.end(), [](std::uint64_t n) { return n > (64u << 10); });
+    CHECK(above >= 8);  // 4 doublings at 2 each
+    CHECK(above <= 9);
+    auto sparse = default_section_sizes(64, 1 << 20, 4, 0);  // half as dense throughout
+    CHECK(sparse.size() <= sizes.size() / 2 + 3);
+    CHECK(std::count(sparse.begin(), sparse.end(), 4096) == 1);
     auto big = default_section_sizes(128, 1 << 20, 4);
     for (auto s : big) CHECK(s % 128 == 0);
     auto lengths = default_threshold_lengths();
@@ -148,7 +160,9 @@ TEST_CASE("sweep file: round trip, and each way a file can be wrong has its own 
     rec.sections[0].rejected = 2;
     rec.sections[0].retaken = 7;
     rec.timer_trace = {400, 46, 48, 60, 832, 20, 22, 378};
-    rec.sampling = {4, 2, 7, 1, 0.25, 120};
+    rec.sampling = {4, 2, 7, 1, 0.25, 120, 1};
+    rec.sections[0].unsettled_rounds = 1;  // its time ran out in one round
+    rec.thresholds[0].unsettled_rounds = 2;
     rec.disturbances.push_back({"timer_slow", 12.5, 0.25, 3, false, "timer overhead 832 ticks"});
     rec.doctor = {{"verdict", "noisy"}};
     write_sweep_file(path, rec);
@@ -161,6 +175,9 @@ TEST_CASE("sweep file: round trip, and each way a file can be wrong has its own 
     CHECK(rback.timer_trace.overhead_max == 832);
     CHECK(rback.sampling.rounds == 4);
     CHECK(rback.sampling.waited_s == 0.25);
+    CHECK(rback.sampling.unsettled == 1);
+    CHECK(rback.sections[0].unsettled_rounds == 1);
+    CHECK(rback.thresholds[0].unsettled_rounds == 2);
     REQUIRE(rback.disturbances.size() == 1);
     CHECK(rback.disturbances[0].kind == "timer_slow");
     CHECK(rback.disturbances[0].count == 3);

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <random>
 
 #include <catch2/catch.hpp>
 
@@ -135,6 +136,33 @@ TEST_CASE("sampling pool: a point that never gives a possible sample ends at twi
     CHECK(r.elapsed_s < 5);  // it ended (the bound itself is 2 x 0.05 s plus a calibration)
 }
 
+TEST_CASE("sampling pool: a long point needs only its median, one whose time runs out is unsettled and counted",
+          "[sampler]") {
+    SamplingRules rules;
+    rules.rounds = 2;
+    rules.min_samples = 6;
+    rules.min_samples90 = 400;  // 200 a round: never reached by a point that needs only its median
+    rules.min_samples99 = 400;
+    rules.max_samples = 1000000;  // no sample ceiling: only the rule or the time ends a round
+    rules.tail_max_s = 1e-9;  // every point is longer than what the bounds are fitted on
+    const std::vector<PointSpec> specs(2, PointSpec{true});
+    std::mt19937 rng(7);
+    auto sample = [&](std::size_t i) -> RawSample {
+        const std::uint64_t t0 = tsc_begin();
+        // Point 0 is steady; point 1 spreads over two orders of magnitude, so its median never settles.
+        spin_core_cycles(i == 0 ? 3000 : 1000 + rng() % 100000);
+        return {static_cast<double>(tsc_end() - t0), 1, 1, -1};
+    };
+    PoolHooks hooks;
+    const PoolResult r = sample_pool(specs, sample, rules, 0.04, calm_level(4), hooks);
+    CHECK(r.complete);
+    CHECK(r.points[0].unsettled_rounds == 0);
+    for (std::size_t k = 0; k < 2; ++k) CHECK(r.points[0].round_cycles(k).size() < 200);
+    CHECK(r.points[1].unsettled_rounds == 2);
+    CHECK(r.points[1].settled);  // every round ended: on time
+    CHECK(r.unsettled == 1);
+}
+
 TEST_CASE("sampling pool: a stop ends it at once, incomplete", "[sampler]") {
     SamplingRules rules;
     std::vector<PointSpec> specs(3);
@@ -241,6 +269,10 @@ TEST_CASE("doctor: a bare-metal machine set apart for measuring is calm", "[doct
     CHECK(f.rcu_nocbs == std::vector<int>{1});
     CHECK(f.boost == 0);
     CHECK(f.busy.at(0) == Approx(0.03));
+    // Device interrupts by the CPU they fired on (the timer's 10, all on CPU 0), from one read of /proc/interrupts.
+    CHECK(f.device_irqs.empty());
+    CHECK(t.facts(0, 30, 990).device_irqs == std::vector<std::string>{"0 timer"});
+    CHECK(f.irq_per_s.count(1) == 1);
     const DoctorReport r = diagnose(f, calm_health());
     CHECK(r.verdict == Verdict::calm);
     CHECK(r.to_json()["verdict"] == "calm");

@@ -42,6 +42,49 @@ def validate(doc, what):
     checked[kind] = checked.get(kind, 0) + 1
 
 
+def resolve(schema, root):
+    while "$ref" in schema:
+        node = root
+        for part in schema["$ref"].lstrip("#/").split("/"):
+            node = node[part]
+        schema = {**node, **{k: v for k, v in schema.items() if k != "$ref"}}
+    return schema
+
+
+def described(doc, schema, root, at, out):
+    """Fields of doc that the schema does not name, where it names the fields of an object: a real output must not
+    carry a field its schema leaves undescribed (free-form objects, with no "properties", are not looked into)."""
+    schema = resolve(schema, root)
+    parts = [resolve(s, root) for s in schema.get("allOf", [])] + [schema]
+    if isinstance(doc, dict):
+        props = {}
+        for s in parts:
+            props.update(s.get("properties", {}))
+        if not props:
+            return
+        for key, value in doc.items():
+            if key not in props:
+                out.add(f"{at}/{key}")
+            else:
+                described(value, props[key], root, f"{at}/{key}", out)
+    elif isinstance(doc, list):
+        for s in parts:
+            if "items" in s:
+                for i, value in enumerate(doc):
+                    described(value, s["items"], root, f"{at}[]", out)
+
+
+def fully_described(doc, what):
+    """The fields of a real output of this build, each described by its schema."""
+    global failed
+    schema = validators[doc["schema"]].schema
+    out = set()
+    described(doc, schema, schema, "", out)
+    for path in sorted(out)[:10]:
+        print(f"FAIL {what}: {path} is not described in its schema")
+    failed += bool(out)
+
+
 def run(*args):
     return subprocess.run([fputune, *args], check=True, capture_output=True, text=True).stdout
 
@@ -57,9 +100,25 @@ with tempfile.TemporaryDirectory() as tmp:
     sweep = os.path.join(tmp, "sweep.json")
     run("sweep", "-k", "crc32c-pclmul", "-k", "crc32c-generic", "--sizes", "64,256,1KiB", "--time-budget", "2", "-o", sweep)
     validate(json.load(open(sweep)), "a fresh sweep")
+    fully_described(json.load(open(sweep)), "a fresh sweep")
     model = os.path.join(tmp, "model.json")
     run("fit", zen5, "-o", model)
     validate(json.load(open(model)), "fit of the Zen 5 sweep")
+    # A fresh sweep has rounds: its model carries the bound statistics per round, its limits an interval.
+    fresh_model = os.path.join(tmp, "fresh-model.json")
+    run("fit", sweep, "-o", fresh_model)
+    fresh = json.load(open(fresh_model))
+    validate(fresh, "fit of a fresh sweep")
+    fully_described(fresh, "fit of a fresh sweep")
+    if not all("rounds" in m and "bound_p99" in m for m in fresh["models"]):
+        print("FAIL fit of a fresh sweep: a model without rounds or bound_p99")
+        failed += 1
+    rec = json.loads(run("recommend", "--from", sweep, "--budget", "30us", "--min-freq", "1GHz", "--json"))
+    validate(rec, "recommend --json (a fresh sweep)")
+    fully_described(rec, "recommend --json (a fresh sweep)")
+    if rec["inputs"].get("emit") != "conservative" or not all(v["interval"]["rounds"] > 0 for v in rec["variants"]):
+        print("FAIL recommend --json (a fresh sweep): no emit, or an interval without rounds")
+        failed += 1
     validate(json.loads(run("recommend", "--from", zen5, "--budget", "30us", "--json")), "recommend --json (Zen 5)")
     validate(json.loads(run("recommend", "--from", elliott, model, "--budget", "20us", "--min-freq", "800MHz", "--round", "pow2",
                             "--quantile", "p90", "--json")), "recommend --json (merged)")
