@@ -51,7 +51,7 @@ SweepFile sweep(double save, bool with_none) {
             s.p10 = s.min = s.p50 * 0.98;
             s.p90 = s.p50 * 1.05;
             s.p99 = s.p999 = s.max = s.p50 * 1.2;
-            f.sections.push_back({"poly1305-avx2", cache, n, s, s.p50, true, {}});
+            f.sections.push_back({"poly1305-avx2", cache, n, s, s.p50, true, {}, {}});
         }
     for (std::uint64_t n = 16; n <= 4096; n += 16) {
         PointStats s;
@@ -208,7 +208,7 @@ SweepFile sha256_sweep(const std::vector<std::string>& usable) {
                 s.p10 = s.min = s.p50 * 0.98;
                 s.p90 = s.p50 * 1.05;
                 s.p99 = s.p999 = s.max = s.p50 * 1.1;
-                f.sections.push_back({kernel, cache, n, s, s.p50, true, {}});
+                f.sections.push_back({kernel, cache, n, s, s.p50, true, {}, {}});
             }
     }
     return f;
