@@ -104,6 +104,12 @@ test-linux:
 	@cmake --build $(BUILD) -j $(JOBS) --target fputune fputune_tests fputune_linux_tests
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -R '^(linux|registry|masking):|-linux: '
 
+# The README's speed table, generated from the bench files of record (data/machines/bench/*.bench.json) by
+# tools/bench_table.py; ctest's readme-speed-table fails when README.md differs from what they give.
+.PHONY: readme-speed
+readme-speed:
+	python3 tools/bench_table.py
+
 # The report of data/machines/ rendered in headless Chromium: charts, series, no console errors, no
 # request, prints; screenshots and a PDF in $(BUILD)/check-report/ (SCREENSHOT=docs/report.png refreshes
 # the README's). Heavy, so not part of `make test`.

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <iostream>
 #include <map>
 #include <optional>
@@ -113,6 +114,8 @@ int run_bench(const Args& args) {
                         {"tool_commit", tool_commit()},
                         {"date", utc_now_iso8601()},
                         {"masked_features", feature_list_string(disabled_features() & detected_features())},
+                        // OpenSSL's own capability mask, which puts the openssl peers on one path (README).
+                        {"openssl_ia32cap", std::getenv("OPENSSL_ia32cap") ? std::getenv("OPENSSL_ia32cap") : ""},
                         {"time_cap_s", time_cap},
                         {"method", method + " on hot buffers, batches >= 20k ticks, median per call"}};
         j["results"] = nlohmann::json::array();

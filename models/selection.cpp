@@ -8,6 +8,13 @@ namespace fputune {
 
 std::string_view name(PerAlgorithm p) noexcept { return p == PerAlgorithm::selected ? "selected" : "slowest"; }
 
+const char* kernel_no_fpu_variant(std::string_view algorithm) noexcept {
+    // 6.12 crc32c-intel_glue.c: crc32c_intel_le_hw (one crc32q chain) below CRC32C_PCL_BREAKEVEN (512 B);
+    // the newer lib/crc/x86 crc32c_arch runs the same one-chain loop below its break-even.
+    if (algorithm == "crc32c") return "crc32c-sse42";
+    return nullptr;
+}
+
 std::optional<PerAlgorithm> parse_per_algorithm(std::string_view text) noexcept {
     if (text == "selected") return PerAlgorithm::selected;
     if (text == "slowest") return PerAlgorithm::slowest;
@@ -78,7 +85,7 @@ std::vector<KernelSelection> make_table() {
                  "arch/x86/crypto/ghash-clmulni-intel_glue.c (PCLMULQDQ only)",
                  "the kernel's VPCLMULQDQ GHASH runs inside AES-GCM only: ghash-vpclmul-avx512 is never selected"});
     t.push_back({"polyval",
-                 {{"polyval-pclmul", {"pclmul", "avx"}}},
+                 {{"polyval-pclmul-avx", {"pclmul", "avx"}}},
                  "arch/x86/crypto/polyval-clmulni_glue.c (PCLMULQDQ and AVX)",
                  "polyval-vpclmul-avx512 has no kernel counterpart"});
     t.push_back({"poly1305",

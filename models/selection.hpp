@@ -43,4 +43,9 @@ const std::vector<KernelSelection>& kernel_selections();
 std::optional<std::string> selected_variant(const std::string& algorithm, const nlohmann::json& cpu,
                                             const std::vector<std::string>& have, std::string* why = nullptr);
 
+// The no-FPU variant the kernel itself runs for `algorithm` below its SIMD threshold (or where the FPU
+// is not usable), where we have more than one no-FPU variant: crc32c's one crc32q chain (crc32c-sse42),
+// not our three-chain crc32c-sse42-3stream. nullptr where the best of our no-FPU variants stands for it.
+const char* kernel_no_fpu_variant(std::string_view algorithm) noexcept;
+
 }  // namespace fputune

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Per algorithm, each SIMD kernel's one-shot cost against the best no-FPU kernel at every length measured.
+// Per algorithm, each SIMD kernel's one-shot cost against the kernel's no-FPU path (else the best of our no-FPU
+// kernels) at every length measured.
 #include "thresholds.hpp"
 
 #include <algorithm>
@@ -10,6 +11,7 @@
 #include <stdexcept>
 
 #include "fit.hpp"
+#include "selection.hpp"
 #include "sweep_cycles.hpp"
 
 namespace fputune {
@@ -79,11 +81,18 @@ std::vector<SimdThreshold> compute_thresholds(const SweepFile& sweep) {
     std::set<std::string> algorithms;
     for (const auto& k : sweep.kernels) algorithms.insert(k.algorithm);
     for (const auto& alg : algorithms) {
-        // The no-FPU baseline: the best of our no-FPU kernels at each length.
+        // The no-FPU baseline: the no-FPU kernel Linux runs where we name one and the sweep has it
+        // (crc32c: the one-chain crc32c-sse42, not the faster crc32c-sse42-3stream), else the best of our
+        // no-FPU kernels at each length.
+        const char* kernel_no_fpu = kernel_no_fpu_variant(alg);
+        const bool have_kernel_no_fpu = kernel_no_fpu && std::any_of(cost.begin(), cost.end(), [&](const auto& c) {
+                                            return c.first.first == kernel_no_fpu;
+                                        });
         std::map<std::uint64_t, double> scalar;
         std::string scalar_names;
         for (const auto& k : sweep.kernels) {
             if (k.algorithm != alg || k.needs_fpu || is_peer(k)) continue;
+            if (have_kernel_no_fpu && k.name != kernel_no_fpu) continue;
             bool used = false;
             for (const auto& [key, points] : cost) {
                 if (key.first != k.name) continue;

@@ -25,16 +25,22 @@ namespace {
 
 constexpr double kRatio = 1.5;  // core cycles per TSC tick of the synthetic sweep
 
-// A sweep of poly1305-avx2 (16-byte blocks: sections 2000 + 0.8 n ticks) and poly1305-scalar, with
-// one-shot costs in ticks: scalar 50 + 4n, SIMD 300 + n without a save, and `save` more with ymm dirty
-// (no "none" points when with_none is false).
-SweepFile sweep(double save, bool with_none) {
+// An empty sweep of a test CPU at kRatio core cycles per tick.
+SweepFile test_sweep() {
     SweepFile f;
     f.tool_version = f.tool_commit = "test";
     f.date = "2026-01-01T00:00:00Z";
     f.cpu = {{"brand", "Test CPU"}, {"vendor", "Test"}};
     f.tsc_hz = 2e9;
     f.core_per_tsc = f.core_per_tsc_end = kRatio;
+    return f;
+}
+
+// A sweep of poly1305-avx2 (16-byte blocks: sections 2000 + 0.8 n ticks) and poly1305-scalar, with
+// one-shot costs in ticks: scalar 50 + 4n, SIMD 300 + n without a save, and `save` more with ymm dirty
+// (no "none" points when with_none is false).
+SweepFile sweep(double save, bool with_none) {
+    SweepFile f = test_sweep();
     f.kernels = {{"poly1305-avx2", "poly1305", "avx2", "fputune", 16, true},
                  {"poly1305-scalar", "poly1305", "scalar", "fputune", 16, false}};
     for (const char* cache : {"hot", "cold"})
@@ -45,7 +51,7 @@ SweepFile sweep(double save, bool with_none) {
             s.p10 = s.min = s.p50 * 0.98;
             s.p90 = s.p50 * 1.05;
             s.p99 = s.p999 = s.max = s.p50 * 1.2;
-            f.sections.push_back({"poly1305-avx2", cache, n, s, s.p50, true, {}});
+            f.sections.push_back({"poly1305-avx2", cache, n, s, s.p50, true, {}, {}});
         }
     for (std::uint64_t n = 16; n <= 4096; n += 16) {
         PointStats s;
@@ -202,7 +208,7 @@ SweepFile sha256_sweep(const std::vector<std::string>& usable) {
                 s.p10 = s.min = s.p50 * 0.98;
                 s.p90 = s.p50 * 1.05;
                 s.p99 = s.p999 = s.max = s.p50 * 1.1;
-                f.sections.push_back({kernel, cache, n, s, s.p50, true, {}});
+                f.sections.push_back({kernel, cache, n, s, s.p50, true, {}, {}});
             }
     }
     return f;
@@ -305,4 +311,38 @@ TEST_CASE("per-algorithm: check judges an algorithm constant on the variant its 
     bool judged_on_ssse3 = false;
     for (const auto& c : as_slowest.results) judged_on_ssse3 |= c.is_algorithm && c.kernel == "sha256-ssse3" && !c.pass;
     CHECK(judged_on_ssse3);
+}
+
+TEST_CASE("crc32c: the threshold is measured against the kernel's one-chain crc32q path, not our 3-stream one",
+          "[fidelity]") {
+    // One-shot costs in ticks: crc32c-sse42 (one chain) 20 + 0.3n, crc32c-sse42-3stream 40 + 0.1n,
+    // crc32c-3way 100 + 0.1n. Against the one chain the 3-way pays from n > 400 (-> 408, 8-byte
+    // blocks); against the three-stream code it never would.
+    SweepFile f = test_sweep();
+    f.kernels = {{"crc32c-3way", "crc32c", "3way", "fputune", 8, true},
+                 {"crc32c-sse42-3stream", "crc32c", "sse42-3stream", "fputune", 8, false},
+                 {"crc32c-sse42", "crc32c", "sse42", "fputune", 8, false}};
+    for (std::uint64_t n = 8; n <= 2048; n += 8) {
+        PointStats s;
+        s.samples = 10;
+        const auto x = static_cast<double>(n);
+        s.p50 = 20 + 0.3 * x;
+        f.thresholds.push_back({"crc32c-sse42", "none", n, s, {}});
+        s.p50 = 40 + 0.1 * x;
+        f.thresholds.push_back({"crc32c-sse42-3stream", "none", n, s, {}});
+        s.p50 = 100 + 0.1 * x;
+        f.thresholds.push_back({"crc32c-3way", "none", n, s, {}});
+    }
+    const auto ts = compute_thresholds(f);
+    REQUIRE(ts.size() == 1);
+    CHECK(ts[0].kernel == "crc32c-3way");
+    CHECK(ts[0].scalar_kernels == "crc32c-sse42");
+    CHECK(ts[0].kind == ThresholdKind::bytes);
+    CHECK(ts[0].bytes == 408);
+    // Without the kernel's path in the sweep, the best no-FPU kernel stands in (and the 3-way never pays).
+    std::erase_if(f.thresholds, [](const ThresholdPoint& p) { return p.kernel == "crc32c-sse42"; });
+    const auto best = compute_thresholds(f);
+    REQUIRE(best.size() == 1);
+    CHECK(best[0].scalar_kernels == "crc32c-sse42-3stream");
+    CHECK(best[0].kind == ThresholdKind::never);
 }

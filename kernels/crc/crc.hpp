@@ -19,7 +19,8 @@ using UpdateFn = std::uint64_t (*)(std::uint64_t crc, const std::uint8_t* data, 
     std::uint64_t name(std::uint64_t crc, const std::uint8_t* data, std::size_t len) noexcept
 
 FPUTUNE_CRC_ENTRY(crc32c_update_generic);
-FPUTUNE_CRC_ENTRY(crc32c_update_sse42);
+FPUTUNE_CRC_ENTRY(crc32c_update_sse42);  // one crc32q chain: Linux's no-FPU path
+FPUTUNE_CRC_ENTRY(crc32c_update_sse42_3stream);  // three crc32q chains joined by tables (no FPU either)
 FPUTUNE_CRC_ENTRY(crc32c_update_pclmul);
 FPUTUNE_CRC_ENTRY(crc32c_update_3way);  // three crc32q chains joined with PCLMULQDQ (Linux crc32c_x86_3way)
 FPUTUNE_CRC_ENTRY(crc32c_update_vpclmul_avx2);

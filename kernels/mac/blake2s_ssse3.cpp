@@ -26,8 +26,12 @@ struct Ssse3 {
             return _mm_unpacklo_epi64(_mm_unpacklo_epi32(word(i[0]), word(i[1])),
                                       _mm_unpacklo_epi32(word(i[2]), word(i[3])));
         }
+        // Each round loads its words again (the asm hides that the block is the same): left to itself,
+        // GCC loads each word once per block and keeps all 16, spilled, through the unrolled rounds.
         void round(int r, __m128i m[4]) const noexcept {
-            for (int k = 0; k < 4; ++k) m[k] = gather(kRoundWords.w[r] + 4 * k);
+            const std::uint8_t* p = block;
+            asm volatile("" : "+r"(p));  // volatile: GCC merges equal non-volatile asms
+            for (int k = 0; k < 4; ++k) m[k] = Message(p).gather(kRoundWords.w[r] + 4 * k);
         }
     };
 };

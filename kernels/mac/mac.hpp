@@ -92,6 +92,7 @@ void ghash_blocks_vpclmul_avx2(Gf128Ctx* c, const std::uint8_t* data, std::size_
 void ghash_blocks_vpclmul_avx512(Gf128Ctx* c, const std::uint8_t* data, std::size_t nblocks) noexcept;
 void polyval_blocks_generic(Gf128Ctx* c, const std::uint8_t* data, std::size_t nblocks) noexcept;
 void polyval_blocks_pclmul(Gf128Ctx* c, const std::uint8_t* data, std::size_t nblocks) noexcept;
+void polyval_blocks_pclmul_avx(Gf128Ctx* c, const std::uint8_t* data, std::size_t nblocks) noexcept;
 void polyval_blocks_vpclmul_avx2(Gf128Ctx* c, const std::uint8_t* data, std::size_t nblocks) noexcept;
 void polyval_blocks_vpclmul_avx512(Gf128Ctx* c, const std::uint8_t* data, std::size_t nblocks) noexcept;
 

@@ -18,9 +18,10 @@ struct Ymm {
         return _mm256_shuffle_epi32(a, kImm);
     }
     static V from_lane(__m128i x) noexcept { return _mm256_zextsi128_si256(x); }
-    static std::uint64_t sum(V a) noexcept {
-        const __m128i s = _mm_add_epi64(_mm256_castsi256_si128(a), _mm256_extracti128_si256(a, 1));
-        return static_cast<std::uint64_t>(_mm_cvtsi128_si64(s)) + static_cast<std::uint64_t>(_mm_extract_epi64(s, 1));
+    // (sum p, sum q): lanes paired by unpacks, then the two halves added.
+    static __m128i sum2(V p, V q) noexcept {
+        const V s = _mm256_add_epi64(_mm256_unpacklo_epi64(p, q), _mm256_unpackhi_epi64(p, q));
+        return _mm_add_epi64(_mm256_castsi256_si128(s), _mm256_extracti128_si256(s, 1));
     }
 };
 

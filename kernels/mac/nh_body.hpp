@@ -30,11 +30,17 @@ struct Lane {
         return _mm_shuffle_epi32(a, kImm);
     }
     static V from_lane(__m128i x) noexcept { return x; }
-    static std::uint64_t sum(V a) noexcept {
-        return static_cast<std::uint64_t>(_mm_cvtsi128_si64(a)) +
-               static_cast<std::uint64_t>(_mm_cvtsi128_si64(_mm_unpackhi_epi64(a, a)));
-    }
+    // The lane sums of passes p and q, (sum p, sum q): the two 64-bit lanes of each added, in vectors.
+    static __m128i sum2(V p, V q) noexcept { return _mm_add_epi64(_mm_unpacklo_epi64(p, q), _mm_unpackhi_epi64(p, q)); }
 };
+
+// sums[0..3] += the lane sums of the four passes, without a trip through general registers.
+template <class T>
+inline void add_sums(const typename T::V a[4], std::uint64_t sums[4]) noexcept {
+    auto* s = reinterpret_cast<__m128i*>(sums);
+    _mm_storeu_si128(s, _mm_add_epi64(_mm_loadu_si128(s), T::sum2(a[0], a[1])));
+    _mm_storeu_si128(s + 1, _mm_add_epi64(_mm_loadu_si128(s + 1), T::sum2(a[2], a[3])));
+}
 
 // [t0 * t2, t1 * t3] of each unit, t = message + key.
 template <class T>
@@ -60,8 +66,7 @@ void nh_core_body(const std::uint32_t* key, const std::uint8_t* m, std::size_t l
 #pragma GCC unroll 4
         for (int i = 0; i < 4; ++i) a[i] = T::add64(a[i], T::from_lane(pass<Lane>(x, key + 4 * i)));
     }
-#pragma GCC unroll 4
-    for (int i = 0; i < 4; ++i) sums[i] += T::sum(a[i]);
+    add_sums<T>(a, sums);
 }
 
 }  // namespace

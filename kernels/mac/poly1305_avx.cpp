@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Poly1305 with AVX (VEX-encoded 128-bit integer ops): two blocks per xmm step in base 2^26 (vpmuludq),
-// two accumulators (step r^4), key powers r^1..r^4 computed on first use. Requires AVX.
+// one accumulator taking two steps per carry (h r^4 + m r^2, as cryptogams' poly1305_blocks_avx), key powers
+// r^1..r^4 computed on first use. Requires AVX.
 #include <immintrin.h>
 
 #include "poly1305_body.hpp"
@@ -12,6 +13,7 @@ struct Xmm {
     using V = __m128i;
     static constexpr int kLanes = 2;
     static constexpr int kChains = 2;
+    static constexpr bool kPairs = true;  // one accumulator, two groups per carry (absorb_pairs)
     static V add(V a, V b) noexcept { return _mm_add_epi64(a, b); }
     static V and_(V a, V b) noexcept { return _mm_and_si128(a, b); }
     static V or_(V a, V b) noexcept { return _mm_or_si128(a, b); }

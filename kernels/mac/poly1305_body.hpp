@@ -130,6 +130,38 @@ void absorb_groups(Poly1305Ctx* c, const std::uint8_t* m, std::size_t steps) noe
     R::from_sum(sum, c->core.h);
 }
 
+// 2 * pairs groups of kLanes blocks with one accumulator that takes two groups per carry, as cryptogams'
+// xmm code (the kernel's poly1305_blocks_avx) does: acc = carry(acc * r^2W + G1 * r^W) + G2, W = kLanes.
+// The two products are summed uncarried (limbs below 2^59), which saves one carry chain per two groups;
+// for xmm, where carrying costs as much as a third of the multiply, that is the difference (R::kPairs).
+template <class R>
+void absorb_pairs(Poly1305Ctx* c, const std::uint8_t* m, std::size_t pairs) noexcept {
+    constexpr int kLanes = R::kLanes;
+    const typename R::Mult r1 = R::broadcast(c, kLanes), r2 = R::broadcast(c, 2 * kLanes);
+    int owed[kLanes];
+    for (int l = 0; l < kLanes; ++l) owed[l] = kLanes - lane_block(kLanes, l);
+    const typename R::Mult f = R::owed(c, owed);
+    typename R::Num acc = R::add_h(R::load(m), c->core.h);
+    m += 16 * kLanes;
+    for (std::size_t k = 1; k < pairs; ++k, m += 32 * kLanes) {
+        const typename R::Num d = R::add(R::mul(acc, r2), R::mul(R::load(m), r1));
+        acc = R::add(R::carry(d), R::load(m + 16 * kLanes));
+    }
+    acc = R::add(R::step(acc, r1), R::load(m));  // the last group
+    u64 sum[R::kLimbs] = {};
+    R::sum_lanes(R::last(acc, f), sum);
+    R::from_sum(sum, c->core.h);
+}
+
+// Whether R takes two groups per carry (absorb_pairs): R::kPairs where R says.
+template <class R>
+constexpr bool pairs_of() {
+    if constexpr (requires { R::kPairs; })
+        return R::kPairs;
+    else
+        return false;
+}
+
 // The entry point of a SIMD file: whole blocks in vectors while at least kLanes remain, the rest with
 // the scalar core. Key powers are computed by the first call that goes vector.
 template <class R>
@@ -141,7 +173,12 @@ void poly1305_blocks_body(Poly1305Ctx* c, const std::uint8_t* data, std::size_t 
             c->powers_ready = 1;
         }
         std::size_t groups = nblocks / kLanes;
-        if (groups >= kChains) absorb_groups<R, kChains>(c, data, groups / kChains);
+        if constexpr (pairs_of<R>()) {
+            static_assert(kChains == 2, "pairs use the powers r^1..r^(2 kLanes)");
+            if (groups >= 2) absorb_pairs<R>(c, data, groups / 2);
+        } else if (groups >= kChains) {
+            absorb_groups<R, kChains>(c, data, groups / kChains);
+        }
         data += groups / kChains * kChains * kLanes * 16;
         for (groups %= kChains; groups; --groups, data += 16 * kLanes) absorb_groups<R, 1>(c, data, 1);
         nblocks %= kLanes;
@@ -157,6 +194,13 @@ template <class T>
 struct Base26 {
     using V = typename T::V;
     static constexpr int kLanes = T::kLanes, kChains = T::kChains, kLimbs = 5;
+    // Two groups per carry (absorb_pairs) where the width asks for it.
+    static constexpr bool kPairs = [] {
+        if constexpr (requires { T::kPairs; })
+            return T::kPairs;
+        else
+            return false;
+    }();
     struct Num {
         V v[5];
     };
@@ -269,7 +313,8 @@ struct Base26 {
 
     static Num step(const Num& h, const Mult& r) noexcept { return carry(mul(h, r)); }
     // The last products are summed uncarried: each limb of a product is below 2^58 (factors below 2^27
-    // and 5 * 2^26), so the sum of up to sixteen lanes stays below 2^62.
+    // and 5 * 2^26), so the sum of up to sixteen lanes stays below 2^62. carry() takes the sum of two
+    // products (absorb_pairs, below 2^59) as well: its limbs come out below 2^26 + 2^9.
     static_assert(kLanes * kChains <= 16);
     static Num last(const Num& h, const Mult& f) noexcept { return mul(h, f); }
     static void sum_lanes(const Num& d, u64 sum[5]) noexcept {

@@ -37,6 +37,8 @@ constexpr Kernel kKernels[] = {
     // polyval (RFC 8452): key H (16 bytes), 16-byte blocks, a tail zero-padded to a block.
     kernel<Polyval<polyval_blocks_vpclmul_avx512>>({.name = "polyval-vpclmul-avx512", .required = kVpclmulAvx512}),
     kernel<Polyval<polyval_blocks_vpclmul_avx2>>({.name = "polyval-vpclmul-avx2", .required = kVpclmulAvx2}),
+    // Linux's polyval-clmulni is VEX-encoded and needs AVX: polyval-pclmul-avx; polyval-pclmul is legacy SSE.
+    kernel<Polyval<polyval_blocks_pclmul_avx>>({.name = "polyval-pclmul-avx", .required = kPclmul | features(F::avx)}),
     kernel<Polyval<polyval_blocks_pclmul>>({.name = "polyval-pclmul", .required = kPclmul}),
     kernel<Polyval<polyval_blocks_generic>>({.name = "polyval-generic", .needs_fpu = false}),
 
