@@ -231,8 +231,11 @@ private:
                 ++counts.hits;
             if (!lenient && s.p50_cycles > 0 && ratio > 0 &&
                 (cycles - s.p50_cycles) / ratio > monitor_.rules().preempted_s * hz_) {
-                // The thread lost the CPU for a millisecond or more inside this sample: not the section's time.
+                // The thread lost the CPU for a millisecond or more inside this sample: not the section's time,
+                // nor the point's (its cap): a build beside the sweep preempts it thousands of times, and each
+                // would take a few percent of the cap of whatever point it hit. The round's budget still pays.
                 ++pt.retaken;
+                state_[p.point].spent_s -= static_cast<double>(p.wall) / hz_;
                 DisturbanceEvent e;
                 e.kind = DisturbanceKind::preempted;
                 e.start_s = static_cast<double>(p.t0 - start_) / hz_;
@@ -347,16 +350,19 @@ private:
             s.p50_cycles = q.p50;
             s.hit_above_cycles = interrupted_above(q);
             // A short section (what the bounds are fitted on) needs its p90 and its p99 of uninterrupted
-            // samples; a longer one only its median.
+            // samples; a longer one only its median, to target_rel_ci_long. Other points (thresholds): their
+            // median to target_rel_ci.
             const double ratio = monitor_.ratio_level() > 0 ? monitor_.ratio_level() : 1;
-            const bool tail = specs_[i].need90 && q.p50 / ratio / hz_ <= rules_.tail_max_s;
+            const bool short_section = q.p50 / ratio / hz_ <= rules_.tail_max_s;
+            const bool tail = specs_[i].need90 && short_section;
+            const double median_ci =
+                specs_[i].need90 && !short_section ? rules_.target_rel_ci_long : rules_.target_rel_ci;
             const std::size_t needed = tail ? std::max(min_r_, min90_r_) : min_r_;
             if (n < needed) {
                 s.next_check = needed;
             } else {
-                finished =
-                    median_rel_ci(sorted) < (tail ? rules_.target_rel_ci : rules_.target_rel_ci_long) * sqrt_rounds_ &&
-                    (!tail || quantile_rel_ci(sorted, 0.9) < rules_.target_rel_ci90 * sqrt_rounds_);
+                finished = median_rel_ci(sorted) < median_ci * sqrt_rounds_ &&
+                           (!tail || quantile_rel_ci(sorted, 0.9) < rules_.target_rel_ci90 * sqrt_rounds_);
                 if (finished && tail) {
                     const std::vector<double> clean(sorted.begin(),
                                                     sorted.begin() + static_cast<std::ptrdiff_t>(clean_count(sorted)));

@@ -28,7 +28,7 @@ struct SamplingRules {
     int rounds = 4;
     double point_cap_s = 0.25;  // a point's time, all rounds together
     double target_rel_ci = 0.01;  // the median to ~1 %
-    double target_rel_ci_long = 0.02;  // that of a point longer than tail_max_s (it only feeds the median line)
+    double target_rel_ci_long = 0.02;  // that of a need90 point longer than tail_max_s (only the median line)
     double target_rel_ci90 = 0.01;  // the p90 to ~1 % (points that need it)
     std::uint64_t min_samples = 21, max_samples = 2000;
     std::uint64_t min_samples90 = 100;

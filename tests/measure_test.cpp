@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Measurement truth: the disturbance rules, the sampling pool (never an impossible sample, rounds), and
 // the doctor's verdicts on synthetic /sys and /proc trees.
+#include <time.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -161,6 +162,54 @@ TEST_CASE("sampling pool: a long point needs only its median, one whose time run
     CHECK(r.points[1].unsettled_rounds == 2);
     CHECK(r.points[1].settled);  // every round ended: on time
     CHECK(r.unsettled == 1);
+}
+
+TEST_CASE("sampling pool: the looser median of long sections is theirs alone, not the thresholds'", "[sampler]") {
+    SamplingRules rules;
+    rules.rounds = 1;
+    rules.min_samples = 6;
+    rules.max_samples = 40;
+    rules.tail_max_s = 1e-9;  // every section is long
+    rules.target_rel_ci = 0;  // never met
+    rules.target_rel_ci_long = 10;  // always met
+    std::vector<PointSpec> specs(2);
+    specs[0].need90 = true;  // a section point
+    auto sample = [&](std::size_t) -> RawSample {
+        const std::uint64_t t0 = tsc_begin();
+        spin_core_cycles(3000);
+        return {static_cast<double>(tsc_end() - t0), 1, 1, -1};
+    };
+    PoolHooks hooks;
+    const PoolResult r = sample_pool(specs, sample, rules, 10, calm_level(4), hooks);
+    CHECK(r.points[0].cycles.size() < 40);  // its median rule met
+    CHECK(r.points[1].cycles.size() == 40);  // a threshold point: target_rel_ci, never met, so max_samples
+}
+
+TEST_CASE("sampling pool: samples the thread was preempted in are taken again and do not spend the point's cap",
+          "[sampler]") {
+    SamplingRules rules;
+    rules.rounds = 1;
+    rules.min_samples = 6;
+    rules.target_rel_ci = 0;  // never met: the point ends at max_samples, or on time
+    rules.max_samples = 60;
+    rules.point_cap_s = 0.02;  // less than the ~20 preemptions of 3 ms below
+    const std::vector<PointSpec> specs(1);
+    int calls = 0;
+    auto sample = [&](std::size_t) -> RawSample {
+        const std::uint64_t t0 = tsc_begin();
+        spin_core_cycles(3000);
+        if (++calls % 3 == 0) {  // the thread loses the CPU for 3 ms inside the sample, as beside a build
+            timespec ts{0, 3000000};
+            nanosleep(&ts, nullptr);
+        }
+        return {static_cast<double>(tsc_end() - t0), 1, 1, -1};
+    };
+    PoolHooks hooks;
+    const PoolResult r = sample_pool(specs, sample, rules, 10, calm_level(4), hooks);
+    CHECK(r.points[0].retaken >= 15);  // the ones after its median was known
+    CHECK(r.points[0].cycles.size() == 60);
+    CHECK(r.points[0].unsettled_rounds == 0);
+    CHECK(r.unsettled == 0);
 }
 
 TEST_CASE("sampling pool: a stop ends it at once, incomplete", "[sampler]") {
