@@ -18,6 +18,7 @@
 
 #include <cassert>
 #include <cstring>
+#include <utility>
 
 #include "aes.hpp"
 
@@ -74,6 +75,7 @@ struct Vec128 {
     // The GHASH powers: aligned in the key, so legacy-SSE pclmulqdq may take them from memory.
     static T load_key(const u8* p) noexcept { return _mm_load_si128(reinterpret_cast<const __m128i*>(p)); }
     static T bcast(__m128i x) noexcept { return x; }
+    static T from_lanes(const __m128i (&l)[kLanes]) noexcept { return l[0]; }
     static T from_lane0(__m128i x) noexcept { return x; }
     static __m128i fold(T x) noexcept { return x; }
     static __m128i lane0(T x) noexcept { return x; }
@@ -379,19 +381,22 @@ inline __m128i xts_body(const AesKey* key, __m128i t, const u8* src, u8* dst, st
     T rk[R + 1];
     load_round_keys<V, R>(key, rk);
     const T poly = V::bcast(_mm_cvtsi64_si128(kXtsPoly));
-    // The first vector's tweaks one by one, the other vectors' kLanes blocks apart; then each vector
-    // steps by x^kBlocks, independently.
+    // The first vector's tweaks one by one, in registers; vector j's from it times x^(j * kLanes), all
+    // at once (no chain, no store and wider reload, as the kernel's _compute_first_set_of_tweaks); then
+    // each vector steps by x^kBlocks, independently.
     alignas(64) u8 tws[kBatch];
+    __m128i first[V::kLanes];
 #pragma GCC unroll 16
     for (unsigned i = 0; i < V::kLanes; ++i) {
-        store128(tws + 16 * i, t);
+        first[i] = t;
         t = xts_mul_x(t);
     }
     T tw[kVecs];
-    tw[0] = V::load(tws);
-#pragma GCC unroll 16
-    for (unsigned j = 1; j < kVecs; ++j)
-        tw[j] = xts_mul_xn<V, V::kLanes>(tw[j - 1], V::bcast(_mm_cvtsi64_si128(kXtsPoly)));
+    tw[0] = V::from_lanes(first);
+    [&]<unsigned... J>(std::integer_sequence<unsigned, J...>) {
+        ((tw[J + 1] = xts_mul_xn<V, (J + 1) * V::kLanes>(tw[0], poly)), ...);
+    }
+    (std::make_integer_sequence<unsigned, kVecs - 1>{});
     for (; nblocks >= kBlocks; src += kBatch, dst += kBatch, nblocks -= kBlocks) {
         T x[kVecs];
 #pragma GCC unroll 16

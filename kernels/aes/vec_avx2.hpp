@@ -37,6 +37,9 @@ struct Vec256 {
     static T load_key(const u8* p) noexcept { return load(p); }
     static T bcast(__m128i x) noexcept { return _mm256_broadcastsi128_si256(x); }
     static T from_lane0(__m128i x) noexcept { return _mm256_zextsi128_si256(x); }
+    static T from_lanes(const __m128i (&l)[kLanes]) noexcept {
+        return _mm256_inserti128_si256(_mm256_castsi128_si256(l[0]), l[1], 1);
+    }
     static __m128i fold(T x) noexcept {
         return _mm_xor_si128(_mm256_castsi256_si128(x), _mm256_extracti128_si256(x, 1));
     }

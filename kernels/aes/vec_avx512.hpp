@@ -25,6 +25,10 @@ struct Vec512 {
     static T load_key(const u8* p) noexcept { return load(p); }
     static T bcast(__m128i x) noexcept { return _mm512_broadcast_i32x4(x); }
     static T from_lane0(__m128i x) noexcept { return _mm512_zextsi128_si512(x); }
+    static T from_lanes(const __m128i (&l)[kLanes]) noexcept {
+        return _mm512_inserti32x4(
+            _mm512_inserti32x4(_mm512_inserti32x4(_mm512_zextsi128_si512(l[0]), l[1], 1), l[2], 2), l[3], 3);
+    }
     static __m128i fold(T x) noexcept {
         // (maskz forms: the plain extracts trip GCC 12's -Wmaybe-uninitialized inside its own headers)
         const __m256i h =
