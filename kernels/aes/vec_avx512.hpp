@@ -15,6 +15,7 @@ struct Vec512 {
     static constexpr unsigned kLanes = 4;
     static constexpr bool kKaratsuba =
         false;  // schoolbook and ternary xors: GCM ~4 % faster than Karatsuba (Emerald Rapids)
+    static constexpr bool kGhashLate = true;  // GCM: where the GHASH steps go (aes_core.hpp step_round)
     static __mmask64 mask(std::size_t n) noexcept { return n >= 64 ? ~__mmask64{0} : (__mmask64{1} << n) - 1; }
     static T load(const u8* p) noexcept { return _mm512_loadu_si512(p); }
     static void store(u8* p, T x) noexcept { _mm512_storeu_si512(p, x); }
@@ -24,6 +25,10 @@ struct Vec512 {
     static T load_key(const u8* p) noexcept { return load(p); }
     static T bcast(__m128i x) noexcept { return _mm512_broadcast_i32x4(x); }
     static T from_lane0(__m128i x) noexcept { return _mm512_zextsi128_si512(x); }
+    static T from_lanes(const __m128i (&l)[kLanes]) noexcept {
+        return _mm512_inserti32x4(
+            _mm512_inserti32x4(_mm512_inserti32x4(_mm512_zextsi128_si512(l[0]), l[1], 1), l[2], 2), l[3], 3);
+    }
     static __m128i fold(T x) noexcept {
         // (maskz forms: the plain extracts trip GCC 12's -Wmaybe-uninitialized inside its own headers)
         const __m256i h =
@@ -53,6 +58,14 @@ struct Vec512 {
     }
     static T bslli8(T x) noexcept { return _mm512_bslli_epi128(x, 8); }
     static T bsrli8(T x) noexcept { return _mm512_bsrli_epi128(x, 8); }
+    template <int kN>
+    static T bslli(T x) noexcept {
+        return _mm512_bslli_epi128(x, kN);
+    }
+    template <int kN>
+    static T bsrli(T x) noexcept {
+        return _mm512_bsrli_epi128(x, kN);
+    }
     static T swap64(T x) noexcept { return _mm512_shuffle_epi32(x, _MM_PERM_BADC); }
 };
 
