@@ -104,7 +104,8 @@ TEST_CASE("compare sweeps: the same machine twice is no change - a 20 % slower k
     CHECK(std::abs(same.limit.rel) < 0.01);
     CHECK(r.changed() == 0);
     // The limit's test uses recommend's interval (its centre and ends), the one the report draws.
-    const VariantResult& va = recommend({a}, compare_options().recommend).variants.at(0).bound;
+    const Recommendation rec_a = recommend({a}, compare_options().recommend);  // kept: va refers into it
+    const VariantResult& va = rec_a.variants.at(0).bound;
     CHECK(same.limit.a.value == va.central_bytes);
     CHECK(same.limit.a.lo == va.interval_lo_bytes);
     CHECK(same.limit.a.hi == va.interval_hi_bytes);
