@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "buffers.hpp"
 #include "clock.hpp"
 #include "cpu.hpp"
 #include "probe.hpp"
@@ -222,25 +223,6 @@ std::vector<std::string> threshold_algorithms(const std::vector<const Kernel*>& 
 
 namespace {
 
-struct AlignedBuffer {
-    std::uint8_t* p = nullptr;
-    std::size_t n = 0;
-    explicit AlignedBuffer(std::size_t bytes) : n(bytes) {
-        p = static_cast<std::uint8_t*>(std::aligned_alloc(4096, (bytes + 4095) & ~std::size_t{4095}));
-        if (!p) throw std::bad_alloc();
-        std::uint64_t x = 0x9e3779b97f4a7c15ull;  // xorshift64: fast enough for a GiB of filler
-        for (std::size_t i = 0; i < bytes; i += 8) {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            std::memcpy(p + i, &x, std::min<std::size_t>(8, bytes - i));
-        }
-    }
-    ~AlignedBuffer() { std::free(p); }
-    AlignedBuffer(const AlignedBuffer&) = delete;
-    AlignedBuffer& operator=(const AlignedBuffer&) = delete;
-};
-
 // Spins on the TSC for `seconds` with integer instructions only: the vector units stay idle.
 void idle_vector_units(double seconds) noexcept {
     const std::uint64_t end = __rdtsc() + static_cast<std::uint64_t>(seconds * tsc_info().hz);
@@ -285,11 +267,16 @@ public:
         max_src = std::max(max_src, max_bytes);
         max_dst = std::max(max_dst, max_bytes);
         out_.resize(max_bytes + 256);  // a digest, or a cipher's one-shot output: the message and its tag
-        hot_ = std::make_unique<AlignedBuffer>(max_src + 4096);
-        dst_ = std::make_unique<AlignedBuffer>(max_dst + 4096);  // where a cipher's section writes (kept resident)
-        if (any_cold)
-            cold_ = std::make_unique<AlignedBuffer>(
-                std::max<std::size_t>(cold_buffer_bytes(), 4 * std::max(max_src, max_dst)));
+        hot_ = std::make_unique<MappedBuffer>(max_src + 4096, false);
+        dst_ = std::make_unique<MappedBuffer>(max_dst + 4096, false);  // where a cipher's section writes (kept resident)
+        if (any_cold) {
+            // 2 MiB pages, as the kernel's direct map has: with 4 KiB pages a cold section would also pay a
+            // page walk (two-dimensional under a hypervisor) every 4 KiB, which no kernel request pays
+            // (measured: ~10 % of a fast kernel's cold p50 at 32 KiB).
+            cold_ = std::make_unique<MappedBuffer>(
+                std::max<std::size_t>(cold_buffer_bytes(), 4 * std::max(max_src, max_dst)), true);
+            cold_huge_bytes_ = anon_huge_bytes(cold_->p, cold_->n);
+        }
         std::mt19937_64 rng(5);
         for (const Kernel* k : plan.kernels) {
             std::vector<std::uint8_t>& key = keys_[k];
@@ -376,6 +363,10 @@ public:
         return {static_cast<double>(t1 - t0) - static_cast<double>(t2 - t1), 0, kBatch};
     }
 
+    // The cold buffer's size (0: no cold point) and how much of it 2 MiB pages back (nullopt: unknown).
+    std::uint64_t cold_bytes() const { return cold_ ? cold_->n : 0; }
+    std::optional<std::uint64_t> cold_huge_bytes() const { return cold_huge_bytes_; }
+
 private:
     // A multi-source section (RAID6 gen_syndrome, xor_gen): stripe() over N sources of `bytes` each into
     // dest_count destinations, as Linux runs one call in one section (no init, no final: nothing streams).
@@ -417,7 +408,8 @@ private:
         return key.empty() ? nullptr : key.data();
     }
     const SweepOptions& opt_;
-    std::unique_ptr<AlignedBuffer> hot_, cold_, dst_;
+    std::unique_ptr<MappedBuffer> hot_, cold_, dst_;
+    std::optional<std::uint64_t> cold_huge_bytes_;
     std::size_t cold_offset_ = 0;
     std::map<const Kernel*, std::vector<std::uint8_t>> keys_;
     FpuEmulator fpu_;
@@ -478,6 +470,8 @@ SweepMeasurement measure_plan(const SweepPlan& plan, const SweepOptions& opt, co
     Calibration start = calm;
     if (!start.tsc) start = calm_level(64);
     if (!(start.core_per_tsc > 0)) start.core_per_tsc = m.core_per_tsc_start;
+    m.cold_bytes = loop.cold_bytes();
+    m.cold_huge_bytes = loop.cold_huge_bytes();
     m.pool = sample_pool(specs, sample, opt.sampling, opt.budget_s, start, hooks);
     m.core_per_tsc_end = measure_core_per_tsc().best;
     return m;
@@ -523,6 +517,18 @@ void merge_trace(RatioTrace& into, const RatioTrace& add) {
 }
 
 }  // namespace
+
+std::string cold_buffer_warning(const ColdBuffer& c) {
+    if (!c.bytes || c.huge_page_bytes < 0) return {};
+    const double share = static_cast<double>(c.huge_page_bytes) / static_cast<double>(c.bytes);
+    if (share >= 0.9) return {};
+    return fmt::format(
+        "only {:.0f} % of the cold buffer got 2 MiB pages (transparent huge pages off, or memory too fragmented): "
+        "cold sections paid a page walk every 4 KiB, which the kernel's direct map does not, so their limits are "
+        "low; as root, `echo madvise > /sys/kernel/mm/transparent_hugepage/enabled` (and `echo 1 > "
+        "/proc/sys/vm/compact_memory`), then sweep again",
+        100 * share);
+}
 
 SweepFile summarise_sweep(const SweepOptions& opt, const SweepInputs& in, const SweepPlan& plan,
                           const SweepMeasurement& m) {
@@ -629,6 +635,11 @@ SweepFile summarise_sweep(const SweepOptions& opt, const SweepInputs& in, const 
             f.disturbances.push_back({disturbance_name(e.kind), e.start_s, e.length_s, e.count, e.adopted, e.detail});
     }
     f.core_per_tsc_end = m.core_per_tsc_end;
+    if (m.cold_bytes) {
+        f.cold_buffer.bytes = m.cold_bytes;
+        f.cold_buffer.huge_page_bytes =
+            m.cold_huge_bytes ? static_cast<std::int64_t>(std::min<std::uint64_t>(*m.cold_huge_bytes, m.cold_bytes)) : -1;
+    }
 
     // Warnings: what a reader must know to trust the numbers.
     const double drift = std::abs(f.core_per_tsc_end - f.core_per_tsc) / f.core_per_tsc;
@@ -638,6 +649,7 @@ SweepFile summarise_sweep(const SweepOptions& opt, const SweepInputs& in, const 
             "clock moved (frequency scaling, thermal limits or a busy host); each sample was converted to cycles "
             "with the ratio probed around it",
             f.core_per_tsc, f.core_per_tsc_end, 100 * drift, f.ratio_trace.min, f.ratio_trace.max));
+    if (const std::string w = cold_buffer_warning(f.cold_buffer); !w.empty()) f.warnings.push_back(w);
     if (pool.rejected)
         f.warnings.push_back(fmt::format(
             "{} samples were at or below the timer's floor (impossible: the timer's overhead moved under them); "

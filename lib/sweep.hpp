@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -117,6 +118,8 @@ SweepPlan plan_sweep(const SweepOptions& opt, const SweepFile* resume);
 struct SweepMeasurement {
     PoolResult pool;
     double core_per_tsc_start = 0, core_per_tsc_end = 0;
+    std::uint64_t cold_bytes = 0;  // the cold buffer (0: no cold point)
+    std::optional<std::uint64_t> cold_huge_bytes;  // of it backed by 2 MiB pages (nullopt: /proc/self/smaps unread)
 };
 // Measures every point of the plan in one interleaved pool, in rounds (see sample_pool). `calm`
 // seeds the disturbance monitor (calm.tsc == 0: measured here).
@@ -135,6 +138,9 @@ struct SweepInputs {
 // and nowhere else. Points with fewer than 3 samples are left out (a warning names them).
 SweepFile summarise_sweep(const SweepOptions& opt, const SweepInputs& in, const SweepPlan& plan,
                           const SweepMeasurement& m);
+
+// The sweep's warning when 2 MiB pages backed less than 90 % of the cold buffer ("" otherwise or unknown).
+std::string cold_buffer_warning(const ColdBuffer& c);
 
 // plan -> measure -> summarise. A stop (hooks.stop) gives a file marked partial.
 SweepFile measure_sweep(const SweepOptions& opt, const SweepInputs& in, const PoolHooks& hooks);

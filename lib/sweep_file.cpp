@@ -126,6 +126,10 @@ void write_measurement_record(json& j, const SweepFile& f) {
                           {"detail", d.detail}});
     if (f.sampling.rounds || !f.disturbances.empty()) j["disturbances"] = events;
     if (!f.doctor.is_null()) j["doctor"] = f.doctor;
+    if (f.cold_buffer.bytes) {
+        j["cold_buffer"] = {{"bytes", f.cold_buffer.bytes}};
+        if (f.cold_buffer.huge_page_bytes >= 0) j["cold_buffer"]["huge_page_bytes"] = f.cold_buffer.huge_page_bytes;
+    }
 }
 
 // The same, read back (each part optional: older files have none of it).
@@ -186,6 +190,14 @@ void read_measurement_record(const json& j, SweepFile& f) {
         }
     }
     if (const json* d = optional_member(j, "doctor", top)) f.doctor = object(*d, top / "doctor");
+    if (const json* c = optional_member(j, "cold_buffer", top)) {
+        const Path at = top / "cold_buffer";
+        object(*c, at);
+        f.cold_buffer.bytes = integer<std::uint64_t>(member(*c, "bytes", at), at / "bytes", 1);
+        f.cold_buffer.huge_page_bytes =
+            member_or(*c, "huge_page_bytes", at, std::int64_t{-1},
+                      [](const json& v, const Path& p) { return integer<std::int64_t>(v, p, 0); });
+    }
 }
 
 // A point's count of impossible samples and of samples taken again (0 when absent).

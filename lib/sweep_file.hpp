@@ -122,6 +122,13 @@ struct SamplingSummary {
     std::uint64_t unsettled = 0;  // points (sections and thresholds) with unsettled rounds: 0 = the plan fit its budget
 };
 
+// The buffer cold sections stream from, and how much of it 2 MiB pages back (the kernel's direct map has
+// large pages; with 4 KiB pages every 4 KiB of a cold section would also pay a page walk).
+struct ColdBuffer {
+    std::uint64_t bytes = 0;  // 0: no cold point, or an older file
+    std::int64_t huge_page_bytes = -1;  // -1: unknown (/proc/self/smaps unread, or an older file)
+};
+
 struct SweepFile {
     std::string schema = kSweepSchema;
     std::string tool_version, tool_commit;
@@ -136,6 +143,7 @@ struct SweepFile {
     SamplingSummary sampling;
     std::vector<DisturbanceRecord> disturbances;
     nlohmann::json doctor;  // the quick `fputune doctor` verdict taken before the sweep (null: none)
+    ColdBuffer cold_buffer;
     double section_overhead_ticks = 0;  // per-section overhead added in every section (emulation + --section-overhead)
     std::string dirty = "ymm";  // user state dirtied for the section sweep
     bool partial = false;  // interrupted (Ctrl-C) before every point was measured

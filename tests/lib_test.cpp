@@ -165,6 +165,7 @@ TEST_CASE("sweep file: round trip, and each way a file can be wrong has its own 
     rec.thresholds[0].unsettled_rounds = 2;
     rec.disturbances.push_back({"timer_slow", 12.5, 0.25, 3, false, "timer overhead 832 ticks"});
     rec.doctor = {{"verdict", "noisy"}};
+    rec.cold_buffer = {256u << 20, 254 << 20};
     write_sweep_file(path, rec);
     SweepFile rback = read_sweep_file(path);
     REQUIRE(rback.sections[0].rounds.size() == 2);
@@ -182,6 +183,9 @@ TEST_CASE("sweep file: round trip, and each way a file can be wrong has its own 
     CHECK(rback.disturbances[0].kind == "timer_slow");
     CHECK(rback.disturbances[0].count == 3);
     CHECK(rback.doctor["verdict"] == "noisy");
+    CHECK(rback.cold_buffer.bytes == 256u << 20);
+    CHECK(rback.cold_buffer.huge_page_bytes == 254 << 20);
+    CHECK(back.cold_buffer.huge_page_bytes == -1);  // none written: unknown
     CHECK(impossible_points(rback).empty());
     // What a sweep must never write: a quantile <= 0 or not finite, in ticks or cycles.
     SweepFile broken = tiny_sweep();

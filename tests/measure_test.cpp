@@ -8,13 +8,16 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <sstream>
 
 #include <catch2/catch.hpp>
 
+#include "buffers.hpp"
 #include "clock.hpp"
 #include "disturbance.hpp"
 #include "doctor.hpp"
 #include "sampler.hpp"
+#include "sweep.hpp"
 
 using namespace fputune;
 
@@ -396,4 +399,35 @@ TEST_CASE("doctor: the timer measured here gives figures a verdict can use", "[d
     CHECK(h.ratio_p50 > 0);
     CHECK(h.calm.core_per_tsc > 0);
     CHECK(h.calm.overhead_ticks > 0);
+}
+
+TEST_CASE("cold buffer: 2 MiB pages are asked for, counted from smaps, and a shortfall is said", "[buffers]") {
+    // Two mappings; the range covers the second only, whose AnonHugePages count.
+    std::istringstream smaps(
+        "7f0000000000-7f0000200000 rw-p 00000000 00:00 0 \n"
+        "Size:               2048 kB\n"
+        "AnonHugePages:      2048 kB\n"
+        "7f1000000000-7f1010000000 rw-p 00000000 00:00 0 \n"
+        "Size:             262144 kB\n"
+        "AnonHugePages:    129024 kB\n"
+        "VmFlags: rd wr mr mw me ac hg\n");
+    CHECK(anon_huge_bytes(smaps, 0x7f1000000000, 0x7f1010000000) == std::uint64_t{129024} * 1024);
+    std::istringstream none("7f0000000000-7f0000200000 rw-p 00000000 00:00 0 \nAnonHugePages: 0 kB\n");
+    CHECK_FALSE(anon_huge_bytes(none, 0x7f1000000000, 0x7f1000001000).has_value());
+
+    const MappedBuffer cold(5u << 20, true);
+    CHECK(reinterpret_cast<std::uintptr_t>(cold.p) % kHugePageBytes == 0);
+    CHECK(cold.p[(5u << 20) - 1] != cold.p[0]);  // filled to the end (xorshift: no two bytes 5 MiB apart alike here)
+    const std::optional<std::uint64_t> huge = anon_huge_bytes(cold.p, cold.n);
+    REQUIRE(huge.has_value());  // this process's own smaps lists the mapping
+    CHECK(*huge <= (6u << 20));
+    const MappedBuffer hot(10000, false);
+    CHECK(reinterpret_cast<std::uintptr_t>(hot.p) % 4096 == 0);
+
+    CHECK(cold_buffer_warning({256u << 20, 256 << 20}).empty());
+    CHECK(cold_buffer_warning({256u << 20, -1}).empty());  // unknown: nothing to say
+    CHECK(cold_buffer_warning({0, -1}).empty());  // no cold point
+    const std::string w = cold_buffer_warning({256u << 20, 64 << 20});
+    CHECK_THAT(w, Catch::Contains("only 25 % of the cold buffer got 2 MiB pages") &&
+                      Catch::Contains("transparent_hugepage/enabled"));
 }
