@@ -97,18 +97,33 @@ BoundPoints bound_points(const CacheModel& cm, Quantile q) {
     return {cm.bound_bytes, p99 ? cm.bound_p99 : cm.bound_p90, p99 ? cm.round_p99 : cm.round_p90};
 }
 
-// The median relative spread of the per-round limits over the machine's kernels in one cache state
-// (-1 when fewer than 3 have rounds).
-double round_spread_prior(const ModelFile& src, Cache cache, const RecommendOptions& o, double budget_cycles) {
-    std::vector<double> spreads;
-    for (const CacheModel& m : src.models) {
-        if (m.cache != cache) continue;
-        const LimitInterval iv = limit_interval(bound_fit(m, o.quantile), bound_points(m, o.quantile), budget_cycles);
-        if (iv.rounds >= 2 && iv.central > 0) spreads.push_back(iv.round_sd / iv.central);
+}  // namespace
+
+double round_spread_prior(const std::vector<std::pair<double, double>>& others, double central) {
+    std::vector<double> all, near;
+    for (const auto& [c, spread] : others) {
+        all.push_back(spread);
+        if (central > 0 && c > 0 && std::abs(std::log(c / central)) <= std::log(kPriorNearFactor))
+            near.push_back(spread);
     }
+    std::vector<double>& spreads = near.size() >= kPriorNearMin ? near : all;
     if (spreads.size() < 3) return -1;
     std::nth_element(spreads.begin(), spreads.begin() + static_cast<std::ptrdiff_t>(spreads.size() / 2), spreads.end());
     return spreads[spreads.size() / 2];
+}
+
+namespace {
+
+// The machine's kernels in one cache state: (central, relative round spread) of each limit with rounds.
+std::vector<std::pair<double, double>> round_spreads(const ModelFile& src, Cache cache, const RecommendOptions& o,
+                                                     double budget_cycles) {
+    std::vector<std::pair<double, double>> out;
+    for (const CacheModel& m : src.models) {
+        if (m.cache != cache) continue;
+        const LimitInterval iv = limit_interval(bound_fit(m, o.quantile), bound_points(m, o.quantile), budget_cycles);
+        if (iv.rounds >= 2 && iv.central > 0) out.emplace_back(iv.central, iv.round_sd / iv.central);
+    }
+    return out;
 }
 
 }  // namespace
@@ -131,8 +146,10 @@ VariantResult solve_budget(const ModelFile& src, const KernelInfo& k, const Cach
         return v;
     }
     const double budget_cycles = budget * o.min_freq_hz;
-    const LimitInterval iv = limit_interval(bound, bound_points(cm, o.quantile), budget_cycles,
-                                            round_spread_prior(src, cm.cache, o, budget_cycles));
+    const double own_central = limit_interval(bound, bound_points(cm, o.quantile), budget_cycles).central;
+    const LimitInterval iv =
+        limit_interval(bound, bound_points(cm, o.quantile), budget_cycles,
+                       round_spread_prior(round_spreads(src, cm.cache, o, budget_cycles), own_central));
     v.interval_lo_bytes = iv.lo;
     v.central_bytes = iv.central;
     v.interval_hi_bytes = iv.hi;

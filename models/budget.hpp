@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model.hpp"
@@ -39,6 +40,15 @@ struct LimitInterval {
 // weighted as kPriorDegrees more rounds of this one: four rounds alone give a spread only to +-40 %, and a
 // host phase falls on every kernel (a shrinkage estimate, so the low end holds still between sweeps).
 inline constexpr double kPriorDegrees = 6;
+// The prior: the median relative spread of the kernels whose limit (central) is within kPriorNearFactor
+// of `central` — they move as many bytes per microsecond, so the host's phases (memory bandwidth taken by
+// neighbours, page walks) fall on them alike: on the development VM fast cold kernels (30-40 KiB limits)
+// spread 2-6 % between rounds, hot ones under 1 % — when at least kPriorNearMin are, else of all of
+// them. `others`: (central, relative spread) per kernel of the machine in one cache state, this one
+// included. -1 when fewer than 3.
+inline constexpr double kPriorNearFactor = 2;
+inline constexpr std::size_t kPriorNearMin = 5;
+double round_spread_prior(const std::vector<std::pair<double, double>>& others, double central);
 LimitInterval limit_interval(const LineFit& bound, const BoundPoints& points, double budget_cycles,
                              double prior_rel_sd = -1);
 

@@ -34,6 +34,18 @@ void keep_rounds(CacheModel& cm, const std::vector<const std::vector<RoundStats>
 
 }  // namespace
 
+BoundStats bound_stats(const PointStats& pooled, const std::vector<RoundStats>& rounds) {
+    double n = 0, p90 = 0, p99 = 0;
+    for (const RoundStats& r : rounds) {
+        if (r.samples < kBoundRoundMinSamples || !(r.p90 > 0) || !std::isfinite(r.p99_clean)) continue;
+        n += 1;
+        p90 += r.p90;
+        p99 += std::max(r.p99_clean, r.p90);
+    }
+    if (n < 2) return {pooled.p90, std::max(pooled.p99_clean, pooled.p90)};
+    return {p90 / n, p99 / n};
+}
+
 ModelFile fit_sweep(const SweepFile& sweep, const std::string& source, const std::vector<std::string>& kernel_globs) {
     ModelFile m = new_model(source, "sweep");
     m.machine = machine_name(sweep.cpu);
@@ -113,8 +125,9 @@ ModelFile fit_sweep(const SweepFile& sweep, const std::string& source, const std
                 const double p50_s = st.p50 / (m.core_per_tsc * m.tsc_hz);
                 if (bx.size() >= kBoundFitMinPoints && p50_s > kBoundFitMaxSeconds) continue;
                 bx.push_back(static_cast<double>(bytes));
-                b90.push_back(st.p90);
-                b99.push_back(std::max(st.p99_clean, st.p90));
+                const BoundStats b = bound_stats(st, rounds);
+                b90.push_back(b.p90);
+                b99.push_back(b.p99);
                 cm.bound_bytes.push_back(bytes);
                 bound_rounds.push_back(&rounds);
             }

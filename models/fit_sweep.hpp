@@ -2,6 +2,7 @@
 // Fitting a sweep: the lines per kernel and cache state, and which sizes bound them.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,19 @@ namespace fputune {
 // sections of 3-30 us on a 3.5 GHz core, well inside this range; the p50 line still spans every size.
 inline constexpr double kBoundFitMaxSeconds = 50e-6;
 inline constexpr std::size_t kBoundFitMinPoints = 6;
+
+// The statistics a point's bound lines are fitted on, in cycles: the p90 and the p99 of uninterrupted
+// samples (never below the p90) of each round, averaged over the rounds, each round one stretch of the
+// sweep's time with the same weight (rounds of fewer than kBoundRoundMinSamples samples left out).
+// A pooled p99 is set by whichever round fell in the host's worst phase: on the development VM it
+// moved the limits of fast cold kernels by up to 15 % between sweeps, where the mean over rounds moved
+// them by at most ~11 % (README, How sure); the spread between the rounds widens the limit's interval
+// instead. A point with fewer than 2 such rounds (an older file, --rounds 1) gives its pooled ones.
+inline constexpr std::uint64_t kBoundRoundMinSamples = 20;
+struct BoundStats {
+    double p90 = 0, p99 = 0;
+};
+BoundStats bound_stats(const PointStats& pooled, const std::vector<RoundStats>& rounds);
 
 // Fits every kernel x cache state of the sweep and computes the thresholds. `kernel_globs` (fnmatch
 // patterns) limit the kernels; a pattern that matches no kernel with section points is an error, as is

@@ -158,3 +158,52 @@ TEST_CASE("interval: a sweep's rounds reach the model and its file, recommend em
     CHECK(b.interval_lo_bytes <= b.central_bytes);
     CHECK(b.central_bytes <= b.interval_hi_bytes);
 }
+
+TEST_CASE("interval: the bound is each round's statistic averaged over the rounds, not the pooled tail",
+          "[interval]") {
+    PointStats pooled;
+    pooled.samples = 2000;
+    pooled.p90 = 110;
+    pooled.p99_clean = 150;  // set by the one round that fell in a slow phase
+    const std::vector<RoundStats> rounds = {
+        {500, 90, 100, 110, 120, 0}, {500, 90, 100, 110, 120, 0}, {500, 90, 100, 112, 120, 0}, {500, 90, 100, 108, 160, 0}};
+    const BoundStats b = bound_stats(pooled, rounds);
+    CHECK(b.p99 == Approx(130));  // (120 + 120 + 120 + 160) / 4, each round one stretch of time
+    CHECK(b.p90 == Approx(110));
+    // A round of too few samples for a p99 is left out; fewer than two rounds: the pooled statistics.
+    std::vector<RoundStats> short_round = rounds;
+    short_round[3].samples = kBoundRoundMinSamples - 1;
+    CHECK(bound_stats(pooled, short_round).p99 == Approx(120));
+    CHECK(bound_stats(pooled, {rounds[3]}).p99 == 150);
+    CHECK(bound_stats(pooled, {}).p99 == 150);
+    // Never below the p90, round by round.
+    const std::vector<RoundStats> low = {{500, 90, 100, 110, 105, 0}, {500, 90, 100, 110, 115, 0}};
+    CHECK(bound_stats(pooled, low).p99 == Approx(112.5));
+
+    // Through the fit: one round 20 % slower; the bound points are the rounds' mean, 5 % above the others.
+    const ModelFile m = fit_sweep(sweep_with_rounds({1, 1, 1, 1.2}), "phased.json");
+    const CacheModel* cm = m.model("fake-avx2", Cache::hot);
+    REQUIRE(cm != nullptr);
+    REQUIRE(!cm->bound_p99.empty());
+    for (std::size_t i = 0; i < cm->bound_p99.size(); ++i) {
+        double mean = 0;
+        for (const auto& r : cm->round_p99) mean += r[i] / 4;
+        CHECK(cm->bound_p99[i] == Approx(mean));
+        CHECK(cm->round_p99[3][i] == Approx(cm->round_p99[0][i] * 1.2));
+    }
+}
+
+TEST_CASE("interval: the prior spread is that of the kernels whose limits are like this one's", "[interval]") {
+    // Five fast cold kernels near 32 KiB that spread 5 % between rounds, ten slower ones near 3 KiB at 0.5 %.
+    std::vector<std::pair<double, double>> others;
+    for (double c : {30000.0, 32000.0, 35000.0, 38000.0, 40000.0}) others.emplace_back(c, 0.05);
+    for (int i = 0; i < 10; ++i) others.emplace_back(3000 + 100 * i, 0.005);
+    CHECK(round_spread_prior(others, 33000) == 0.05);
+    CHECK(round_spread_prior(others, 3500) == 0.005);
+    // Fewer than kPriorNearMin alike (a limit of 12 KiB has none within a factor of 2): all of them.
+    CHECK(round_spread_prior(others, 12000) == 0.005);
+    others.resize(4);  // four near 32 KiB: too few alike, the median of all four
+    CHECK(round_spread_prior(others, 33000) == 0.05);
+    others.resize(2);
+    CHECK(round_spread_prior(others, 33000) == -1);  // fewer than 3: no prior
+}
