@@ -61,13 +61,16 @@ int run_doctor(const Args& args) {
         "tasks "
         "on this CPU)\n",
         h.stalls_per_ms, h.stall_p50_us, h.stall_max_us, 100 * h.lost_share, 100 * h.descheduled_share);
-    std::cout << fmt::format("system     {} online CPU(s){}; governor {}; boost {}; clocksource {}\n", f.online.size(),
+    std::cout << fmt::format("system     {} online CPU(s){}; governor {}; boost {}; clocksource {}; transparent huge "
+                             "pages {}\n",
+                             f.online.size(),
                              f.hypervisor ? ", under a hypervisor" : "",
                              f.governor.empty() ? "none (no cpufreq)" : f.governor,
                              f.boost < 0 ? "unknown"
                              : f.boost   ? "on"
                                          : "off",
-                             f.clocksource.empty() ? "?" : f.clocksource);
+                             f.clocksource.empty() ? "?" : f.clocksource,
+                             f.transparent_hugepage.empty() ? "?" : f.transparent_hugepage);
     return r.verdict == Verdict::unfit ? kExitCheckFailed : kExitOk;
 }
 

@@ -178,6 +178,10 @@ SystemFacts read_system_facts(const std::string& root, int cpu, const SystemSnap
     if (f.nohz_full.empty()) f.nohz_full = parse_cpu_list(cmdline_value(cmdline, "nohz_full"));
     f.rcu_nocbs = parse_cpu_list(cmdline_value(cmdline, "rcu_nocbs"));
     const std::string cs = root + "/sys/devices/system/clocksource/clocksource0";
+    // "always [madvise] never": the bracketed word is the mode.
+    const std::string thp = first_line(root + "/sys/kernel/mm/transparent_hugepage/enabled");
+    if (const auto open = thp.find('['), close = thp.find(']'); open != std::string::npos && close > open)
+        f.transparent_hugepage = thp.substr(open + 1, close - open - 1);
     f.clocksource = first_line(cs + "/current_clocksource");
     std::stringstream avail(first_line(cs + "/available_clocksource"));
     for (std::string w; avail >> w;) f.clocksources.push_back(w);
@@ -320,6 +324,13 @@ DoctorReport diagnose(const SystemFacts& f, const TimerHealth& h) {
                         h.overhead_p50, h.overhead_p99, h.overhead_max, h.step_p50, h.step_max, 100 * h.slow_share),
             "fputune corrects each sample with the timer probed beside it and waits slow stretches out; nothing to "
             "set");
+
+    // Memory: cold sections stream from a buffer on 2 MiB pages, as the kernel's direct map.
+    if (f.transparent_hugepage == "never")
+        add(Verdict::noisy, "huge pages",
+            "transparent huge pages are off: cold sections would pay a page walk every 4 KiB that the kernel's "
+            "direct map does not (their limits come out low)",
+            "as root: echo madvise > /sys/kernel/mm/transparent_hugepage/enabled");
 
     // Other tasks on this very CPU.
     if (h.descheduled_share > 0.05)
@@ -482,7 +493,8 @@ nlohmann::json DoctorReport::to_json() const {
               {"device_irqs", f.device_irqs},
               {"clocksource", f.clocksource},
               {"constant_tsc", f.constant_tsc},
-              {"nonstop_tsc", f.nonstop_tsc}}},
+              {"nonstop_tsc", f.nonstop_tsc},
+              {"transparent_hugepage", f.transparent_hugepage}}},
             {"timer",
              {{"seconds", h.seconds},
               {"overhead_ticks_p50", h.overhead_p50},

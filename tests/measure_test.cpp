@@ -315,8 +315,10 @@ TEST_CASE("doctor: a bare-metal machine set apart for measuring is calm", "[doct
         .file("sys/devices/system/cpu/intel_pstate/no_turbo", "1\n")
         .file("sys/devices/system/cpu/isolated", "1\n")
         .file("sys/devices/system/cpu/nohz_full", "1\n")
-        .file("proc/cmdline", "BOOT_IMAGE=/vmlinuz isolcpus=1 nohz_full=1 rcu_nocbs=1 quiet\n");
+        .file("proc/cmdline", "BOOT_IMAGE=/vmlinuz isolcpus=1 nohz_full=1 rcu_nocbs=1 quiet\n")
+        .file("sys/kernel/mm/transparent_hugepage/enabled", "always [madvise] never\n");
     const SystemFacts f = t.facts(1, 30, 990);
+    CHECK(f.transparent_hugepage == "madvise");
     CHECK(f.isolated == std::vector<int>{1});
     CHECK(f.rcu_nocbs == std::vector<int>{1});
     CHECK(f.boost == 0);
@@ -336,7 +338,8 @@ TEST_CASE("doctor: a VM with scaling, boost, no isolation and a host that interr
     t.machine(true, true, false)
         .file("sys/devices/system/cpu/cpu1/cpufreq/scaling_governor", "powersave\n")
         .file("sys/devices/system/cpu/cpufreq/boost", "1\n")
-        .file("proc/cmdline", "console=ttyS0 quiet\n");
+        .file("proc/cmdline", "console=ttyS0 quiet\n")
+        .file("sys/kernel/mm/transparent_hugepage/enabled", "always madvise [never]\n");
     TimerHealth h = calm_health();
     h.stalls_per_ms = 1.1;  // this VM: ~1 host stall per ms of ~38 us
     h.stall_p50_us = 38;
@@ -348,6 +351,8 @@ TEST_CASE("doctor: a VM with scaling, boost, no isolation and a host that interr
     CHECK(has_finding(r, "boost", Verdict::noisy));
     CHECK(has_finding(r, "interruptions", Verdict::noisy));
     CHECK(has_finding(r, "load", Verdict::noisy));  // CPU 0 busy 70 %
+    CHECK(has_finding(r, "huge pages", Verdict::noisy));  // THP "never": the cold buffer on 4 KiB pages
+    CHECK(r.to_json()["system"]["transparent_hugepage"] == "never");
     for (const Finding& f : r.findings) {
         if (f.check == "governor")
             CHECK_THAT(f.advice,
