@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <numeric>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -34,16 +35,18 @@ void keep_rounds(CacheModel& cm, const std::vector<const std::vector<RoundStats>
 
 }  // namespace
 
-BoundStats bound_stats(const PointStats& pooled, const std::vector<RoundStats>& rounds) {
-    double n = 0, p90 = 0, p99 = 0;
+BoundStats bound_stats(const PointStats& pooled, const std::vector<RoundStats>& rounds, OverRounds over) {
+    std::vector<double> p90, p99;
     for (const RoundStats& r : rounds) {
         if (r.samples < kBoundRoundMinSamples || !(r.p90 > 0) || !std::isfinite(r.p99_clean)) continue;
-        n += 1;
-        p90 += r.p90;
-        p99 += std::max(r.p99_clean, r.p90);
+        p90.push_back(r.p90);
+        p99.push_back(std::max(r.p99_clean, r.p90));
     }
-    if (n < 2) return {pooled.p90, std::max(pooled.p99_clean, pooled.p90)};
-    return {p90 / n, p99 / n};
+    if (p99.size() < 2) return {pooled.p90, std::max(pooled.p99_clean, pooled.p90)};
+    if (over == OverRounds::calmest)
+        return {*std::min_element(p90.begin(), p90.end()), *std::min_element(p99.begin(), p99.end())};
+    const double n = static_cast<double>(p99.size());
+    return {std::accumulate(p90.begin(), p90.end(), 0.0) / n, std::accumulate(p99.begin(), p99.end(), 0.0) / n};
 }
 
 ModelFile fit_sweep(const SweepFile& sweep, const std::string& source, const std::vector<std::string>& kernel_globs) {

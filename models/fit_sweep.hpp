@@ -20,17 +20,23 @@ inline constexpr double kBoundFitMaxSeconds = 50e-6;
 inline constexpr std::size_t kBoundFitMinPoints = 6;
 
 // The statistics a point's bound lines are fitted on, in cycles: the p90 and the p99 of uninterrupted
-// samples (never below the p90) of each round, averaged over the rounds, each round one stretch of the
-// sweep's time with the same weight (rounds of fewer than kBoundRoundMinSamples samples left out).
-// A pooled p99 is set by whichever round fell in the host's worst phase: on the development VM it
-// moved the limits of fast cold kernels by up to 15 % between sweeps, where the mean over rounds moved
-// them by at most ~11 % (README, How sure); the spread between the rounds widens the limit's interval
-// instead. A point with fewer than 2 such rounds (an older file, --rounds 1) gives its pooled ones.
+// samples (never below the p90) of each round, one round being one stretch of the sweep's time, and of
+// those the calmest round's (rounds of fewer than kBoundRoundMinSamples samples left out). A host's
+// phases (a neighbour on the core, page walks contended) only add time, and come and go over tens of
+// seconds: a pooled p99 is set by whichever round fell in the worst of them, the mean by how many rounds
+// did, and both moved the limits of a third of the kernels by 10-29 % between consecutive sweeps on the
+// development VM, where the calmest round's moved them by at most 10 % (README, How sure) — the minimum
+// of repeated runs, as timeit takes it, here of each round's tail. The phases are not lost: the spread
+// between the rounds widens the limit's interval, whose low end is emitted. A point with fewer than 2
+// such rounds (an older file, --rounds 1) gives its pooled statistics. `mean`: their mean instead (what
+// `verify` judges: the machine over a few seconds, phases included).
 inline constexpr std::uint64_t kBoundRoundMinSamples = 20;
 struct BoundStats {
     double p90 = 0, p99 = 0;
 };
-BoundStats bound_stats(const PointStats& pooled, const std::vector<RoundStats>& rounds);
+enum class OverRounds { calmest, mean };
+BoundStats bound_stats(const PointStats& pooled, const std::vector<RoundStats>& rounds,
+                       OverRounds over = OverRounds::calmest);
 
 // Fits every kernel x cache state of the sweep and computes the thresholds. `kernel_globs` (fnmatch
 // patterns) limit the kernels; a pattern that matches no kernel with section points is an error, as is

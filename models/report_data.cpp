@@ -158,8 +158,8 @@ void add_points(TradeoffCurve& c, const SweepFile& sweep, const CacheModel& cm, 
         if (p.kernel != cm.kernel || p.cache != name(cm.cache)) continue;
         const PointStats st = point_cycles(sweep, p.ticks, p.cycles);
         const double x = static_cast<double>(p.bytes);
-        // The bound quantile as the fit took it (fit_sweep bound_stats: over the rounds, p99 of uninterrupted
-        // samples never below p90).
+        // The bound quantile as the fit took it (fit_sweep bound_stats: the calmest round's p99 of uninterrupted
+        // samples, never below its p90).
         const BoundStats b = bound_stats(st, p.cycles.samples ? p.rounds : std::vector<RoundStats>{});
         const double bound = o.quantile == Quantile::p99 ? b.p99 : b.p90;
         if (st.p50 > 0) c.points_p50.push_back({x, st.p50 / o.min_freq_hz});

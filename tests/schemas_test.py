@@ -123,7 +123,12 @@ with tempfile.TemporaryDirectory() as tmp:
     validate(json.loads(run("recommend", "--from", elliott, model, "--budget", "20us", "--min-freq", "800MHz", "--round", "pow2",
                             "--quantile", "p90", "--json")), "recommend --json (merged)")
     validate(json.loads(run("recommend", "--from", elliott, "--budget", "100ns", "--json")), "recommend --json (nothing fits)")
-    validate(json.loads(run("bench", "-k", "crc32c-*", "--sizes", "64,4KiB", "--time", "0.02", "--json")), "bench --json")
+    bench = json.loads(run("bench", "-k", "crc32c-*", "--sizes", "64,4KiB", "--time", "0.02", "--json"))
+    validate(bench, "bench --json")
+    fully_described(bench, "bench --json")
+    # The bench of record (tools/bench_table.py, validated above): a bench document with its masked OpenSSL runs.
+    for f in ([] if fresh_only else glob.glob(os.path.join(source, "data/machines/*.bench.json"))):
+        fully_described(json.load(open(f)), os.path.relpath(f, source))
     validate(json.loads(run("simulate", "--workload", "bigbuf", "--from", zen5, "--budget", "30us", "--json")), "simulate --json")
 
 print(f"{sum(checked.values())} documents validated: " + ", ".join(f"{k} x{v}" for k, v in sorted(checked.items())))
