@@ -17,30 +17,49 @@ namespace fputune {
 
 const LineFit& bound_fit(const CacheModel& m, Quantile quantile) { return quantile == Quantile::p99 ? m.p99 : m.p90; }
 
+BoundPoints bound_points(const CacheModel& cm, Quantile q) {
+    const bool p99 = q == Quantile::p99;
+    return {cm.bound_bytes, p99 ? cm.bound_p99 : cm.bound_p90, p99 ? cm.round_p99 : cm.round_p90};
+}
+
+namespace {
+
+// The bound points near `bytes`, when the sweep had rounds: within a factor of 2, else the 3 nearest.
+std::vector<std::size_t> near_points(const BoundPoints& points, double bytes) {
+    std::vector<std::size_t> near;
+    const std::size_t np = points.bytes.size();
+    if (!(points.rounds.size() >= 2 && points.pooled.size() == np && np >= 3 && bytes > 0)) return near;
+    std::vector<std::pair<double, std::size_t>> by_distance;
+    for (std::size_t i = 0; i < np; ++i)
+        by_distance.emplace_back(std::abs(std::log(static_cast<double>(points.bytes[i]) / bytes)), i);
+    std::sort(by_distance.begin(), by_distance.end());
+    for (const auto& [d, i] : by_distance)
+        if (d <= std::log(2.0) || near.size() < 3) near.push_back(i);
+    return near;
+}
+
+double scale_of(const LineFit& bound, const BoundPoints& points, const std::vector<std::size_t>& near) {
+    if (near.empty()) return 1;
+    double sum = 0;
+    for (std::size_t i : near) sum += points.pooled[i] / bound.at(static_cast<double>(points.bytes[i]));
+    const double scale = sum / static_cast<double>(near.size());
+    return std::isfinite(scale) && scale > 0 ? scale : 1;
+}
+
+}  // namespace
+
+double local_scale(const LineFit& bound, const BoundPoints& points, double bytes) {
+    return scale_of(bound, points, near_points(points, bytes));
+}
+
 LimitInterval limit_interval(const LineFit& bound, const BoundPoints& points, double budget_cycles,
                              double prior_rel_sd) {
     LimitInterval iv;
     auto n_at = [](double cycles, double a, double b) { return b > 0 ? std::max(0.0, (cycles - a) / b) : 0.0; };
     const double n0 = n_at(budget_cycles, bound.a, bound.b);
-    // The bound points near the limit, when the sweep had rounds: within a factor of 2, else the 3 nearest.
-    std::vector<std::size_t> near;
-    const std::size_t np = points.bytes.size();
-    const bool local = points.rounds.size() >= 2 && points.pooled.size() == np && np >= 3 && n0 > 0;
-    if (local) {
-        std::vector<std::pair<double, std::size_t>> by_distance;
-        for (std::size_t i = 0; i < np; ++i)
-            by_distance.emplace_back(std::abs(std::log(static_cast<double>(points.bytes[i]) / n0)), i);
-        std::sort(by_distance.begin(), by_distance.end());
-        for (const auto& [d, i] : by_distance)
-            if (d <= std::log(2.0) || near.size() < 3) near.push_back(i);
-    }
-    double scale = 1;  // the line, scaled to the points near the limit
-    if (!near.empty()) {
-        double sum = 0;
-        for (std::size_t i : near) sum += points.pooled[i] / bound.at(static_cast<double>(points.bytes[i]));
-        scale = sum / static_cast<double>(near.size());
-        iv.local_bias = scale - 1;
-    }
+    const std::vector<std::size_t> near = near_points(points, n0);
+    const double scale = scale_of(bound, points, near);  // the line, scaled to the points near the limit
+    if (!near.empty()) iv.local_bias = scale - 1;
     const double budget = budget_cycles / scale;
     const double upper = n_at(budget, bound.a_hi, bound.b_hi);  // the upper confidence line
     iv.central = std::max(upper, n_at(budget, bound.a, bound.b));
@@ -48,7 +67,7 @@ LimitInterval limit_interval(const LineFit& bound, const BoundPoints& points, do
     iv.hi = bound.b_lo > 0 ? std::max(iv.central, n_at(budget, bound.a_lo, bound.b_lo)) : 2 * iv.central;
     std::vector<double> per_round;
     for (const std::vector<double>& r : near.empty() ? std::vector<std::vector<double>>{} : points.rounds) {
-        if (r.size() != np) continue;
+        if (r.size() != points.bytes.size()) continue;
         double ratio = 0;
         for (std::size_t i : near) ratio += r[i] / points.pooled[i] / static_cast<double>(near.size());
         if (ratio > 0) per_round.push_back(n_at(budget / ratio, bound.a, bound.b));
@@ -77,7 +96,8 @@ LimitInterval limit_interval(const LineFit& bound, const BoundPoints& points, do
 }
 
 double predict_upper_s(const CacheModel& m, double bytes, double min_freq_hz, Quantile quantile) {
-    return bound_fit(m, quantile).upper_at(bytes) / min_freq_hz;
+    const LineFit& bound = bound_fit(m, quantile);
+    return bound.upper_at(bytes) * local_scale(bound, bound_points(m, quantile), bytes) / min_freq_hz;
 }
 
 std::string no_fit_message(const VariantResult& v, double min_freq_hz) {
@@ -90,11 +110,6 @@ namespace {
 std::uint64_t round_granule(Round mode, std::uint32_t block) {
     if (mode == Round::kib) return std::lcm<std::uint64_t>(1024, block);
     return block;
-}
-
-BoundPoints bound_points(const CacheModel& cm, Quantile q) {
-    const bool p99 = q == Quantile::p99;
-    return {cm.bound_bytes, p99 ? cm.bound_p99 : cm.bound_p90, p99 ? cm.round_p99 : cm.round_p90};
 }
 
 }  // namespace
@@ -168,7 +183,8 @@ VariantResult solve_budget(const ModelFile& src, const KernelInfo& k, const Cach
     const double edge = v.unrounded_bytes * (1 + 1e-12) + 1e-9;
     auto fits = [&](double n) { return n <= edge && (central || t(n) <= budget); };
     // The largest multiple of g up to kMaxLimitBytes that fits: both conditions hold on a prefix of the
-    // multiples (t() grows with n, b > 0), so a binary search finds its end in ~30 steps.
+    // multiples (t() grows with n, b > 0; its local scale steps a little where the points near n change, so
+    // the search ends on a size that fits, checked at that size), found by a binary search in ~30 steps.
     auto largest_multiple = [&](std::uint64_t g) {
         std::uint64_t lo = 0, hi = kMaxLimitBytes / g;  // in granules
         while (lo < hi) {

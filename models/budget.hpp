@@ -16,8 +16,6 @@ namespace fputune {
 
 // The cost line that bounds a section: p90, or p99 of uninterrupted samples.
 const LineFit& bound_fit(const CacheModel& m, Quantile quantile);
-// Predicted section time at f_min, upper bound of that line.
-double predict_upper_s(const CacheModel& m, double bytes, double min_freq_hz, Quantile quantile = Quantile::p99);
 
 // The points a bound line was fitted on: sizes, the pooled statistic, and the same per round ([round][point]).
 struct BoundPoints {
@@ -25,6 +23,16 @@ struct BoundPoints {
     const std::vector<double>& pooled;
     const std::vector<std::vector<double>>& rounds;
 };
+// The bound points of a model for a quantile.
+BoundPoints bound_points(const CacheModel& cm, Quantile q);
+// How far the bound points near `bytes` lie from the line, as a factor (mean of point / line over the points
+// within a factor of 2 of it, at least the 3 nearest), when the sweep had rounds; 1 otherwise. The line is a
+// fit over every short section; near one size the measured points say where the bound really is there.
+double local_scale(const LineFit& bound, const BoundPoints& points, double bytes);
+// Predicted section time at f_min: the upper confidence line of the bound, scaled to the points near `bytes`
+// (local_scale). What recommend's conservative limit keeps within the budget and what check judges.
+double predict_upper_s(const CacheModel& m, double bytes, double min_freq_hz, Quantile quantile = Quantile::p99);
+
 // The interval of one limit (unrounded bytes) for a budget in cycles. Without rounds: where the bound
 // line and its 95 % band meet the budget (lo = the upper line's n). With rounds, near the limit (the bound
 // points within a factor of 2 of it, at least 3): the line is scaled by how far those points lie above or
