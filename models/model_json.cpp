@@ -229,7 +229,7 @@ ModelFile model_from_json(const json& j, const std::string& source) {
                 integer<std::uint32_t>(member(k, "block_bytes", at), at / "block_bytes", 1, 1u << 20),
                 member_or(k, "needs_fpu", at, true, [](const json& v, const Path& p) { return boolean(v, p); })};
             read_series_fields(k, at,
-                               info);  // a series of sections (lib/sweep_file.hpp): absent in files from before them
+                               info);  // a series of sections (formats/sweep_file.hpp): absent in files from before them
             if (auto [it, fresh] = kernel_index.emplace(info.name, i); !fresh)
                 jsonc::fail(at / "name", fmt::format("'{}' is listed twice (also kernels[{}])", info.name, it->second));
             m.kernels.push_back(std::move(info));

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Fuzz target: the sweep file reader (lib/sweep_file.cpp) and the fit of what it accepts.
+// Fuzz target: the sweep file reader (formats/sweep_file.cpp) and the fit of what it accepts.
 #include <cstdint>
 #include <string>
 

@@ -176,7 +176,7 @@ void write_series_fields(nlohmann::json& j, const KernelInfo& k);
 nlohmann::json kernel_entry_json(const KernelInfo& k);
 // Reads them back into `info` (all optional; checked like every field, errors name `at`).
 void read_series_fields(const nlohmann::json& k, const jsonc::Path& at, KernelInfo& info);
-// Validates schema (name and version), required fields, types and ranges (lib/json_checked.hpp).
+// Validates schema (name and version), required fields, types and ranges (formats/json_checked.hpp).
 // Throws InputError with a message that names `source` (the file), the field and what is wrong, e.g.
 // "sweep.json: schema 'fputune.sweep/2' is newer than this fputune understands (fputune.sweep/1);
 // update fputune". A point whose statistics are missing, not finite, or not positive where the models
