@@ -18,4 +18,11 @@ std::span<const Kernel> linux_kernels() noexcept {
     return table;
 }
 
+const char* linux_layout() noexcept { return FPUTUNE_LINUX_LAYOUT; }
+
+std::span<const char* const> linux_skipped_units() noexcept {
+    static constexpr const char* kSkipped[] = {FPUTUNE_LINUX_SKIPPED_UNITS nullptr};
+    return std::span<const char* const>(kSkipped, std::size(kSkipped) - 1);
+}
+
 }  // namespace fputune
