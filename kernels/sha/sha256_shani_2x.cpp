@@ -2,7 +2,7 @@
 // SHA-256 block function for two independent chains at once with the SHA extensions: the rounds of the two
 // are interleaved so that a core with more than one SHA unit (AMD: two sha256rnds2 in flight on Zen 1 and
 // Zen 5, four on Zen 4, Biggers 2025) overlaps them; one chain alone waits on each sha256rnds2's latency.
-// Same round structure as sha256_shani.cpp, every step done for chain a, then for chain b.
+// Every step is done for chain a, then for chain b.
 // Requires SHA, SSSE3, SSE4.1.
 #include <immintrin.h>
 
@@ -35,29 +35,34 @@ inline void store_chain(const Chain& c, std::uint32_t* state) noexcept {
     _mm_storeu_si128(reinterpret_cast<__m128i*>(state + 4), _mm_alignr_epi8(dchg, feba, 8));
 }
 
-// Four rounds of both chains on their message groups wa, wb (round group g).
-#define FPUTUNE_RNDS4_2X(wa, wb, g)                                                                  \
-    do {                                                                                             \
-        const __m128i k = _mm_load_si128(reinterpret_cast<const __m128i*>(kSha256K + 4 * (g)));      \
-        __m128i ka = _mm_add_epi32(wa, k), kb = _mm_add_epi32(wb, k);                                \
-        a.cdgh = _mm_sha256rnds2_epu32(a.cdgh, a.abef, ka);                                          \
-        b.cdgh = _mm_sha256rnds2_epu32(b.cdgh, b.abef, kb);                                          \
-        ka = _mm_shuffle_epi32(ka, 0x0e);                                                            \
-        kb = _mm_shuffle_epi32(kb, 0x0e);                                                            \
-        a.abef = _mm_sha256rnds2_epu32(a.abef, a.cdgh, ka);                                          \
-        b.abef = _mm_sha256rnds2_epu32(b.abef, b.cdgh, kb);                                          \
+// Round group g (four rounds) of both chains on their message groups w0 (= group g); w1..w3 hold groups g+1..g+3.
+// While the rounds run, w0 becomes group g+4 (groups g..g+3 give it: msg1 on g and g+1, W[t-7..t-4] from g+2
+// and g+3, msg2 with g+3), so the schedule runs four groups ahead of the rounds and sha256msg2's latency is
+// off their chain; group 12 on needs no more schedule.
+#define FPUTUNE_GROUP_2X(g, w0, w1, w2, w3)                                                            \
+    do {                                                                                               \
+        const __m128i k = _mm_load_si128(reinterpret_cast<const __m128i*>(kSha256K + 4 * (g)));        \
+        __m128i ka = _mm_add_epi32(w0##a, k), kb = _mm_add_epi32(w0##b, k);                            \
+        if ((g) < 12) {                                                                                \
+            w0##a = _mm_sha256msg1_epu32(w0##a, w1##a);                                                \
+            w0##b = _mm_sha256msg1_epu32(w0##b, w1##b);                                                \
+        }                                                                                              \
+        a.cdgh = _mm_sha256rnds2_epu32(a.cdgh, a.abef, ka);                                            \
+        b.cdgh = _mm_sha256rnds2_epu32(b.cdgh, b.abef, kb);                                            \
+        ka = _mm_shuffle_epi32(ka, 0x0e);                                                              \
+        kb = _mm_shuffle_epi32(kb, 0x0e);                                                              \
+        a.abef = _mm_sha256rnds2_epu32(a.abef, a.cdgh, ka);                                            \
+        b.abef = _mm_sha256rnds2_epu32(b.abef, b.cdgh, kb);                                            \
+        if ((g) < 12) {                                                                                \
+            w0##a = _mm_sha256msg2_epu32(_mm_add_epi32(w0##a, _mm_alignr_epi8(w3##a, w2##a, 4)), w3##a); \
+            w0##b = _mm_sha256msg2_epu32(_mm_add_epi32(w0##b, _mm_alignr_epi8(w3##b, w2##b, 4)), w3##b); \
+        }                                                                                              \
     } while (0)
-// Group n (= g+1) of both chains from c (group g) and p (group g-1), as FPUTUNE_NEXT in sha256_shani.cpp.
-#define FPUTUNE_NEXT_2X(n, c, p)                                         \
-    do {                                                                 \
-        n##a = _mm_sha256msg2_epu32(_mm_add_epi32(n##a, _mm_alignr_epi8(c##a, p##a, 4)), c##a); \
-        n##b = _mm_sha256msg2_epu32(_mm_add_epi32(n##b, _mm_alignr_epi8(c##b, p##b, 4)), c##b); \
-    } while (0)
-#define FPUTUNE_MSG1_2X(x, y)                   \
-    do {                                        \
-        x##a = _mm_sha256msg1_epu32(x##a, y##a); \
-        x##b = _mm_sha256msg1_epu32(x##b, y##b); \
-    } while (0)
+#define FPUTUNE_FOUR_GROUPS_2X(g)                \
+    FPUTUNE_GROUP_2X((g), m0, m1, m2, m3);       \
+    FPUTUNE_GROUP_2X((g) + 1, m1, m2, m3, m0);   \
+    FPUTUNE_GROUP_2X((g) + 2, m2, m3, m0, m1);   \
+    FPUTUNE_GROUP_2X((g) + 3, m3, m0, m1, m2)
 
 }  // namespace
 
@@ -71,34 +76,10 @@ void sha256_blocks_shani_2x(std::uint32_t state_a[8], std::uint32_t state_b[8], 
         __m128i m1a = load_be(data_a + 16, bswap), m1b = load_be(data_b + 16, bswap);
         __m128i m2a = load_be(data_a + 32, bswap), m2b = load_be(data_b + 32, bswap);
         __m128i m3a = load_be(data_a + 48, bswap), m3b = load_be(data_b + 48, bswap);
-
-        FPUTUNE_RNDS4_2X(m0a, m0b, 0);
-        FPUTUNE_RNDS4_2X(m1a, m1b, 1);
-        FPUTUNE_MSG1_2X(m0, m1);
-        FPUTUNE_RNDS4_2X(m2a, m2b, 2);
-        FPUTUNE_MSG1_2X(m1, m2);
-        // Groups 3..12: rounds on c, complete the next group, start the one three ahead.
-        for (int g = 3; g < 15; g += 4) {
-            FPUTUNE_RNDS4_2X(m3a, m3b, g);
-            FPUTUNE_NEXT_2X(m0, m3, m2);
-            FPUTUNE_MSG1_2X(m2, m3);
-            FPUTUNE_RNDS4_2X(m0a, m0b, g + 1);
-            FPUTUNE_NEXT_2X(m1, m0, m3);
-            FPUTUNE_MSG1_2X(m3, m0);
-            if (g + 2 == 13) break;  // from group 13 on no group is started three ahead
-            FPUTUNE_RNDS4_2X(m1a, m1b, g + 2);
-            FPUTUNE_NEXT_2X(m2, m1, m0);
-            FPUTUNE_MSG1_2X(m0, m1);
-            FPUTUNE_RNDS4_2X(m2a, m2b, g + 3);
-            FPUTUNE_NEXT_2X(m3, m2, m1);
-            FPUTUNE_MSG1_2X(m1, m2);
-        }
-        FPUTUNE_RNDS4_2X(m1a, m1b, 13);
-        FPUTUNE_NEXT_2X(m2, m1, m0);
-        FPUTUNE_RNDS4_2X(m2a, m2b, 14);
-        FPUTUNE_NEXT_2X(m3, m2, m1);
-        FPUTUNE_RNDS4_2X(m3a, m3b, 15);
-
+        FPUTUNE_FOUR_GROUPS_2X(0);
+        FPUTUNE_FOUR_GROUPS_2X(4);
+        FPUTUNE_FOUR_GROUPS_2X(8);
+        FPUTUNE_FOUR_GROUPS_2X(12);
         a.abef = _mm_add_epi32(a.abef, a_saved.abef);
         a.cdgh = _mm_add_epi32(a.cdgh, a_saved.cdgh);
         b.abef = _mm_add_epi32(b.abef, b_saved.abef);
@@ -108,8 +89,7 @@ void sha256_blocks_shani_2x(std::uint32_t state_a[8], std::uint32_t state_b[8], 
     store_chain(b, state_b);
 }
 
-#undef FPUTUNE_RNDS4_2X
-#undef FPUTUNE_NEXT_2X
-#undef FPUTUNE_MSG1_2X
+#undef FPUTUNE_GROUP_2X
+#undef FPUTUNE_FOUR_GROUPS_2X
 
 }  // namespace fputune::sha
