@@ -285,7 +285,7 @@ TEST_CASE("shapes: verify measures a MAX_DISKS_4K count as that many disks of 4 
     CHECK(refused);
 }
 
-// sha256_finup_2x (Linux 6.18+): both messages in one section, so a sweep measures sections of 2 x bytes, one
+// sha256_finup_2x (Linux, Biggers 2025): both messages in one section, so a sweep measures sections of 2 x bytes, one
 // series whose bytes are each message's length, named and listed like a multi-source series.
 TEST_CASE("shapes: sha256-shani-2x is swept as two messages of bytes per section", "[sweep][shapes]") {
     const Kernel& k = kernel("sha256-shani-2x");
@@ -303,4 +303,11 @@ TEST_CASE("shapes: sha256-shani-2x is swept as two messages of bytes per section
     REQUIRE(!sizes.empty());
     CHECK(sizes.back() <= opt.max_section_bytes / 2);
     CHECK(sizes.front() == k.block_bytes);
+    // Thresholds compare one-shot paths: sha256-generic's and the one-stream kernels', never the 2x's (it has none).
+    if (missing_features(k, usable_features())) return;
+    SweepOptions t = tiny_sweep();
+    t.kernels = {&k, &kernel("sha256-generic"), &kernel("sha256-shani")};
+    const SweepPlan plan = plan_sweep(t, nullptr);
+    CHECK(!plan.thresholds.empty());
+    for (const ThresholdTarget& th : plan.thresholds) CHECK(!is_multisource(*th.kernel));
 }
