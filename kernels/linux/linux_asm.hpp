@@ -40,7 +40,7 @@ void sha512_transform_ssse3(std::uint64_t* state, const std::uint8_t* data, std:
 void sha512_transform_avx(std::uint64_t* state, const std::uint8_t* data, std::size_t blocks);
 void sha512_transform_rorx(std::uint64_t* state, const std::uint8_t* data, std::size_t blocks);
 void sm3_transform_avx(std::uint32_t* state, const std::uint8_t* data, std::size_t nblocks);
-// lib/crypto/x86/sha256.h (6.18+): ctx is struct __sha256_ctx (state, bytecount, buf); len >= 64.
+// lib/crypto/x86/sha256.h (Biggers 2025): ctx is struct __sha256_ctx (state, bytecount, buf); len >= 64.
 void sha256_ni_finup2x(const void* ctx, const std::uint8_t* data1, const std::uint8_t* data2, int len,
                        std::uint8_t out1[32], std::uint8_t out2[32]);
 

@@ -43,7 +43,7 @@ void sha256_blocks_shani_2x(std::uint32_t state_a[8], std::uint32_t state_b[8], 
                             const std::uint8_t* data_b, std::size_t nblocks) noexcept;
 
 // ---- sha256_finup_2x: two messages of one length after one shared prefix (sha256_2x.cpp) --------------------
-// Linux 6.18+ (lib/crypto/x86/sha256.h, Biggers 2025) hashes dm-verity's and fs-verity's blocks in pairs: a
+// Linux (lib/crypto/x86/sha256.h, Biggers 2025, after 6.17) hashes dm-verity's and fs-verity's blocks in pairs: a
 // salted prefix, then two data blocks of the same length, their SHA-NI rounds interleaved, both in ONE
 // kernel_fpu_begin()/end() section, and only when 64 B <= len <= 64 KiB ("to avoid spending too long with
 // preemption disabled"); otherwise each message goes the single-stream way.
