@@ -13,7 +13,8 @@
 set(FPUTUNE_LINUX_ASM_DIRS arch/x86/crypto arch/x86/lib arch/x86/lib/crypto lib/crypto/x86 lib/crc/x86)
 
 # One unit per asm file: id | the file's path in each layout, the first present wins | entry points the glue
-# calls (all must be defined) [| a unit the glue also calls, listed before it]. A unit keeps its id, and
+# calls (all must be defined) [| a unit the glue also calls, listed before it [| a regex the file must match:
+# the struct offsets the glue's layout assumes, where the asm defines them]]. A unit keeps its id, and
 # the variants its id, where a later kernel moved the same function to another file.
 # A .pl file is run through perl first, as the kernel's Makefile does (cmd_perlasm: `$(PERL) $< > $@`).
 # A .h file is a table of constants in C (crc-pclmul-consts.h): our linux_crc_consts.c includes it and
@@ -52,14 +53,14 @@ set(FPUTUNE_LINUX_UNITS
   "aes_ctr_by8|arch/x86/crypto/aes_ctrby8_avx-x86_64.S|aes_ctr_enc_128_avx_by8 aes_ctr_enc_256_avx_by8|aesni"
   "aes_xts_avx|arch/x86/crypto/aes-xts-avx-x86_64.S|aes_xts_encrypt_iv aes_xts_encrypt_aesni_avx aes_xts_encrypt_vaes_avx2 aes_xts_encrypt_vaes_avx10_512|aesni"
   "aes_gcm_aesni|arch/x86/crypto/aes-gcm-aesni-x86_64.S|aes_gcm_precompute_aesni aes_gcm_aad_update_aesni aes_gcm_enc_update_aesni aes_gcm_enc_final_aesni aes_gcm_precompute_aesni_avx aes_gcm_aad_update_aesni_avx aes_gcm_enc_update_aesni_avx aes_gcm_enc_final_aesni_avx|aesni"
-  "aes_gcm_avx10|arch/x86/crypto/aes-gcm-avx10-x86_64.S|aes_gcm_precompute_vaes_avx10_512 aes_gcm_aad_update_vaes_avx10 aes_gcm_enc_update_vaes_avx10_512 aes_gcm_enc_final_vaes_avx10|aesni")
+  "aes_gcm_avx10|arch/x86/crypto/aes-gcm-avx10-x86_64.S|aes_gcm_precompute_vaes_avx10_512 aes_gcm_aad_update_vaes_avx10 aes_gcm_enc_update_vaes_avx10_512 aes_gcm_enc_final_vaes_avx10|aesni"
+  "aes_gcm_vaes_avx2|arch/x86/crypto/aes-gcm-vaes-avx2.S|aes_gcm_precompute_vaes_avx2 aes_gcm_aad_update_vaes_avx2 aes_gcm_enc_update_vaes_avx2 aes_gcm_enc_final_vaes_avx2||#define OFFSETOF_AESKEYLEN[ \t]+0\n#define OFFSETOF_AESROUNDKEYS[ \t]+16\n#define OFFSETOF_H_POWERS[ \t]+288\n")
 
 # Asm files of a 6.15+ tree that fputune knows and has no glue for yet: path | why. Listed (configure time and
 # `fputune list`) when the tree has them, so that nothing it holds is left out without a word.
 set(FPUTUNE_LINUX_UNGLUED
   "lib/crypto/x86/ghash-pclmul.S|GHASH's 7.1 interface (gf128hash.h) is not wired into fputune's glue yet"
   "lib/crypto/x86/polyval-pclmul-avx.S|POLYVAL's 6.17+ interface (polyval.h) is not wired into fputune's glue yet"
-  "arch/x86/crypto/aes-gcm-vaes-avx2.S|the 6.19 VAES-AVX2 GCM key layout (struct aes_gcm_key_vaes_avx2 on the 7.0 AES key) is not wired into fputune's glue yet"
   "arch/x86/crypto/aes-gcm-vaes-avx512.S|the 6.19 rename of the AVX10 GCM code (*_vaes_avx512) is not wired into fputune's glue yet"
   "arch/x86/crypto/aes-ctr-avx-x86_64.S|the 6.15 VAES CTR rewrite is not wired into fputune's glue yet")
 
@@ -199,9 +200,13 @@ function(fputune_linux_probe root shim_dir gen_dir compiler nm out_units out_sou
     separate_arguments(paths UNIX_COMMAND "${paths}")
     separate_arguments(symbols UNIX_COMMAND "${symbols}")
     set(needs "")
+    set(layout_regex "")
     list(LENGTH fields nfields)
     if(nfields GREATER 3)
       list(GET fields 3 needs)
+    endif()
+    if(nfields GREATER 4)
+      list(GET fields 4 layout_regex)
     endif()
     set(why "")
     set(path "")
@@ -220,6 +225,12 @@ function(fputune_linux_probe root shim_dir gen_dir compiler nm out_units out_sou
     if(why)
     elseif(needs AND NOT needs IN_LIST units)
       set(why "its glue also calls ${needs}, which did not build")
+    elseif(layout_regex)
+      file(READ "${src}" text)
+      if(NOT text MATCHES "${layout_regex}")
+        string(REGEX REPLACE "[\n\t]+" " " shown "${layout_regex}")
+        set(why "its struct offsets are not the ones fputune's glue lays out (it lacks: ${shown})")
+      endif()
     elseif(path MATCHES "\\.h$")
       get_filename_component(consts_dir "${src}" DIRECTORY)
       set(compile_src "${consts_c}")

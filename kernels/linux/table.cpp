@@ -13,6 +13,7 @@ std::span<const Kernel> linux_kernels() noexcept {
         linux_glue::add_mac(t);
         linux_glue::add_chacha(t);
         linux_glue::add_aes(t);
+        linux_glue::add_gcm_vaes_avx2(t);
         return t;
     }();
     return table;

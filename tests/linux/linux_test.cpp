@@ -98,6 +98,7 @@ const std::map<std::string, std::vector<std::string>> kUnitVariants = {
       "aes-256-xts-vaes-avx512-linux", "aes-256-xts-vaes-avx2-linux", "aes-256-xts-aesni-avx-linux"}},
     {"aes_gcm_aesni", {"aes-256-gcm-aesni-avx-linux", "aes-256-gcm-aesni-linux"}},
     {"aes_gcm_avx10", {"aes-256-gcm-vaes-avx512-linux"}},
+    {"aes_gcm_vaes_avx2", {"aes-256-gcm-vaes-avx2-linux"}},
 };
 
 }  // namespace

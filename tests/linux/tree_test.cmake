@@ -111,6 +111,12 @@ fake_asm(lib/crc/x86/crc32-pclmul.S crc32_lsb_pclmul_sse crc32_lsb_vpclmul_avx2 
 fake_asm(lib/crc/x86/crc16-msb-pclmul.S crc16_msb_pclmul_sse)  # lacks the two wider functions
 fake_asm(arch/x86/crypto/aes-xts-avx-x86_64.S aes_xts_encrypt_iv aes_xts_encrypt_aesni_avx aes_xts_encrypt_vaes_avx2
          aes_xts_encrypt_vaes_avx10_512)  # its glue needs aesni-intel_asm.S, absent
+# Defines the VAES-AVX2 GCM functions, but with a key layout other than the one the glue fills.
+fake_asm(arch/x86/crypto/aes-gcm-vaes-avx2.S aes_gcm_precompute_vaes_avx2 aes_gcm_aad_update_vaes_avx2
+         aes_gcm_enc_update_vaes_avx2 aes_gcm_enc_final_vaes_avx2)
+file(READ ${tree7}/arch/x86/crypto/aes-gcm-vaes-avx2.S text)
+file(WRITE ${tree7}/arch/x86/crypto/aes-gcm-vaes-avx2.S
+     "#define OFFSETOF_AESKEYLEN\t480\n#define OFFSETOF_AESROUNDKEYS\t0\n#define OFFSETOF_H_POWERS\t496\n${text}")
 file(WRITE ${tree7}/lib/crc/x86/crc32c-3way.S "#include <linux/linkage.h>\nSYM_FUNC_START(crc32c_x86_3way)\n\tnot_an_instruction\n")
 # The constants header as the kernel's generator writes it, in shape: one struct per CRC, u8/u64 fields.
 set(consts "")
@@ -130,6 +136,7 @@ expect("7.1 tree" "${text}" "skipping sha1_ni \\(arch/x86/crypto/sha1_ni_asm\\.S
 expect("7.1 tree" "${text}" "skipping crc16_msb \\(lib/crc/x86/crc16-msb-pclmul\\.S\\): defines no crc16_msb_vpclmul_avx2, crc16_msb_vpclmul_avx512")
 expect("7.1 tree" "${text}" "skipping crc32c_3way \\(lib/crc/x86/crc32c-3way\\.S\\): does not assemble with the shim")
 expect("7.1 tree" "${text}" "skipping aes_xts_avx \\(arch/x86/crypto/aes-xts-avx-x86_64\\.S\\): its glue also calls aesni, which did not build")
+expect("7.1 tree" "${text}" "skipping aes_gcm_vaes_avx2 \\(arch/x86/crypto/aes-gcm-vaes-avx2\\.S\\): its struct offsets are not the ones fputune's glue lays out \\(it lacks: #define OFFSETOF_AESKEYLEN")
 expect("7.1 tree" "${text}" "skipping ghash_pclmul \\(lib/crypto/x86/ghash-pclmul\\.S\\): GHASH's 7\\.1 interface")
 file(READ ${WORK}/run/linux_config.h config)
 foreach(unit SHA256_NI SHA256_NI_2X SHA512_AVX2 CRC_CONSTS CRC32_LSB)
