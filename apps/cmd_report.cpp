@@ -13,6 +13,42 @@
 
 namespace fputune::cli {
 
+namespace {
+
+// The --workload values (default bigbuf; none: no simulation).
+std::vector<Workload> report_workloads(const po::variables_map& vm) {
+    std::vector<Workload> workloads;
+    for (const auto& w :
+         vm.count("workload") ? vm["workload"].as<std::vector<std::string>>() : std::vector<std::string>{"bigbuf"}) {
+        if (w == "none") continue;
+        if (w == "bigbuf")
+            workloads.push_back(bigbuf_workload());
+        else if (w == "dm-crypt")
+            workloads.push_back(dm_crypt_workload());
+        else if (w == "wireguard")
+            workloads.push_back(wireguard_workload());
+        else if (w == "module-signing")
+            throw UsageError(
+                "--workload module-signing: needs this machine's module sizes, which a report of other machines' "
+                "sweeps "
+                "should not mix in; run `fputune simulate --workload module-signing`");
+        else if (std::filesystem::is_regular_file(w)) {
+            try {
+                workloads.push_back(workload_from_csv(read_file(w), w));
+            } catch (const std::invalid_argument& e) {
+                throw UsageError(e.what());
+            }
+        } else {
+            throw UsageError(
+                "--workload " + w +
+                ": expected bigbuf, dm-crypt, wireguard, none, or a CSV file of kernel,bytes,count requests");
+        }
+    }
+    return workloads;
+}
+
+}  // namespace
+
 int run_report(const Args& args) {
     po::options_description desc("report options");
     add_budget_options(desc);
@@ -50,33 +86,7 @@ int run_report(const Args& args) {
             "no fputune-sweep.json in this folder: run `fputune sweep` first, or name inputs with --from FILE...");
     std::vector<ReportInput> inputs;
     for (const auto& f : from) inputs.push_back(load_report_input(f, kernel_patterns(vm)));
-    std::vector<Workload> workloads;
-    for (const auto& w :
-         vm.count("workload") ? vm["workload"].as<std::vector<std::string>>() : std::vector<std::string>{"bigbuf"}) {
-        if (w == "none") continue;
-        if (w == "bigbuf")
-            workloads.push_back(bigbuf_workload());
-        else if (w == "dm-crypt")
-            workloads.push_back(dm_crypt_workload());
-        else if (w == "wireguard")
-            workloads.push_back(wireguard_workload());
-        else if (w == "module-signing")
-            throw UsageError(
-                "--workload module-signing: needs this machine's module sizes, which a report of other machines' "
-                "sweeps "
-                "should not mix in; run `fputune simulate --workload module-signing`");
-        else if (std::filesystem::is_regular_file(w)) {
-            try {
-                workloads.push_back(workload_from_csv(read_file(w), w));
-            } catch (const std::invalid_argument& e) {
-                throw UsageError(e.what());
-            }
-        } else {
-            throw UsageError(
-                "--workload " + w +
-                ": expected bigbuf, dm-crypt, wireguard, none, or a CSV file of kernel,bytes,count requests");
-        }
-    }
+    const std::vector<Workload> workloads = report_workloads(vm);
     ReportData d;
     try {
         d = build_report(std::move(inputs), o, workloads);

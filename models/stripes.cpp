@@ -8,16 +8,8 @@
 
 #include <fmt/format.h>
 
-#include "header.hpp"
-#include "upstream.hpp"
 
 namespace fputune {
-
-StripeUnit stripe_unit(const KernelInfo& k) {
-    const UpstreamLimit* u = find_upstream_limit(k.algorithm);
-    if (u && u->count == "disks") return {"disks", k.dest_count};
-    return {"sources", 0};
-}
 
 std::vector<StripeSeries> stripe_series(const ModelFile& m, Cache preferred) {
     std::vector<StripeSeries> out;
@@ -94,13 +86,6 @@ StripeResult solve_stripe_count(const StripeSeries& s, const RecommendOptions& o
         r.extrapolated = extrapolated && n > r.measured_max;
     }
     return r;
-}
-
-std::string stripe_count_stem(const std::string& kernel_or_algorithm, const StripeUnit& unit,
-                              std::uint64_t stripe_bytes) {
-    const std::string size =
-        stripe_bytes % 1024 == 0 ? fmt::format("{}K", stripe_bytes / 1024) : fmt::format("{}", stripe_bytes);
-    return macro_stem(kernel_or_algorithm) + "_MAX_" + macro_stem(unit.word) + "_" + size;
 }
 
 }  // namespace fputune
