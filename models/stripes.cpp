@@ -8,17 +8,20 @@
 
 #include <fmt/format.h>
 
+#include "select_models.hpp"
+
 
 namespace fputune {
 
 std::vector<StripeSeries> stripe_series(const ModelFile& m, Cache preferred) {
     std::vector<StripeSeries> out;
-    for (const KernelInfo& k : m.kernels) {
-        if (!k.sources || !k.needs_fpu) continue;
-        const CacheModel* cm = m.model(k.name, preferred);
-        Cache cache = preferred;
-        if (!cm) cm = m.model(k.name, cache = other(preferred));
-        if (!cm) continue;
+    BudgetQuestion q;
+    q.cache = preferred;
+    for (const ModelChoice& c : select_models(std::span(&m, 1), q).choices) {
+        const KernelInfo& k = *c.kernel;
+        if (!k.sources || !k.needs_fpu) continue;  // peers too: a multi-source peer has its own row
+        const CacheModel* cm = c.model;
+        const Cache cache = c.cache;
         auto it = std::find_if(out.begin(), out.end(), [&](const StripeSeries& s) { return s.kernel == k.kernel(); });
         if (it == out.end()) {
             StripeSeries s;
