@@ -78,14 +78,8 @@ int run_report(const Args& args) {
     const std::string out = vm["output"].as<std::string>();
     check_writable(out);
     const std::string gnuplot = find_gnuplot();  // first: nothing is read or written without it (exit 3)
-    std::vector<std::string> from = {"fputune-sweep.json"};
-    if (vm.count("from"))
-        from = vm["from"].as<std::vector<std::string>>();
-    else if (!std::filesystem::exists(from[0]))
-        throw UsageError(
-            "no fputune-sweep.json in this folder: run `fputune sweep` first, or name inputs with --from FILE...");
     std::vector<ReportInput> inputs;
-    for (const auto& f : from) inputs.push_back(load_report_input(f, kernel_patterns(vm)));
+    for (const auto& f : from_paths(vm)) inputs.push_back(load_report_input(f, kernel_patterns(vm)));
     const std::vector<Workload> workloads = report_workloads(vm);
     ReportData d;
     try {
