@@ -3,7 +3,7 @@
 // generic last among ours, then the OpenSSL peer. Baseline flags: the glue (sha.hpp) runs here and calls
 // the ISA block functions after the registry has checked the CPU.
 #include "families.hpp"
-#include "peers/peers.hpp"
+#include "sha_peers.hpp"
 #include "sha.hpp"
 
 namespace fputune {
