@@ -28,6 +28,7 @@
 #include "provenance.hpp"
 #include "sweep_file.hpp"
 #include "text_lines.hpp"
+#include "units.hpp"
 
 extern char** environ;
 
@@ -303,6 +304,9 @@ FleetOptions fleet_options(const po::variables_map& vm, std::vector<std::string>
     o.dir = vm["output"].as<std::string>();
     o.budget = vm["budget"].as<std::string>();
     o.min_freq = vm["min-freq"].as<std::string>();
+    // Checked now, as recommend will, rather than after the sweeps (invalid_argument: one line, exit 2).
+    check_plausible_budget(parse_duration_s(o.budget, "--budget"), "--budget");
+    check_plausible_min_freq(parse_frequency_hz(o.min_freq, "--min-freq"), "--min-freq");
     o.forks = vm["forks"].as<int>();
     if (o.forks < 1 || o.forks > 1000) throw UsageError("--forks: 1 (one host at a time) to 1000");
     o.resume = vm.count("resume");
@@ -313,6 +317,15 @@ FleetOptions fleet_options(const po::variables_map& vm, std::vector<std::string>
         if (s == "-o" || s.starts_with("--output") || s == "--host" || s.starts_with("--host="))
             throw UsageError("-- " + s + ": the fleet names each host's sweep file itself; leave it out");
     return o;
+}
+
+// The folder the hosts' files are fetched into; one that cannot be made or written is bad input.
+void make_output_dir(const std::string& dir) {
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec || ::access(dir.c_str(), W_OK) != 0)
+        throw InputError(fmt::format("-o {}: cannot make or write this folder ({}); pick one you can write", dir,
+                                     ec ? ec.message() : std::strerror(errno)));
 }
 
 std::vector<FleetHost> hosts_to_run(const FleetOptions& o, const std::vector<FleetHost>& hosts) {
@@ -362,7 +375,7 @@ int run_fleet(const Args& args) {
     if (ansible_playbook.empty() || ansible_inventory.empty())
         throw InputError("ansible-playbook is not installed: install Debian's ansible-core (apt-get install ansible-core)");
     const std::vector<FleetHost> hosts = inventory_hosts(ansible_inventory, o.inventory);
-    fs::create_directories(o.dir);
+    make_output_dir(o.dir);
     const std::vector<FleetHost> run = hosts_to_run(o, hosts);
     int playbook_rc = 0;
     double seconds = 0;

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # `fputune fleet` on bad input: one line on standard error, nothing on standard output, exit 2, for an
 # inventory that does not exist, ansible-playbook missing (naming the Debian package), a host entry without a
-# name, and a sweep file from another fputune schema (naming its host). No host is reached.
+# name, a sweep file from another fputune schema (naming its host), a bad --forks or --budget, and a folder
+# that cannot be written. No host is reached.
 # Usage: tests/fleet_errors_test.sh path/to/fputune
 set -euo pipefail
 fputune=$(realpath "$1")
@@ -35,4 +36,6 @@ printf '{"schema": "fputune.sweep/2", "host": "alpha", "tool": {"name": "fputune
 expect "other version" "out/alpha\.json \(host alpha\): schema 'fputune\.sweep/2' is newer than this fputune" \
     "$fputune" fleet one.ini -o out --resume
 expect "bad forks" "--forks" "$fputune" fleet one.ini --forks 0
+expect "bad budget" "--budget" "$fputune" fleet one.ini --budget 30parsecs
+expect "unwritable folder" "^fputune fleet: -o /proc/fleet: cannot make or write" "$fputune" fleet one.ini -o /proc/fleet
 echo "fleet errors test: ok"
