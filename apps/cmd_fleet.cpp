@@ -214,6 +214,7 @@ int run_playbook(const FleetOptions& o, const std::string& ansible_playbook, con
     }
     const json extra = {{"fputune_fleet_dir", fs::absolute(o.dir).lexically_normal().string()},
                         {"fputune_default_package", package},
+                        {"fputune_controller_cwd", fs::current_path().string()},
                         {"fputune_fleet_sweep_options", o.sweep_options}};
     std::string limit_file = "@";  // ansible-playbook --limit @FILE: the hosts listed in FILE
     limit_file += limit.string();

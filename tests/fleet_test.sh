@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # The fleet run end to end on this machine, no network beyond loopback: the package built (cpack -G DEB),
 # an inventory of three hosts: two reached with ansible_connection=local, each installing the package by
-# dpkg-deb -x into its own root and sweeping with its own --cpu and -k, and one on a loopback port where
+# dpkg-deb -x into its own root (alpha the --package, beta the inventory's, a path relative to the folder the
+# fleet runs in) and sweeping with its own --cpu and -k, and one on a loopback port where
 # nothing listens (unreachable). Expected: two sweep files named after their hosts, the third host listed as
 # failed with its reason, a merged header naming the binding host of each constant and listing both inputs,
 # a report with both, exit 3 (one host failed); then --resume runs only the failed host again.
@@ -29,7 +30,7 @@ port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0));
 cat >inventory.ini <<INI
 [fleet]
 alpha ansible_connection=local fputune_install=extract fputune_workdir=$dir/alpha fputune_cpu=${cpus[0]} fputune_kernels=sha256-avx2
-beta  ansible_connection=local fputune_install=extract fputune_workdir=$dir/beta fputune_cpu=$cpu_b fputune_kernels=crc32c-pclmul,sha256-avx2
+beta  ansible_connection=local fputune_install=extract fputune_workdir=$dir/beta fputune_cpu=$cpu_b fputune_kernels=crc32c-pclmul,sha256-avx2 fputune_package=pkg/${deb##*/}
 gone  ansible_host=127.0.0.1 ansible_port=$port ansible_connection=ssh ansible_ssh_common_args='-o ConnectTimeout=5 -o BatchMode=yes'
 
 [fleet:vars]
