@@ -356,16 +356,18 @@ int run_fleet(const Args& args) {
         "forks", po::value<int>()->default_value(5), "hosts swept at once (1: one host at a time)")(
         "resume", "run only the hosts whose sweep is not in the folder yet, then merge all")(
         "package", po::value<std::string>(), "the .deb to install (default: build/fputune_<version>_amd64.deb)")(
-        "playbook", po::value<std::string>(), "the playbook (default: share/fputune/fleet/fleet.yml beside fputune)");
+        "playbook", po::value<std::string>(), "the playbook (default: the fleet.yml installed with fputune)");
     po::positional_options_description positional;
     positional.add("inventory", 1);
     po::variables_map vm;
     if (!parse("fleet",
                "INVENTORY [--budget 30us] [--min-freq 1GHz] [-o DIR] [--forks N] [--resume] [--package FILE.deb] "
-               "[-- sweep options]\n\nRuns share/fputune/fleet/fleet.yml with ansible-playbook: on each host, install "
-               "fputune, doctor --json, sweep; fetches DIR/<host>.json; then merges them (recommend --header "
-               "DIR/limits.h, report -o DIR/report.html). A host that fails is listed with its reason; the merge uses "
-               "the rest (exit 3 when one failed).",
+               "[-- sweep options]\n\n"
+               "Runs share/fputune/fleet/fleet.yml with ansible-playbook: on each host of the inventory, install\n"
+               "fputune, doctor --json, sweep (with the inventory's fputune_cpu, fputune_kernels, ... and the options\n"
+               "after --), and fetch DIR/<host>.json. Then merges them: recommend --header DIR/limits.h (naming the\n"
+               "host that binds each limit), report -o DIR/report.html. A host that fails is listed with its reason\n"
+               "and the merge uses the rest (exit 3 when one failed). docs/fleet.md describes the inventory.",
                desc, own, vm, false, &positional))
         return kExitOk;
     FleetOptions o = fleet_options(vm, std::move(after));
