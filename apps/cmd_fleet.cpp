@@ -112,9 +112,10 @@ std::string last_line(const std::string& text) {
 // starts with a variable, which Ansible takes for a host called "ansible_host=...") or cannot name a file.
 void check_host_name(const std::string& name, const std::string& inventory) {
     if (name.empty() || name.find('=') != std::string::npos)
-        throw InputError(fmt::format("{}: a host entry without a name ('{}'): each host line starts with the host's "
-                                     "name, then its variables (name ansible_host=ADDRESS ...)",
-                                     inventory, printable(name)));
+        throw InputError(
+            fmt::format("{}: a host entry without a name ('{}'): each host line starts with the host's "
+                        "name, then its variables (name ansible_host=ADDRESS ...)",
+                        inventory, printable(name)));
     if (name.find('/') != std::string::npos || name.front() == '.' || printable(name, 255) != name)
         throw InputError(fmt::format("{}: host '{}' cannot name its sweep file; use letters, digits, '.', '-', '_'",
                                      inventory, printable(name)));
@@ -188,8 +189,8 @@ void check_install_methods(const std::vector<FleetHost>& hosts, const std::strin
     for (const FleetHost& h : hosts) {
         const std::string method = h.vars.contains("fputune_install") ? var_string(h.vars, "fputune_install") : "apt";
         if (method != "apt" && method != "extract" && method != "none")
-            throw InputError(fmt::format("host {}: fputune_install '{}': accepted: apt, extract, none", h.name,
-                                         printable(method)));
+            throw InputError(
+                fmt::format("host {}: fputune_install '{}': accepted: apt, extract, none", h.name, printable(method)));
         if (method != "none" && package.empty() && var_string(h.vars, "fputune_package").empty())
             throw InputError(fmt::format(
                 "host {}: no package to install: run `make deb` (build/fputune_{}_amd64.deb), or give --package "
@@ -270,8 +271,9 @@ void print_summary(const FleetOptions& o, const std::vector<HostResult>& results
         if (s.tool_version != tool_version()) version += fmt::format(", not this {}", tool_version());
         const std::string brand = var_string(s.cpu, "brand"), linux = var_string(s.cpu, "kernel_release");
         std::cout << fmt::format("  {:<{}}  ok      {}, Linux {}, doctor {}, {}: {}\n", r.host, width,
-                                 brand.empty() ? "unknown CPU" : printable(brand, 80), linux.empty() ? "?" : printable(linux),
-                                 doctor_verdict(s), printable(version, 120), r.sweep_path);
+                                 brand.empty() ? "unknown CPU" : printable(brand, 80),
+                                 linux.empty() ? "?" : printable(linux), doctor_verdict(s), printable(version, 120),
+                                 r.sweep_path);
     }
 }
 
@@ -281,7 +283,8 @@ int merge(const FleetOptions& o, const std::vector<HostResult>& results) {
     std::vector<std::string> from;
     for (const HostResult& r : results)
         if (r.ok) from.push_back(r.sweep_path);
-    const std::string header = (fs::path(o.dir) / "limits.h").string(), page = (fs::path(o.dir) / "report.html").string();
+    const std::string header = (fs::path(o.dir) / "limits.h").string(),
+                      page = (fs::path(o.dir) / "report.html").string();
     Args common = {"--budget", o.budget, "--min-freq", o.min_freq, "--from"};
     common.insert(common.end(), from.begin(), from.end());
     std::cout << "\n";
@@ -293,8 +296,7 @@ int merge(const FleetOptions& o, const std::vector<HostResult>& results) {
     report_args.insert(report_args.end(), {"-o", page});
     std::cout.flush();
     if (const int report_rc = run_report(report_args); report_rc != kExitOk) return report_rc;
-    if (from.size() >= 2)
-        std::cout << fmt::format("compare two hosts: fputune compare {} {}\n", from[0], from[1]);
+    if (from.size() >= 2) std::cout << fmt::format("compare two hosts: fputune compare {} {}\n", from[0], from[1]);
     return kExitOk;
 }
 
@@ -376,7 +378,8 @@ int run_fleet(const Args& args) {
     const std::string ansible_playbook = find_program("ansible-playbook"),
                       ansible_inventory = find_program("ansible-inventory");
     if (ansible_playbook.empty() || ansible_inventory.empty())
-        throw InputError("ansible-playbook is not installed: install Debian's ansible-core (apt-get install ansible-core)");
+        throw InputError(
+            "ansible-playbook is not installed: install Debian's ansible-core (apt-get install ansible-core)");
     const std::vector<FleetHost> hosts = inventory_hosts(ansible_inventory, o.inventory);
     make_output_dir(o.dir);
     const std::vector<FleetHost> run = hosts_to_run(o, hosts);

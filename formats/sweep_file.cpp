@@ -360,8 +360,11 @@ SweepFile sweep_from_json(const json& j, const std::string& source) {
     auto fail = [&](const std::string& why) { return InputError(source + ": " + why); };
     // A file from another machine of a fleet is refused naming that machine, whatever the file is called.
     const bool named = j.is_object() && j.contains("host") && j["host"].is_string();
-    jsonc::check_schema(
-        j, named ? fmt::format("{} (host {})", source, printable(j["host"].get<std::string>(), 64)) : source, {"fputune.sweep/", kSweepSchema, 1, "sweep file", "a sweep", "expected schema ", "fputune sweep"});
+    const std::string named_source =
+        named ? fmt::format("{} (host {})", source, printable(j["host"].get<std::string>(), 64)) : source;
+    jsonc::check_schema(j, named_source,
+                        {"fputune.sweep/", kSweepSchema, 1, "sweep file", "a sweep", "expected schema ",
+                         "fputune sweep"});
     const std::string schema = j["schema"].get<std::string>();
     SweepFile f;
     f.schema = schema;
