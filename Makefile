@@ -43,6 +43,12 @@ run: build
 	$(FPUTUNE) verify limits.h --budget $(BUDGET) --min-freq $(MIN_FREQ) || { rc=$$?; [ $$rc -eq 1 ] && \
 	  echo "make run: verify measured a section OVER the budget just now (above); for a constant to ship, sweep at other times and merge: fputune recommend --from a.json --from b.json, or add --margin" >&2; [ $$rc -eq 1 ]; }
 
+# The Debian package of this build: $(BUILD)/fputune_<version>_amd64.deb (cmake/package.cmake; CPack's
+# DEB generator, dependencies from dpkg-shlibdeps). Install it with apt-get install ./$(BUILD)/fputune_*.deb.
+.PHONY: deb
+deb: build
+	cd $(BUILD) && cpack -G DEB
+
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 	@if [ "$(SANITIZE)" != 0 ]; then $(MAKE) --no-print-directory sanitize; fi

@@ -68,5 +68,6 @@ int run_verify(const Args& args);
 int run_simulate(const Args& args);
 int run_report(const Args& args);
 int run_compare(const Args& args);
+int run_fleet(const Args& args);
 
 }  // namespace fputune::cli

@@ -20,6 +20,7 @@
 #include "registry.hpp"
 #include "signals.hpp"
 #include "sweep.hpp"
+#include "text_lines.hpp"
 #include "units.hpp"
 
 namespace fputune::cli {
@@ -163,13 +164,18 @@ int run_sweep(const Args& args) {
         "dirty states for the threshold sweep: a list of xmm,ymm,zmm,none (none = user state already saved, no XSAVE) "
         "or 'all' (= xmm,ymm,zmm,none; default: --dirty)")("resume", po::value<std::string>(),
                                                            "continue a partial sweep file (written back to -o)")(
-        "cpu", po::value<int>(), "pin to this CPU (default: the last allowed)");
+        "cpu", po::value<int>(), "pin to this CPU (default: the last allowed)")(
+        "host", po::value<std::string>(),
+        "the machine's name to record in the file (fputune fleet: its inventory name); merges name it");
     po::variables_map vm;
     if (!parse("sweep", "[-k GLOB]... [-o FILE] [--csv FILE] [--dirty ymm] [--cache both] [--quick] [--resume FILE]",
                desc, args, vm))
         return kExitOk;
 
     SweepOptions opt = sweep_options(vm);
+    const std::string host = vm.count("host") ? vm["host"].as<std::string>() : "";
+    if (vm.count("host") && (host.empty() || host.size() > 255 || printable(host, 255) != host))
+        throw UsageError("--host '" + printable(host) + "': a machine's name, 1 to 255 printable characters");
     const std::string output = vm["output"].as<std::string>();
     check_writable(output);
     if (vm.count("csv")) check_writable(vm["csv"].as<std::string>());
@@ -213,7 +219,8 @@ int run_sweep(const Args& args) {
                         fmt::format("round {}/{}: {}/{} points settled", p.round, p.rounds, p.settled, p.points));
     };
     hooks.on_event = [&](const DisturbanceEvent& e) { events(e); };
-    const SweepFile file = measure_sweep(opt, in, hooks);
+    SweepFile file = measure_sweep(opt, in, hooks);
+    if (!host.empty()) file.host = host;
     progress.update(1, 1, "done");
     for (const std::string& w : file.warnings) spdlog::warn("{}", w);
 

@@ -24,6 +24,8 @@ const std::vector<Command>& commands() {
         {"report",
          "one self-contained HTML page: trade-off and threshold charts per algorithm, machines, limits, provenance",
          run_report},
+        {"fleet", "sweep many machines through Ansible and merge them into one header (the binding host named)",
+         run_fleet},
         {"compare", "change in cycles/byte and limits between two sweeps (or bench files), with significance",
          run_compare},
     };

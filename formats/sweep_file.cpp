@@ -305,6 +305,7 @@ PointStats model_ticks(const SweepFile& f, const PointStats& ticks, const PointS
 
 json to_json(const SweepFile& f) {
     json j = provenance_json(f.schema, f.tool_version, f.tool_commit, f.date);
+    if (!f.host.empty()) j["host"] = f.host;
     j["cpu"] = f.cpu;
     j["options"] = f.options;
     j["clock"] = {{"tsc_hz", f.tsc_hz}, {"core_per_tsc", f.core_per_tsc}, {"core_per_tsc_end", f.core_per_tsc_end}};
@@ -355,8 +356,13 @@ json to_json(const SweepFile& f) {
 
 SweepFile sweep_from_json(const json& j, const std::string& source) {
     auto fail = [&](const std::string& why) { return InputError(source + ": " + why); };
-    jsonc::check_schema(
-        j, source, {"fputune.sweep/", kSweepSchema, 1, "sweep file", "a sweep", "expected schema ", "fputune sweep"});
+    // A file from another machine of a fleet is refused naming that machine, whatever the file is called.
+    const bool named = j.is_object() && j.contains("host") && j["host"].is_string();
+    const std::string named_source =
+        named ? fmt::format("{} (host {})", source, printable(j["host"].get<std::string>(), 64)) : source;
+    jsonc::check_schema(j, named_source,
+                        {"fputune.sweep/", kSweepSchema, 1, "sweep file", "a sweep", "expected schema ",
+                         "fputune sweep"});
     const std::string schema = j["schema"].get<std::string>();
     SweepFile f;
     f.schema = schema;
@@ -370,6 +376,8 @@ SweepFile sweep_from_json(const json& j, const std::string& source) {
                                   [](const json& v, const Path& p) { return string(v, p, 256); });
         f.date =
             member_or(j, "date", top, std::string(), [](const json& v, const Path& p) { return string(v, p, 64); });
+        f.host =
+            member_or(j, "host", top, std::string(), [](const json& v, const Path& p) { return string(v, p, 255); });
         f.cpu = object(member(j, "cpu", top), top / "cpu");
         f.options =
             member_or(j, "options", top, json::object(), [](const json& v, const Path& p) { return object(v, p); });

@@ -133,6 +133,7 @@ struct SweepFile {
     std::string schema = kSweepSchema;
     std::string tool_version, tool_commit;
     std::string date;  // ISO 8601 UTC
+    std::string host;  // the machine's name as its fleet knows it (sweep --host; "" = not given)
     nlohmann::json cpu;  // the full `fputune cpu --json` probe
     nlohmann::json options;  // the options the sweep ran with
     double tsc_hz = 0;
@@ -179,8 +180,9 @@ void read_series_fields(const nlohmann::json& k, const jsonc::Path& at, KernelIn
 // Validates schema (name and version), required fields, types and ranges (formats/json_checked.hpp).
 // Throws InputError with a message that names `source` (the file), the field and what is wrong, e.g.
 // "sweep.json: schema 'fputune.sweep/2' is newer than this fputune understands (fputune.sweep/1);
-// update fputune". A point whose statistics are missing, not finite, or not positive where the models
-// need them (p50, and p90 for sections; samples) is skipped and named in `notes` instead.
+// update fputune" ("sweep.json (host b): ..." for a file that names its host). A point whose statistics are
+// missing, not finite, or not positive where the models need them (p50, and p90 for sections; samples) is
+// skipped and named in `notes` instead.
 SweepFile sweep_from_json(const nlohmann::json& j, const std::string& source);
 SweepFile read_sweep_file(const std::string& path);  // parse errors (truncated file) name the path
 void write_sweep_file(const std::string& path, const SweepFile& f);  // atomic

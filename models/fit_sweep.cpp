@@ -155,7 +155,11 @@ void sweep_notes(ModelFile& m, const SweepFile& sweep) {
 
 ModelFile fit_sweep(const SweepFile& sweep, const std::string& source, const std::vector<std::string>& kernel_globs) {
     ModelFile m = new_model(source, "sweep");
-    m.machine = machine_name(sweep.cpu);
+    // A fleet's sweeps name their host: which machine binds a limit is then said by name, even for two
+    // machines with one CPU model.
+    m.machine = sweep.host.empty() ? machine_name(sweep.cpu) : sweep.host + " (" + machine_name(sweep.cpu) + ")";
+    if (sweep.doctor.is_object() && sweep.doctor.contains("verdict") && sweep.doctor["verdict"].is_string())
+        m.doctor_verdict = sweep.doctor["verdict"].get<std::string>();
     m.cpu = sweep.cpu;
     m.sweep_date = sweep.date;
     m.sweep_tool_version = sweep.tool_version;

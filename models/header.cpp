@@ -59,6 +59,17 @@ void refuse_macro_collisions(const Recommendation& r) {
         claim(threshold_macro(a.algorithm), "the threshold of algorithm '" + a.algorithm + "'" + from(a.kernel));
 }
 
+// An input's own provenance under its CPU line: its Linux, the doctor's verdict, the fputune that swept.
+std::string input_provenance(const MachineInfo& m) {
+    std::string what;
+    auto add = [&](const std::string& part) { what += (what.empty() ? "" : ", ") + part; };
+    if (!m.kernel_release.empty()) add("Linux " + m.kernel_release);
+    if (!m.doctor.empty()) add("doctor " + m.doctor);
+    if (!m.tool_version.empty())
+        add("fputune " + m.tool_version + (m.tool_commit.empty() ? "" : " (" + m.tool_commit + ")"));
+    return what.empty() ? "" : fmt::format(" * {:<15}{}\n", "", what);
+}
+
 // The opening comment: where the numbers came from and how to make them again.
 std::string provenance_comment(const Recommendation& r) {
     const RecommendOptions& o = r.options;
@@ -73,6 +84,7 @@ std::string provenance_comment(const Recommendation& r) {
         const std::string label = r.machines.size() > 1 ? fmt::format("CPU [{}]:", i + 1) : "CPU:";
         h += comment_safe(fmt::format(" * {:<15}{} ({} {}{})\n", label, m.machine, m.kind, m.source,
                                       m.date.empty() ? "" : ", " + m.date));
+        h += comment_safe(input_provenance(m));
     }
     h += comment_safe(fmt::format(" * Budget:        {} per section\n", format_duration(o.question.budget_s)));
     h += comment_safe(fmt::format(" * Min frequency: {}\n", freq));

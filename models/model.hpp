@@ -63,7 +63,8 @@ struct ModelFile {
     // The source, carried over from the sweep (or the reference CSV).
     std::string source;  // the path it was read from
     std::string source_kind;  // "sweep" | "reference-csv"
-    std::string machine;  // a name for the CPU (brand string), for tables and merges
+    std::string machine;  // a name for the CPU (brand string; "host (brand)" for a sweep naming its host)
+    std::string doctor_verdict;  // the sweep's doctor verdict (calm, noisy, unfit; "" = none recorded)
     nlohmann::json cpu;  // the sweep's full cpu probe
     std::string sweep_date, sweep_tool_version, sweep_tool_commit;
     nlohmann::json options;

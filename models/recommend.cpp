@@ -100,7 +100,11 @@ Recommendation start_recommendation(const std::vector<ModelFile>& sources, const
         r.machines.push_back(
             {s.machine, s.source, s.source_kind, s.sweep_date, s.dirty ? std::string(name(*s.dirty)) : "",
              s.sweep_tool_version.empty() ? s.tool_version : s.sweep_tool_version,
-             s.sweep_tool_commit.empty() ? s.tool_commit : s.sweep_tool_commit, s.core_per_tsc, s.tsc_hz});
+             s.sweep_tool_commit.empty() ? s.tool_commit : s.sweep_tool_commit, s.core_per_tsc, s.tsc_hz,
+             s.cpu.is_object() && s.cpu.contains("kernel_release") && s.cpu["kernel_release"].is_string()
+                 ? s.cpu["kernel_release"].get<std::string>()
+                 : "",
+             s.doctor_verdict});
         for (const auto& n : s.notes) r.notes.push_back(s.machine + ": " + n);
         if (o.dirty && s.dirty && s.dirty != o.dirty)
             r.notes.push_back(

@@ -19,7 +19,8 @@ for s in sweep model recommendation bench simulation; do
 done
 page=$prefix/share/man/man1/fputune.1
 [[ -f $page ]] || fail "no man page $page (is help2man installed?)"
-text=$(MANWIDTH=100 man -l "$page" 2>/dev/null | col -b)
+# (spaces squeezed: groff justifies a line by widening its gaps, alternately from the left and the right)
+text=$(MANWIDTH=100 man -l "$page" 2>/dev/null | col -bx | tr -s ' ')
 for want in 'fputune sweep' 'fputune recommend' 'exit status' 'FPUTUNE_DISABLE' '--budget'; do
     grep -qF -- "$want" <<<"$text" || fail "the man page lacks '$want'"
 done
