@@ -31,8 +31,8 @@ TEST_CASE("fleet provenance: a sweep keeps its host, and the merged header names
     CHECK(sweep_from_json(to_json(alpha), "alpha.json").host == "alpha");
     CHECK_FALSE(to_json(report_test::synthetic_sweep("Test CPU", 1000, 2.0)).contains("host"));  // none given
     RecommendOptions o;
-    o.budget_s = 30e-6;
-    o.min_freq_hz = 1e9;
+    o.question.budget_s = 30e-6;
+    o.question.min_freq_hz = 1e9;
     const Recommendation r =
         recommend({fit_sweep(alpha, "fleet/alpha.json", {}), fit_sweep(beta, "fleet/beta.json", {})}, o);
     const std::string h = render_header(r, "limits.h");
