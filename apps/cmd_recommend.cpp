@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: MIT
 // `fputune recommend`: chunk limits for a time budget at a minimum frequency, as a table, JSON, a header.
+#include <algorithm>
 #include <charconv>
 #include <iostream>
+#include <optional>
+#include <set>
 #include <string>
 
 #include "atomic_file.hpp"
 #include "budget_options.hpp"
 #include "cli.hpp"
 #include "header.hpp"
+#include "kernel_globs.hpp"
 #include "recommend.hpp"
 #include "recommendation_json.hpp"
 #include "render.hpp"
@@ -29,6 +33,25 @@ std::uint64_t save_every_option(const std::string& text) {
     return n;
 }
 
+// -k chooses what is shown, never what the answer is computed from: every kernel of the files is recommended (an
+// algorithm's constant over all its variants), then the rows of the kernels -k names are kept.
+void keep_shown(Recommendation& r, const std::vector<ModelFile>& sources, const std::vector<std::string>& globs) {
+    if (globs.empty()) return;
+    auto shown = [&](const std::string& name) {
+        const KernelInfo* info = nullptr;
+        for (const ModelFile& m : sources)
+            if ((info = m.kernel(name))) break;
+        return std::any_of(globs.begin(), globs.end(), [&](const std::string& g) { return kernel_selected(g, name, info); });
+    };
+    std::erase_if(r.variants, [&](const VariantRow& row) { return !shown(row.bound.kernel); });
+    std::erase_if(r.stripes, [&](const StripeRow& row) { return !shown(row.bound.kernel); });
+    std::set<std::string> algorithms;
+    for (const VariantRow& row : r.variants) algorithms.insert(row.bound.algorithm);
+    for (const StripeRow& row : r.stripes) algorithms.insert(row.bound.algorithm);
+    std::erase_if(r.algorithms, [&](const AlgorithmRow& a) { return !algorithms.count(a.algorithm); });
+    std::erase_if(r.stripe_algorithms, [&](const StripeResult& a) { return !algorithms.count(a.algorithm); });
+}
+
 }  // namespace
 
 int run_recommend(const Args& args) {
@@ -37,7 +60,8 @@ int run_recommend(const Args& args) {
     desc.add_options()("round", po::value<std::string>()->default_value("block"),
                        "block | kib | pow2: how limits are rounded down")(
         "header", po::value<std::string>(), "also write a C header of #defines here (atomically)")(
-        "json", "print JSON (fputune.recommendation/1)");
+        "json", "print JSON (fputune.recommendation/1)")(
+        "verbose", "keep every fit-shape note on its variant's line (else one line per algorithm)");
     desc.add_options()(
         "save-every", po::value<std::string>()->default_value(std::to_string(kTraceSaveEvery)),
         "thresholds: the state save is paid by one one-shot in N (1 = every one pays; default: 26 saves in "
@@ -46,7 +70,7 @@ int run_recommend(const Args& args) {
     if (!parse("recommend",
                "[--from FILE...] --budget 30us [--min-freq 1GHz] [--margin 1.0] [--round block|kib|pow2] [--cache "
                "cold|hot] "
-               "[--dirty xmm|ymm|zmm|none] [--save-every 193] [-k GLOB]... [--header limits.h] [--json]",
+               "[--dirty xmm|ymm|zmm|none] [--save-every 193] [-k GLOB]... [--header limits.h] [--json] [--verbose]",
                desc, args, vm, false))
         return kExitOk;
     RecommendOptions o = budget_options(vm, "recommend", args);
@@ -57,11 +81,28 @@ int run_recommend(const Args& args) {
         check_writable(header_path);
         refuse_same_files({{"--header", header_path}}, source_paths(vm));
     }
-    const Recommendation r = recommend(load_sources(vm), o);
+    const std::vector<std::string> globs = kernel_patterns(vm);
+    po::variables_map every = vm;
+    every.erase("kernel");
+    const std::vector<ModelFile> sources = load_sources(every);
+    for (const ModelFile& m : sources) {
+        ModelFile named = m;
+        filter_kernels(named, globs);  // a -k that names nothing in a file: one line, exit 2
+    }
+    Recommendation r = recommend(sources, o);
+    keep_shown(r, sources, globs);
+    // The table shows per algorithm both policies, labelled: the other one is recommended too.
+    std::optional<Recommendation> other;
+    if (!vm.count("json")) {
+        RecommendOptions p = o;
+        p.per_algorithm = o.per_algorithm == PerAlgorithm::slowest ? PerAlgorithm::selected : PerAlgorithm::slowest;
+        other = recommend(sources, p);
+        keep_shown(*other, sources, globs);
+    }
     // Everything is rendered before anything is written: a failure (a macro defined twice) leaves no header.
     const std::string printed = vm.count("json")
                                     ? to_json(r).dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"
-                                    : render_table(r);
+                                    : render_table(r, {vm.count("verbose") > 0, other ? &*other : nullptr});
     const std::string header = header_path.empty() ? "" : render_header(r, header_path);
     if (!header_path.empty()) write_file_atomic(header_path, header);
     std::cout << printed;
