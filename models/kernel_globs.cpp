@@ -46,7 +46,7 @@ void filter_kernels(ModelFile& m, const std::vector<std::string>& globs) {
             std::string names;
             for (const auto& k : with_points) names += (names.empty() ? "" : ", ") + k;
             throw InputError(
-                fmt::format("{}: no section points for kernel, algorithm or kind '{}' (kernels with points: {}); "
+                fmt::format("{}: no section points for kernel '{}' (a glob, an algorithm or a kind; kernels with points: {}); "
                             "sweep it with `fputune sweep -k '{}'` or pick one of those",
                             m.source, g, names.empty() ? "none" : names, g));
         }

@@ -40,7 +40,7 @@ std::vector<std::string> commands() {
 
 }  // namespace
 
-TEST_CASE("--help: every default reads as written (0.15, not 0.14999999999999999)", "[cli][words]") {
+TEST_CASE("help texts: every default reads as written (0.15, not 0.14999999999999999)", "[cli][words]") {
     const std::vector<std::string> cmds = commands();
     REQUIRE(cmds.size() >= 10);
     const std::regex long_float(R"(\(=-?[0-9]*\.[0-9]{6,}\))");
@@ -62,7 +62,7 @@ TEST_CASE("fit takes --disable like the commands that run kernels", "[cli][words
     CHECK(run_fputune("fit " + kZen5 + " --disable no-such-feature -o " + out).rc == 2);
 }
 
-TEST_CASE("-k takes an algorithm and a kind in recommend, check and simulate, as in sweep and list", "[cli][words]") {
+TEST_CASE("kernel choice: recommend, check and simulate take an algorithm and a kind after -k, as sweep and list do", "[cli][words]") {
     // sweep and list: `-k sha256` is every sha256 variant.
     const Run list = run_fputune("list -k sha256");
     REQUIRE(list.rc == 0);
@@ -169,7 +169,7 @@ TEST_CASE("recommend answers first: the constants per algorithm, both policies l
     CHECK(s.out.find("the kernel's choice on the CPU swept *") != std::string::npos);
 }
 
-TEST_CASE("-k filters what recommend shows, not what its answer is computed from", "[cli][words]") {
+TEST_CASE("kernel choice: recommend -k filters what is shown, not what its answer is computed from", "[cli][words]") {
     const std::string emr = source_file("data/machines/emerald-rapids-2vcpu-vm-2026-11-30.json");
     const std::string all = (temp_dir() / "k-all.h").string(), one = (temp_dir() / "k-one.h").string();
     REQUIRE(run_fputune("recommend --from " + emr + " --budget 30us --min-freq 1GHz --header " + all).rc == 0);
