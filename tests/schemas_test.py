@@ -132,7 +132,8 @@ with tempfile.TemporaryDirectory() as tmp:
     validate(json.loads(run("simulate", "--workload", "bigbuf", "--from", zen5, "--budget", "30us", "--json")), "simulate --json")
     # compare: two sweeps (with --fail-on-regression, its regressions list) and two bench files.
     emr = os.path.join(source, "data/machines/emerald-rapids-vm-2026-11-30.json")
-    cmp = json.loads(run("compare", zen5, emr, "--json", "--fail-on-regression", "1000"))
+    pair = (sweep, fresh_model) if fresh_only else (zen5, emr)  # under the sanitizers, the small fresh files
+    cmp = json.loads(run("compare", *pair, "--json", "--fail-on-regression", "1000"))
     validate(cmp, "compare --json (two sweeps)")
     fully_described(cmp, "compare --json (two sweeps)")
     bench_a, bench_b = os.path.join(tmp, "a.bench.json"), os.path.join(tmp, "b.bench.json")
