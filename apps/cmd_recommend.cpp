@@ -7,6 +7,8 @@
 #include <set>
 #include <string>
 
+#include <fmt/format.h>
+
 #include "atomic_file.hpp"
 #include "budget_options.hpp"
 #include "cli.hpp"
@@ -52,6 +54,28 @@ void keep_shown(Recommendation& r, const std::vector<ModelFile>& sources, const 
     std::erase_if(r.stripe_algorithms, [&](const StripeResult& a) { return !algorithms.count(a.algorithm); });
 }
 
+// Under each per-algorithm constant of the header, the other --per-algorithm policy's value as a comment, labelled:
+// the header shows both, as the table does, and says which one it defines.
+std::string with_other_policy(std::string header, const Recommendation& r, const Recommendation* other) {
+    if (!other) return header;
+    const bool other_selected = other->options.per_algorithm == PerAlgorithm::selected;
+    for (const AlgorithmRow& a : r.algorithms) {
+        auto o = std::find_if(other->algorithms.begin(), other->algorithms.end(),
+                              [&](const AlgorithmRow& x) { return x.algorithm == a.algorithm; });
+        if (o == other->algorithms.end() || !o->fits || (other_selected && o->policy != PerAlgorithm::selected))
+            continue;
+        const std::string macro = a.stem.empty() ? algorithm_macro(a.algorithm) : "FPUTUNE_" + a.stem + "_FPU_BYTES";
+        const auto at = header.find("\n#define " + macro + " ");
+        if (at == std::string::npos) continue;
+        const auto eol = header.find('\n', at + 1);
+        if (eol == std::string::npos) continue;
+        header.insert(eol + 1, fmt::format("/*   --per-algorithm {}: {}U ({}, {}) */\n", other_selected ? "selected" : "slowest",
+                                           o->bytes, o->kernel,
+                                           other_selected ? "the kernel's choice on the CPU swept" : "the slowest variant"));
+    }
+    return header;
+}
+
 }  // namespace
 
 int run_recommend(const Args& args) {
@@ -93,7 +117,7 @@ int run_recommend(const Args& args) {
     keep_shown(r, sources, globs);
     // The table shows per algorithm both policies, labelled: the other one is recommended too.
     std::optional<Recommendation> other;
-    if (!vm.count("json")) {
+    if (!vm.count("json") || !header_path.empty()) {
         RecommendOptions p = o;
         p.per_algorithm = o.per_algorithm == PerAlgorithm::slowest ? PerAlgorithm::selected : PerAlgorithm::slowest;
         other = recommend(sources, p);
@@ -103,7 +127,8 @@ int run_recommend(const Args& args) {
     const std::string printed = vm.count("json")
                                     ? to_json(r).dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"
                                     : render_table(r, {vm.count("verbose") > 0, other ? &*other : nullptr});
-    const std::string header = header_path.empty() ? "" : render_header(r, header_path);
+    const std::string header =
+        header_path.empty() ? "" : with_other_policy(render_header(r, header_path), r, other ? &*other : nullptr);
     if (!header_path.empty()) write_file_atomic(header_path, header);
     std::cout << printed;
     if (!header_path.empty() && !vm.count("json")) std::cout << "wrote " << header_path << "\n";

@@ -163,6 +163,15 @@ TEST_CASE("recommend answers first: the constants per algorithm, both policies l
     CHECK(terse == 0);
     CHECK(algorithms > 0);
     CHECK(algorithms < verbose);
+    // The header defines the slowest variant's and says the kernel's choice beside it, labelled.
+    const std::string header = (temp_dir() / "answer-first.h").string();
+    REQUIRE(run_fputune("recommend --from " + emr + " --budget 30us --min-freq 1GHz -k sha256 --header " + header).rc == 0);
+    const std::string h = read_file(header);
+    const auto def = h.find("#define FPUTUNE_SHA256_FPU_BYTES ");
+    REQUIRE(def != std::string::npos);
+    const std::string next = h.substr(h.find('\n', def) + 1, 120);
+    CHECK(next.rfind("/*   --per-algorithm selected: ", 0) == 0);
+    CHECK(next.find("sha256-shani, the kernel's choice on the CPU swept") != std::string::npos);
     // --per-algorithm selected: the kernel's choice is what --header writes.
     const Run s = run_fputune("recommend --from " + emr + " --budget 30us --min-freq 1GHz --per-algorithm selected");
     REQUIRE(s.rc == 0);
