@@ -125,9 +125,9 @@ std::string render_title(const Recommendation& r) {
     std::string out = fmt::format(
         "fputune {} ({}) recommend: budget {} per FPU section at {} minimum, margin {} (limit fits {}), "
         "{} cache, dirty {}, rounding {}, bound {}\n",
-        r.tool_version, r.tool_commit, format_duration(o.budget_s), format_frequency(o.min_freq_hz),
-        format_margin(o.margin), format_duration(effective_budget_s(o)), name(o.cache), r.dirty_label(), name(o.round),
-        name(o.quantile));
+        r.tool_version, r.tool_commit, format_duration(o.question.budget_s), format_frequency(o.question.min_freq_hz),
+        format_margin(o.question.margin), format_duration(effective_budget_s(o.question)), name(o.question.cache), r.dirty_label(), name(o.round),
+        name(o.question.quantile));
     for (std::size_t i = 0; i < r.machines.size(); ++i) {
         const auto& m = r.machines[i];
         out += fmt::format("machine{}: {} ({} {}{}, core/TSC {:.3f})\n", many ? fmt::format(" [{}]", i + 1) : "",
@@ -156,7 +156,7 @@ std::string render_algorithms(const Recommendation& r, const Recommendation* oth
     const Recommendation* k = slowest ? other : &r;
     std::size_t aw = 11;
     for (const auto& a : r.algorithms) aw = std::max(aw, a.algorithm.size());
-    const std::string tcol = "time@" + format_frequency(o.min_freq_hz);
+    const std::string tcol = "time@" + format_frequency(o.question.min_freq_hz);
     std::string out = fmt::format(
         "\nper algorithm: the constants to paste (FPUTUNE_<ALGORITHM>_FPU_BYTES; * = what --header writes, "
         "--per-algorithm {}):\n",
@@ -199,7 +199,7 @@ std::string render_algorithms(const Recommendation& r, const Recommendation* oth
 std::string render_variants(const Recommendation& r, bool verbose) {
     const RecommendOptions& o = r.options;
     const bool many = r.machines.size() > 1;
-    const std::string tcol = "time@" + format_frequency(o.min_freq_hz);
+    const std::string tcol = "time@" + format_frequency(o.question.min_freq_hz);
     // Series (an AAD part, N sources, the warm-up state) have longer names than kernels.
     std::size_t kw = 22;
     for (const auto& row : r.variants) kw = std::max(kw, row.bound.kernel.size());
@@ -222,7 +222,7 @@ std::string render_variants(const Recommendation& r, bool verbose) {
         const std::string by = many ? "  " + machine_ref(r, v.machine) : "";
         if (!v.fits) {
             out +=
-                fmt::format("{:<{}} {:<5} {}{}\n", v.kernel, kw, name(v.cache), no_fit_message(v, o.min_freq_hz), by);
+                fmt::format("{:<{}} {:<5} {}{}\n", v.kernel, kw, name(v.cache), no_fit_message(v, o.question.min_freq_hz), by);
             out += notes(v);
             continue;
         }
@@ -246,7 +246,7 @@ std::string render_table(const Recommendation& r, const RecommendView& view) {
     const bool many = r.machines.size() > 1;
     std::size_t kw = 22;
     for (const auto& row : r.variants) kw = std::max(kw, row.bound.kernel.size());
-    const std::string tcol = "time@" + format_frequency(o.min_freq_hz);
+    const std::string tcol = "time@" + format_frequency(o.question.min_freq_hz);
     auto machine_ref = [&](const std::string& name) { return fputune::machine_ref(r, name); };
     std::string out = render_title(r);
     out += render_algorithms(r, view.other_policy);
@@ -263,7 +263,7 @@ std::string render_table(const Recommendation& r, const RecommendView& view) {
             const std::string unit = x.unit.word;
             if (!x.max_sources)
                 return fmt::format("{:<{}} none: one source of {} B takes {} at {}{}\n", label, kw, x.stripe_bytes,
-                                   format_duration(x.one_source_s), format_frequency(o.min_freq_hz), by);
+                                   format_duration(x.one_source_s), format_frequency(o.question.min_freq_hz), by);
             std::string most = fmt::format("{} {}", x.count(), unit);
             if (x.cap && x.max_sources >= x.cap)
                 most += "*";
@@ -305,7 +305,7 @@ std::string render_table(const Recommendation& r, const RecommendView& view) {
     out += fmt::format(
                "\nlimit: largest section in whole {} whose predicted time (upper 95 % bound of the {} fit, "
                "core cycles = ticks x core/TSC) at the minimum frequency ",
-               whole, name(o.quantile)) +
+               whole, name(o.question.quantile)) +
            fmt::format(
                "fits budget / margin, at most the {} end of its interval (rounded down, so it may lie below that end); interval: the sizes at which the bound "
                "line meets the budget, its 95 % band widened by the spread between the sweep's rounds (* = the band "
