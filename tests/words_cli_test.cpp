@@ -200,3 +200,18 @@ TEST_CASE("kernel choice: recommend -k filters what is shown, not what its answe
     CHECK(r.out.find("\nsha256-ssse3 ") == std::string::npos);
     CHECK(r.out.find("\nsha256-avx2 ") != std::string::npos);
 }
+
+TEST_CASE("verify ends with how many constants are OVER of how many, the worst by name, and what to do",
+          "[cli][words]") {
+    const std::string emr = source_file("data/machines/emerald-rapids-2vcpu-vm-2026-11-30.json");
+    const std::string header = (temp_dir() / "verify-summary.h").string();
+    REQUIRE(run_fputune("recommend --from " + emr + " -k crc32c-pclmul --budget 30us --min-freq 1GHz --header " + header)
+                .rc == 0);
+    const Run r = run_fputune("verify " + header + " --budget 30us --min-freq 1GHz --cache hot --time-budget 1",
+                              "FPUTUNE_LOCK_DIR=" + temp_dir().string());
+    INFO(r.out << r.err);
+    REQUIRE((r.rc == 0 || r.rc == 1));
+    const std::string last = r.out.substr(r.out.rfind('\n', r.out.size() - 2) + 1);
+    CHECK(std::regex_search(last, std::regex(R"(^\d+ of \d+ OVER, worst [+-]\d+\.\d % \(FPUTUNE_CRC32C_)")));
+    CHECK(std::regex_search(last, std::regex(r.rc == 1 ? "fputune recommend --from" : "holds the budget")));
+}
