@@ -4,7 +4,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 FPUTUNE = $(BUILD)/apps/fputune
 
-.PHONY: all deps build run test test-linux sanitize fuzz clean
+.PHONY: all deps build run test test-linux sanitize sanitize-quick san-configure fuzz clean
 all: build
 
 deps:
@@ -51,27 +51,41 @@ deb: build
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
-	@if [ "$(SANITIZE)" != 0 ]; then $(MAKE) --no-print-directory sanitize; fi
+	@if [ "$(SANITIZE)" != 0 ]; then $(MAKE) --no-print-directory sanitize-quick; fi
 
 # Sanitizers: everything built again with ASan and UBSan, float-cast-overflow included (-fsanitize=
 # undefined alone misses it), every finding fatal; then the ctest suite but SAN_SKIP (with the pipeline
 # sweep --quick | fit | recommend --header | check, the fuzz regression inputs and the install test)
-# runs under them. `make test` ends with it; `make test SANITIZE=0` skips it. The code under test is
+# runs under them (CI: .ci/run). `make test` ends with the part below, `sanitize-quick`; `make test SANITIZE=0`
+# skips it. The code under test is
 # built at -O1, the tests' own code at -O0 (CMakeLists.txt: half the compile time under the sanitizers).
 SANITIZE ?= 1
 # Skipped under the sanitizers only (the Release ctest above runs them): the golden-value tests that parse the
 # committed 6.7 MB sweeps of data/machines/ several times over (about 380 s of CPU under ASan, half the
 # sanitized suite). The same readers run sanitized on the fuzz regression inputs and the pipeline's fresh sweep.
-SAN_SKIP ?= ^golden: |committed machines|^simulate on the Emerald Rapids sweep
+# Also the package and the fleet: packaging an instrumented binary tests nothing more, and the fleet's sweeps
+# through ansible-playbook are the Release ctest's.
+SAN_SKIP ?= ^golden: |committed machines|^simulate on the Emerald Rapids sweep|^deb$$|^fleet
 SAN_BUILD ?= build-san
 SANITIZERS ?= address,undefined,float-cast-overflow
 export ASAN_OPTIONS ?= detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS ?= print_stacktrace=1:halt_on_error=1
-sanitize: deps
+san-configure: deps
 	@cmake -S . -B $(SAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=None "-DCMAKE_CXX_FLAGS=-O1 -g1" "-DCMAKE_C_FLAGS=-O1 -g1" \
 	       -DFPUTUNE_SANITIZE=$(SANITIZERS) >/dev/null
+sanitize: san-configure
 	@cmake --build $(SAN_BUILD) -j $(JOBS)
 	cd $(SAN_BUILD) && ctest --output-on-failure -j $(JOBS) -E '$(SAN_SKIP)'
+
+# What `make test` runs under the sanitizers, to keep a fresh clone's `make test` within 10 minutes on two
+# cores: the code under test (every kernel, lib, formats, models, the CLI) built sanitized, but of the tests
+# only the models' test binary and the fuzz replays (ctest label `san`): the pure-data code, the readers of
+# every file format, and the CLI end to end (the pipeline sweep --quick | fit | recommend --header | check,
+# and every JSON output against its schema). `make sanitize` (CI) runs every test under them.
+SAN_QUICK_TARGETS ?= fputune fputune_models_tests $(foreach t,$(FUZZ_TARGETS),fuzz_$(t)_replay)
+sanitize-quick: san-configure
+	@cmake --build $(SAN_BUILD) -j $(JOBS) --target $(SAN_QUICK_TARGETS)
+	cd $(SAN_BUILD) && ctest --output-on-failure -j $(JOBS) -L '^san$$' -E '$(SAN_SKIP)'
 
 # Fuzzing the readers (libFuzzer, clang): each target runs FUZZ_TIME seconds (one at a time) on a
 # working corpus in $(FUZZ_BUILD)/corpus/, seeded from tests/fuzz/<target>/{seeds,regressions}; a
@@ -101,19 +115,20 @@ fuzz:
 # The linux provider from Debian's linux-source-6.12 (installed if missing): its tests, and every test of
 # a *-linux variant (the conformance suite and the family tests, named '<kernel>: ...'). It reuses $(BUILD) (after
 # `make test` only the provider, the registry and the links are new) and builds only what these tests
-# run: fputune, the test binary with the conformance suite, the provider's tests. The next `make build`
+# run: fputune, the test binary with the conformance suite, the provider's tests; and `schemas`, every JSON
+# output (bench's vs_linux included) against its schema. The next `make build`
 # or `make test` without LINUX_SRC takes the provider out again.
 LINUX_TEST_SRC ?= /usr/src/linux-source-6.12.tar.xz
 test-linux:
 	@.ci/install-deps linux
 	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DFPUTUNE_LINUX_SRC=$(abspath $(LINUX_TEST_SRC)) >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS) --target fputune fputune_tests fputune_linux_tests
-	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -R '^(linux|registry|masking):|-linux: '
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -R '^(linux|registry|masking):|-linux: |^schemas$$'
 
-# The README's speed table, generated from the bench files of record (data/machines/bench/*.bench.json) by
-# tools/bench_table.py; ctest's readme-speed-table fails when README.md differs from what they give.
-.PHONY: readme-speed
-readme-speed:
+# The speed table of docs/results.md, generated from the bench files of record (data/machines/bench/*.bench.json) by
+# tools/bench_table.py; ctest's docs-speed-table fails when docs/results.md differs from what they give.
+.PHONY: docs-speed
+docs-speed:
 	python3 tools/bench_table.py
 
 # The report of data/machines/ rendered in headless Chromium: charts, series, no console errors, no

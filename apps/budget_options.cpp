@@ -97,7 +97,9 @@ void add_budget_options(po::options_description& desc) {
         "per-algorithm", po::value<std::string>()->default_value("slowest"),
         "slowest | selected: what an algorithm's constant stands for: its slowest variant (a stand-in for older CPUs) "
         "or the variant the kernel selects on each swept CPU")(
-        "kernel,k", po::value<std::vector<std::string>>()->composing(), "only kernels matching GLOB (repeatable)")(
+        "kernel,k", po::value<std::vector<std::string>>()->composing(),
+        "show only these kernels: a glob, an algorithm (all its variants), a kind (hash, cipher, raid) or all "
+        "(repeatable)")(
         "force", "accept a --budget outside 100ns..1s or a --min-freq outside 1MHz..10GHz");
 }
 

@@ -27,7 +27,7 @@ int run_bench(const Args& args) {
     desc.add_options()("kernel,k", po::value<std::vector<std::string>>()->composing(),
                        "kernels matching GLOB, or a kind: hash, cipher, raid, all (repeatable; default all)")(
         "sizes", po::value<std::string>()->default_value("64,256,1KiB,4KiB,16KiB,64KiB"),
-        "bytes per call, comma-separated (1 B .. 1 GiB)")("time", po::value<double>()->default_value(0.15),
+        "bytes per call, comma-separated (1 B .. 1 GiB)")("time", po::value<double>()->default_value(0.15, "0.15"),
                                                           "time cap per point in seconds")(
         "cpu", po::value<int>(), "pin to this CPU (default: the last allowed)")("json", "print JSON");
     po::variables_map vm;

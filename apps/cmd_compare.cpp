@@ -99,7 +99,8 @@ void print_algorithms(const CompareResult& r) {
         aw = std::max(aw, c.algorithm.size()), bw = std::max({bw, c.bound_by_a.size(), c.bound_by_b.size()}),
         tw = std::max(tw, thr(c.threshold_a).size());
     std::cout << fmt::format(
-        "\nper algorithm: the constant to ship (smallest limit over its variants) and the SIMD threshold\n"
+        "\nper algorithm: the constant to ship (smallest limit over its variants) and the SIMD threshold (the "
+        "state save paid by every call, as swept; recommend pays it by one call in 193)\n"
         "{:<{}} {:>9} {:<{}} {:>9} {:<{}} {:>8}  {:<{}} {}\n",
         "algorithm", aw, "limit A", "bound by", bw, "limit B", "bound by", bw, "change", "SIMD from A", tw,
         "SIMD from B");
@@ -159,7 +160,7 @@ int run_compare(const Args& args) {
         "exit 1 when a variant is significantly slower (c/B) or its limit significantly smaller by more than PCT %")(
         "min-change", po::value<std::string>()->default_value("3"),
         "smallest change in % called significant (the fits' intervals know the noise within one sweep, not the host's "
-        "drift between two)")("alpha", po::value<double>()->default_value(0.05),
+        "drift between two)")("alpha", po::value<double>()->default_value(0.05, "0.05"),
                               "significance level of the two-sided test")(
         "budget", po::value<std::string>()->default_value("30us"), "for the limits: longest acceptable FPU section")(
         "min-freq", po::value<std::string>()->default_value("1GHz"),

@@ -19,7 +19,7 @@ int run_fit(const Args& args) {
     po::positional_options_description pos;
     pos.add("input", 1);
     po::variables_map vm;
-    if (!parse("fit", "[FILE] [-o model.json] [-k GLOB]... [--json]", desc, args, vm, false, &pos)) return kExitOk;
+    if (!parse("fit", "[FILE] [-o model.json] [-k GLOB]... [--json]", desc, args, vm, true, &pos)) return kExitOk;
     const std::string input = vm["input"].as<std::string>();
     std::vector<std::string> globs;
     if (vm.count("kernel")) globs = vm["kernel"].as<std::vector<std::string>>();

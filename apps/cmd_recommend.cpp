@@ -1,13 +1,19 @@
 // SPDX-License-Identifier: MIT
 // `fputune recommend`: chunk limits for a time budget at a minimum frequency, as a table, JSON, a header.
+#include <algorithm>
 #include <charconv>
 #include <iostream>
+#include <optional>
+#include <set>
 #include <string>
+
+#include <fmt/format.h>
 
 #include "atomic_file.hpp"
 #include "budget_options.hpp"
 #include "cli.hpp"
 #include "header.hpp"
+#include "kernel_globs.hpp"
 #include "recommend.hpp"
 #include "recommendation_json.hpp"
 #include "render.hpp"
@@ -29,6 +35,47 @@ std::uint64_t save_every_option(const std::string& text) {
     return n;
 }
 
+// -k chooses what is shown, never what the answer is computed from: every kernel of the files is recommended (an
+// algorithm's constant over all its variants), then the rows of the kernels -k names are kept.
+void keep_shown(Recommendation& r, const std::vector<ModelFile>& sources, const std::vector<std::string>& globs) {
+    if (globs.empty()) return;
+    auto shown = [&](const std::string& name) {
+        const KernelInfo* info = nullptr;
+        for (const ModelFile& m : sources)
+            if ((info = m.kernel(name))) break;
+        return std::any_of(globs.begin(), globs.end(), [&](const std::string& g) { return kernel_selected(g, name, info); });
+    };
+    std::erase_if(r.variants, [&](const VariantRow& row) { return !shown(row.bound.kernel); });
+    std::erase_if(r.stripes, [&](const StripeRow& row) { return !shown(row.bound.kernel); });
+    std::set<std::string> algorithms;
+    for (const VariantRow& row : r.variants) algorithms.insert(row.bound.algorithm);
+    for (const StripeRow& row : r.stripes) algorithms.insert(row.bound.algorithm);
+    std::erase_if(r.algorithms, [&](const AlgorithmRow& a) { return !algorithms.count(a.algorithm); });
+    std::erase_if(r.stripe_algorithms, [&](const StripeResult& a) { return !algorithms.count(a.algorithm); });
+}
+
+// Under each per-algorithm constant of the header, the other --per-algorithm policy's value as a comment, labelled:
+// the header shows both, as the table does, and says which one it defines.
+std::string with_other_policy(std::string header, const Recommendation& r, const Recommendation* other) {
+    if (!other) return header;
+    const bool other_selected = other->options.per_algorithm == PerAlgorithm::selected;
+    for (const AlgorithmRow& a : r.algorithms) {
+        auto o = std::find_if(other->algorithms.begin(), other->algorithms.end(),
+                              [&](const AlgorithmRow& x) { return x.algorithm == a.algorithm; });
+        if (o == other->algorithms.end() || !o->fits || (other_selected && o->policy != PerAlgorithm::selected))
+            continue;
+        const std::string macro = a.stem.empty() ? algorithm_macro(a.algorithm) : "FPUTUNE_" + a.stem + "_FPU_BYTES";
+        const auto at = header.find("\n#define " + macro + " ");
+        if (at == std::string::npos) continue;
+        const auto eol = header.find('\n', at + 1);
+        if (eol == std::string::npos) continue;
+        header.insert(eol + 1, fmt::format("/*   --per-algorithm {}: {}U ({}, {}) */\n", other_selected ? "selected" : "slowest",
+                                           o->bytes, o->kernel,
+                                           other_selected ? "the kernel's choice on the CPU swept" : "the slowest variant"));
+    }
+    return header;
+}
+
 }  // namespace
 
 int run_recommend(const Args& args) {
@@ -37,7 +84,8 @@ int run_recommend(const Args& args) {
     desc.add_options()("round", po::value<std::string>()->default_value("block"),
                        "block | kib | pow2: how limits are rounded down")(
         "header", po::value<std::string>(), "also write a C header of #defines here (atomically)")(
-        "json", "print JSON (fputune.recommendation/1)");
+        "json", "print JSON (fputune.recommendation/1)")(
+        "verbose", "keep every fit-shape note on its variant's line (else one line per algorithm)");
     desc.add_options()(
         "save-every", po::value<std::string>()->default_value(std::to_string(kTraceSaveEvery)),
         "thresholds: the state save is paid by one one-shot in N (1 = every one pays; default: 26 saves in "
@@ -46,7 +94,7 @@ int run_recommend(const Args& args) {
     if (!parse("recommend",
                "[--from FILE...] --budget 30us [--min-freq 1GHz] [--margin 1.0] [--round block|kib|pow2] [--cache "
                "cold|hot] "
-               "[--dirty xmm|ymm|zmm|none] [--save-every 193] [-k GLOB]... [--header limits.h] [--json]",
+               "[--dirty xmm|ymm|zmm|none] [--save-every 193] [-k GLOB]... [--header limits.h] [--json] [--verbose]",
                desc, args, vm, false))
         return kExitOk;
     RecommendOptions o = budget_options(vm, "recommend", args);
@@ -57,12 +105,30 @@ int run_recommend(const Args& args) {
         check_writable(header_path);
         refuse_same_files({{"--header", header_path}}, source_paths(vm));
     }
-    const Recommendation r = recommend(load_sources(vm), o);
+    const std::vector<std::string> globs = kernel_patterns(vm);
+    po::variables_map every = vm;
+    every.erase("kernel");
+    const std::vector<ModelFile> sources = load_sources(every);
+    for (const ModelFile& m : sources) {
+        ModelFile named = m;
+        filter_kernels(named, globs);  // a -k that names nothing in a file: one line, exit 2
+    }
+    Recommendation r = recommend(sources, o);
+    keep_shown(r, sources, globs);
+    // The table shows per algorithm both policies, labelled: the other one is recommended too.
+    std::optional<Recommendation> other;
+    if (!vm.count("json") || !header_path.empty()) {
+        RecommendOptions p = o;
+        p.per_algorithm = o.per_algorithm == PerAlgorithm::slowest ? PerAlgorithm::selected : PerAlgorithm::slowest;
+        other = recommend(sources, p);
+        keep_shown(*other, sources, globs);
+    }
     // Everything is rendered before anything is written: a failure (a macro defined twice) leaves no header.
     const std::string printed = vm.count("json")
                                     ? to_json(r).dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"
-                                    : render_table(r);
-    const std::string header = header_path.empty() ? "" : render_header(r, header_path);
+                                    : render_table(r, {vm.count("verbose") > 0, other ? &*other : nullptr});
+    const std::string header =
+        header_path.empty() ? "" : with_other_policy(render_header(r, header_path), r, other ? &*other : nullptr);
     if (!header_path.empty()) write_file_atomic(header_path, header);
     std::cout << printed;
     if (!header_path.empty() && !vm.count("json")) std::cout << "wrote " << header_path << "\n";

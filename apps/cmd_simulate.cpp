@@ -177,9 +177,9 @@ int run_simulate(const Args& args) {
         "module-signing: a folder of modules (default /lib/modules/$(uname -r)), a file of sizes (one per line) or a "
         "list of sizes")(
         "pair-cycles", po::value<double>()->default_value(0),
-        "begin/end cost per section outside it, core cycles, added to cost (the seed measured 45-56 on Cascade Lake)")(
+        "begin/end cost per section outside it, core cycles, added to cost (Elliott 2022 measured 45-56 on Cascade Lake)")(
         "repeat", po::value<std::uint64_t>()->default_value(1),
-        "multiply every request count (the seed's tcrypt made 1000 x 1 MiB)")(
+        "multiply every request count (Elliott 2022's tcrypt made 1000 x 1 MiB)")(
         "kernel,k", po::value<std::vector<std::string>>()->composing(), "only kernels matching GLOB (repeatable)")(
         "json", "print JSON (fputune.simulation/1)");
     po::variables_map vm;

@@ -100,6 +100,58 @@ SweepOptions sweep_options(const po::variables_map& vm) {
     return opt;
 }
 
+// --resume: the sweep continues with the options its file records (kernels, --quick, sizes, cache, time budget,
+// rounds, thresholds, sampling rules); an option given on the command line overrides the file's.
+void options_from_file(SweepOptions& opt, const nlohmann::json& o, const po::variables_map& vm, const std::string& path) {
+    auto given = [&](const char* name) { return vm.count(name) && !vm[name].defaulted(); };
+    try {
+        if (!given("kernel")) {
+            opt.kernel_patterns = o.value("kernels", std::vector<std::string>{});
+            opt.kernels = select_kernels_or_kinds(opt.kernel_patterns);
+        }
+        if (!given("dirty")) opt.dirty = parse_dirty(o.value("dirty", std::string(dirty_name(opt.dirty))));
+        if (!given("section-overhead"))
+            opt.section_overhead_cycles = o.value("section_overhead_cycles", opt.section_overhead_cycles);
+        if (!given("cache")) {
+            const std::string cache = o.value("cache", std::string("both"));
+            opt.hot = cache != "cold";
+            opt.cold = cache != "hot";
+        }
+        if (!given("sizes")) opt.sizes = o.value("sizes", std::vector<std::uint64_t>{});
+        if (!given("max-bytes") && !given("quick"))
+            opt.max_section_bytes = o.value("max_section_bytes", opt.max_section_bytes);
+        if (!given("zmm-idle")) opt.zmm_idle_s = o.value("zmm_idle_s", 0.0);
+        if (!given("no-thresholds")) opt.thresholds = o.value("thresholds", opt.thresholds);
+        if (!given("threshold-dirty") && o.contains("threshold_dirty")) {
+            opt.threshold_dirty.clear();
+            for (const std::string& d : o["threshold_dirty"].get<std::vector<std::string>>())
+                opt.threshold_dirty.push_back(d == "none" ? DirtyState::none : parse_dirty(d));
+        }
+        if (!given("time-budget")) opt.budget_s = o.value("time_budget_s", opt.budget_s);
+        SamplingRules& r = opt.sampling;
+        if (!given("rounds")) r.rounds = o.value("rounds", r.rounds);
+        if (!given("quick")) {
+            opt.quick = o.value("quick", opt.quick);
+            opt.points_per_doubling = o.value("points_per_doubling", opt.points_per_doubling);
+            r.point_cap_s = o.value("point_cap_s", r.point_cap_s);
+            r.target_rel_ci = o.value("target_rel_ci", r.target_rel_ci);
+            r.target_rel_ci_long = o.value("target_rel_ci_long", r.target_rel_ci_long);
+            r.target_rel_ci90 = o.value("target_rel_ci90", r.target_rel_ci90);
+            r.min_samples = o.value("min_samples", r.min_samples);
+            r.min_samples90 = o.value("min_samples90", r.min_samples90);
+            r.tail_max_s = o.value("tail_max_s", r.tail_max_s);
+            r.min_samples99 = o.value("min_samples99", r.min_samples99);
+            r.target_rel_ci99 = o.value("target_rel_ci99", r.target_rel_ci99);
+            r.max_wait_s = o.value("max_wait_s", r.max_wait_s);
+            r.wait_share = o.value("wait_share", r.wait_share);
+        }
+    } catch (const std::exception& e) {  // a field of the wrong type, an unknown state or kernel
+        throw UsageError(fmt::format("--resume {}: its options cannot be taken over ({}); give them on the command "
+                                     "line, or start a new sweep",
+                                     path, e.what()));
+    }
+}
+
 // The file to continue: made on this machine with the same section options, or a UsageError.
 SweepFile resume_file(const std::string& path, const nlohmann::json& probe, const SweepOptions& opt) {
     SweepFile file = read_sweep_file(path);
@@ -162,8 +214,10 @@ int run_sweep(const Args& args) {
         "without vector code, e.g. 1ms (sizes to 256 KiB; each sample waits that long)")(
         "threshold-dirty", po::value<std::string>(),
         "dirty states for the threshold sweep: a list of xmm,ymm,zmm,none (none = user state already saved, no XSAVE) "
-        "or 'all' (= xmm,ymm,zmm,none; default: --dirty)")("resume", po::value<std::string>(),
-                                                           "continue a partial sweep file (written back to -o)")(
+        "or 'all' (= xmm,ymm,zmm,none; default: --dirty)")(
+        "resume", po::value<std::string>(),
+        "continue a partial sweep file (written back to -o) with the options it records; options given here "
+        "override them")(
         "cpu", po::value<int>(), "pin to this CPU (default: the last allowed)")(
         "host", po::value<std::string>(),
         "the machine's name to record in the file (fputune fleet: its inventory name); merges name it");
@@ -176,6 +230,11 @@ int run_sweep(const Args& args) {
     const std::string host = vm.count("host") ? vm["host"].as<std::string>() : "";
     if (vm.count("host") && (host.empty() || host.size() > 255 || printable(host, 255) != host))
         throw UsageError("--host '" + printable(host) + "': a machine's name, 1 to 255 printable characters");
+    std::optional<SweepFile> resumed;
+    if (vm.count("resume")) {
+        const std::string path = vm["resume"].as<std::string>();
+        options_from_file(opt, read_sweep_file(path).options, vm, path);
+    }
     const std::string output = vm["output"].as<std::string>();
     check_writable(output);
     if (vm.count("csv")) check_writable(vm["csv"].as<std::string>());
@@ -187,7 +246,6 @@ int run_sweep(const Args& args) {
 
     SweepInputs in;
     in.cpu = probe_cpu();
-    std::optional<SweepFile> resumed;
     if (vm.count("resume")) {
         resumed = resume_file(vm["resume"].as<std::string>(), in.cpu, opt);
         in.resume = &*resumed;

@@ -20,6 +20,7 @@
 #include "probe.hpp"
 #include "provenance_json.hpp"
 #include "registry.hpp"
+#include "render.hpp"
 #include "stats.hpp"
 #include "sweep.hpp"
 #include "units.hpp"
@@ -215,6 +216,7 @@ struct Verdicts {
     std::string table;
     nlohmann::json results = nlohmann::json::array();
     bool all_pass = true;
+    std::vector<VerifyRow> rows;  // for the summary line (render_verify_summary)
 };
 
 Verdicts judge(const std::vector<Constant>& constants, const SweepPlan& plan, const SweepMeasurement& m,
@@ -227,6 +229,7 @@ Verdicts judge(const std::vector<Constant>& constants, const SweepPlan& plan, co
             const Row r = row_of(plan, m, i, q);
             const bool pass = r.bound_s <= q.budget_s && r.samples > 0;
             v.all_pass = v.all_pass && pass;
+            v.rows.push_back({c.c.name, r.kernel, r.bound_s, pass});
             v.table +=
                 fmt::format("{:<36} {:>9} {:<26} {:>9} {:>10} {:>8}  {}\n", c.c.name, r.bytes, r.kernel,
                             format_duration(r.p50_s), format_duration(r.bound_s), r.samples, pass ? "PASS" : "OVER");
@@ -276,9 +279,9 @@ void print_text(const VerifyOptions& o, const DoctorReport& doctor, const SweepP
         format_frequency(o.question.min_freq_hz), format_duration(o.question.budget_s));
     std::cout << v.table;
     for (const std::string& n : notes) std::cout << "note: " << n << "\n";
-    std::cout << fmt::format("\n{}: {} sections measured in {:.1f} s ({} host disturbances waited out; doctor: {})\n",
-                             v.all_pass ? "PASS" : "OVER", plan.sections.size(), m.pool.elapsed_s, m.pool.events.size(),
-                             verdict_name(doctor.verdict));
+    std::cout << fmt::format("\n{} sections measured in {:.1f} s ({} host disturbances waited out; doctor: {})\n",
+                             plan.sections.size(), m.pool.elapsed_s, m.pool.events.size(), verdict_name(doctor.verdict));
+    std::cout << render_verify_summary(v.rows, o.question.budget_s);
 }
 
 }  // namespace

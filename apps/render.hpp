@@ -11,8 +11,16 @@
 
 namespace fputune {
 
-// `recommend`'s table: per variant, per algorithm, what bound each limit, and the notes.
-std::string render_table(const Recommendation& r);
+// How `recommend`'s table is shown: verbose keeps every fit-shape note on its variant's line (else one line per
+// algorithm); other_policy, the same recommendation under the other --per-algorithm policy, shown beside it.
+struct RecommendView {
+    bool verbose = false;
+    const Recommendation* other_policy = nullptr;
+};
+
+// `recommend`'s table: per algorithm first (the constants to paste), then per variant, what bound each limit,
+// and the notes.
+std::string render_table(const Recommendation& r, const RecommendView& view = {});
 
 // `check`'s table: each constant of `source`, its predicted time, PASS or OVER, and a summary line.
 std::string render_check(const CheckReport& report, const std::string& source, const std::vector<ModelFile>& sources,
@@ -21,6 +29,16 @@ std::string render_check(const CheckReport& report, const std::string& source, c
 // `check --upstream`: upstream's own sections (linux-x86-limits.csv, linux-x86-sections.csv) judged by the
 // recommendation's lines, per algorithm PASS or OVER, and the multi-source kernels' counts; `over` = how many OVER.
 std::string render_upstream(const Recommendation& r, std::size_t& over);
+
+// One constant of a header as `verify` measured it: the bound statistic in seconds at the minimum frequency.
+struct VerifyRow {
+    std::string constant, kernel;
+    double bound_s = 0;
+    bool pass = false;
+};
+
+// `verify`'s last line: "N of M OVER, worst +X % (CONSTANT, kernel)", and what to do when one is OVER.
+std::string render_verify_summary(const std::vector<VerifyRow>& rows, double budget_s);
 
 // `fit`'s table: every line of every kernel and cache state, the thresholds and the notes.
 std::string render_fit(const ModelFile& m);

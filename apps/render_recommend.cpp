@@ -2,6 +2,7 @@
 // `recommend`'s table.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <utility>
 #include <vector>
 
@@ -72,13 +73,56 @@ std::string render_thresholds_upstream(const Recommendation& r) {
     return out;
 }
 
-}  // namespace
+// The fit-shape notes ("p50 fit: not a straight line: 23% off at 64 B (...)"): kept on their variant's line with
+// --verbose, else summarised in one line per algorithm.
+struct ShapeNotes {
+    std::size_t variants = 0;
+    int pct_lo = 0, pct_hi = 0;
+    std::uint64_t bytes_lo = 0, bytes_hi = 0;
+};
 
-std::string render_table(const Recommendation& r) {
+bool shape_note(const std::string& note, int& pct, std::uint64_t& bytes) {
+    unsigned long long b = 0;
+    return std::sscanf(note.c_str(), "p50 fit: not a straight line: %d%% off at %llu B", &pct, &b) == 2 &&
+           (bytes = b, true);
+}
+
+std::string render_shape_summary(const Recommendation& r) {
+    std::vector<std::pair<std::string, ShapeNotes>> per_algorithm;
+    for (const auto& row : r.variants)
+        for (const auto& n : row.bound.notes) {
+            int pct = 0;
+            std::uint64_t bytes = 0;
+            if (!shape_note(n, pct, bytes)) continue;
+            auto it = std::find_if(per_algorithm.begin(), per_algorithm.end(),
+                                   [&](const auto& x) { return x.first == row.bound.algorithm; });
+            if (it == per_algorithm.end()) {
+                per_algorithm.push_back({row.bound.algorithm, {0, pct, pct, bytes, bytes}});
+                it = per_algorithm.end() - 1;
+            }
+            ShapeNotes& s = it->second;
+            ++s.variants;
+            s.pct_lo = std::min(s.pct_lo, pct), s.pct_hi = std::max(s.pct_hi, pct);
+            s.bytes_lo = std::min(s.bytes_lo, bytes), s.bytes_hi = std::max(s.bytes_hi, bytes);
+        }
+    if (per_algorithm.empty()) return "";
+    std::string out = "\np50 line not straight (the median line bends; the limits use the bound line near the limit, "
+                      "--verbose names each variant):\n";
+    for (const auto& [alg, s] : per_algorithm) {
+        const std::string pct = s.pct_lo == s.pct_hi ? fmt::format("{}", s.pct_hi)
+                                                     : fmt::format("{}-{}", s.pct_lo, s.pct_hi);
+        const std::string at = s.bytes_lo == s.bytes_hi ? fmt::format("{} B", s.bytes_lo)
+                                                        : fmt::format("{}..{} B", s.bytes_lo, s.bytes_hi);
+        out += fmt::format("  {}: {} variant{}, {} % off at {}\n", alg, s.variants, s.variants == 1 ? "" : "s", pct,
+                           at);
+    }
+    return out;
+}
+
+std::string render_title(const Recommendation& r) {
     const RecommendOptions& o = r.options;
     const bool many = r.machines.size() > 1;
-    std::string out;
-    out += fmt::format(
+    std::string out = fmt::format(
         "fputune {} ({}) recommend: budget {} per FPU section at {} minimum, margin {} (limit fits {}), "
         "{} cache, dirty {}, rounding {}, bound {}\n",
         r.tool_version, r.tool_commit, format_duration(o.question.budget_s), format_frequency(o.question.min_freq_hz),
@@ -89,27 +133,97 @@ std::string render_table(const Recommendation& r) {
         out += fmt::format("machine{}: {} ({} {}{}, core/TSC {:.3f})\n", many ? fmt::format(" [{}]", i + 1) : "",
                            m.machine, m.kind, m.source, m.date.empty() ? "" : ", " + m.date, m.core_per_tsc);
     }
-    auto machine_ref = [&](const std::string& name) -> std::string {
-        for (std::size_t i = 0; i < r.machines.size(); ++i)
-            if (r.machines[i].machine == name) return fmt::format("[{}]", i + 1);
-        return name;
+    return out;
+}
+
+std::string machine_ref(const Recommendation& r, const std::string& name) {
+    for (std::size_t i = 0; i < r.machines.size(); ++i)
+        if (r.machines[i].machine == name) return fmt::format("[{}]", i + 1);
+    return name;
+}
+
+std::string limit_text(const AlgorithmRow& a) {
+    return a.fits ? fmt::format("{} B ({})", a.bytes, format_size(a.bytes)) : std::string("no size fits");
+}
+
+// Per algorithm the constant to paste, first: bound by the slowest variant and by the variant the kernel selects
+// on the machines swept, each labelled, the one --header writes marked, and how to choose.
+std::string render_algorithms(const Recommendation& r, const Recommendation* other) {
+    const RecommendOptions& o = r.options;
+    const bool many = r.machines.size() > 1;
+    const bool slowest = o.per_algorithm == PerAlgorithm::slowest;
+    const Recommendation* s = slowest ? &r : other;
+    const Recommendation* k = slowest ? other : &r;
+    std::size_t aw = 11;
+    for (const auto& a : r.algorithms) aw = std::max(aw, a.algorithm.size());
+    const std::string tcol = "time@" + format_frequency(o.question.min_freq_hz);
+    std::string out = fmt::format(
+        "\nper algorithm: the constants to paste (FPUTUNE_<ALGORITHM>_FPU_BYTES; * = what --header writes, "
+        "--per-algorithm {}):\n",
+        slowest ? "slowest" : "selected");
+    out += fmt::format("{:<{}} {:<40} {:<44} {:>11} {:>9} {:>17} {:>14}\n", "algorithm", aw,
+                       std::string("slowest variant") + (slowest ? " *" : ""),
+                       std::string(many ? "the kernel's choice on each CPU swept" : "the kernel's choice on the CPU swept") +
+                           (slowest ? "" : " *"),
+                       tcol, "upstream", "upstream time",
+                       fmt::format("simd min{}", o.dirty == Dirty::none ? "" : fmt::format(" (1/{})", o.save_every)));
+    auto find = [](const Recommendation* x, const std::string& alg) -> const AlgorithmRow* {
+        if (!x) return nullptr;
+        for (const auto& a : x->algorithms)
+            if (a.algorithm == alg) return &a;
+        return nullptr;
     };
-    out += "\n";
+    for (const auto& a : r.algorithms) {
+        const AlgorithmRow* as = find(s, a.algorithm);
+        const AlgorithmRow* ak = find(k, a.algorithm);
+        auto cell = [&](const AlgorithmRow* x, bool kernels_choice) -> std::string {
+            if (!x) return "-";
+            if (kernels_choice && x->policy != PerAlgorithm::selected) return "unknown (see note)";
+            return limit_text(*x) + " " + x->kernel + (many ? " on " + machine_ref(r, x->machine) : "");
+        };
+        out += fmt::format("{:<{}} {:<40} {:<44} {:>11} {:>9} {:>17} {:>14}\n", a.algorithm, aw, cell(as, false),
+                           cell(ak, true), a.fits ? format_duration(a.time_s) : "-",
+                           upstream_text(a.upstream_bytes, a.upstream_known, a.upstream_judged_at),
+                           upstream_time_text(a.upstream_time_s, a.upstream_known, a.upstream_pass),
+                           threshold_text(a.threshold));
+        if (ak && ak->policy != PerAlgorithm::selected && !ak->selection_note.empty())
+            out += fmt::format("{:<{}}   note: {}\n", "", aw, ak->selection_note);
+    }
+    out +=
+        "how to choose: --per-algorithm slowest (the default) bounds each constant by its slowest variant, for\n"
+        "  kernel source that reaches CPUs nobody swept; --per-algorithm selected bounds it by the variant the\n"
+        "  kernel runs on the machines swept, when those are the machines you ship for\n";
+    return out;
+}
+
+std::string render_variants(const Recommendation& r, bool verbose) {
+    const RecommendOptions& o = r.options;
+    const bool many = r.machines.size() > 1;
     const std::string tcol = "time@" + format_frequency(o.question.min_freq_hz);
     // Series (an AAD part, N sources, the warm-up state) have longer names than kernels.
-    std::size_t kw = 22, aw = 11;
+    std::size_t kw = 22;
     for (const auto& row : r.variants) kw = std::max(kw, row.bound.kernel.size());
-    for (const auto& a : r.algorithms) aw = std::max(aw, a.algorithm.size());
-    out +=
-        fmt::format("{:<{}} {:<5} {:>20} {:>19} {:>11} {:>6} {:>9} {:>17} {:>14}{}\n", "kernel", kw, "cache", "limit",
-                    "interval", tcol, "cost", "upstream", "upstream time", "simd min", many ? "  bound by" : "");
+    std::string out = "\nper variant (FPUTUNE_<KERNEL>_FPU_BYTES):\n";
+    out += fmt::format("{:<{}} {:<5} {:>20} {:>19} {:>11} {:>6} {:>9} {:>17} {:>14}{}\n", "kernel", kw, "cache",
+                       "limit", "interval", tcol, "cost", "upstream", "upstream time",
+                       fmt::format("simd min{}", o.dirty == Dirty::none ? "" : fmt::format(" (1/{})", o.save_every)),
+                       many ? "  bound by" : "");
+    auto notes = [&](const VariantResult& v) {
+        std::string n;
+        for (const auto& x : v.notes) {
+            int pct = 0;
+            std::uint64_t bytes = 0;
+            if (verbose || !shape_note(x, pct, bytes)) n += fmt::format("{:<{}}   note: {}\n", "", kw, x);
+        }
+        return n;
+    };
     for (const auto& row : r.variants) {
         const VariantResult& v = row.bound;
-        const std::string by = many ? "  " + machine_ref(v.machine) : "";
+        const std::string by = many ? "  " + machine_ref(r, v.machine) : "";
         if (!v.fits) {
             out +=
                 fmt::format("{:<{}} {:<5} {}{}\n", v.kernel, kw, name(v.cache), no_fit_message(v, o.question.min_freq_hz), by);
-            for (const auto& n : v.notes) out += fmt::format("{:<{}}   note: {}\n", "", kw, n);
+            out += notes(v);
             continue;
         }
         out += fmt::format(
@@ -119,31 +233,24 @@ std::string render_table(const Recommendation& r) {
             format_duration(v.time_s), 100 * v.throughput_cost,
             upstream_text(v.upstream_bytes, v.upstream_known, v.upstream_judged_at),
             upstream_time_text(v.upstream_time_s, v.upstream_known, v.upstream_pass), threshold_text(v.threshold), by);
-        for (const auto& n : v.notes) out += fmt::format("{:<{}}   note: {}\n", "", kw, n);
+        out += notes(v);
     }
-    if (o.per_algorithm == PerAlgorithm::selected)
-        out += "\nper algorithm (--per-algorithm selected: the variant the kernel selects on " +
-               std::string(many ? "each machine, the smallest across machines" : "this machine") + "):\n";
-    else
-        out += "\nper algorithm (the smallest limit across its variants" + std::string(many ? " and machines" : "") +
-               "):\n";
-    out += fmt::format("{:<{}} {:>20} {:>11} {:>9} {:>17} {:>14}  {}\n", "algorithm", aw, "limit", tcol, "upstream",
-                       "upstream time", "simd min", "bound by");
-    for (const auto& a : r.algorithms) {
-        const std::string by = a.kernel + (many ? " on " + machine_ref(a.machine) : "");
-        const std::string thr = threshold_text(a.threshold);
-        if (!a.fits) {
-            out += fmt::format("{:<{}} no size fits: one block of {} takes {} at {}  ({})\n", a.algorithm, aw, a.kernel,
-                               format_duration(a.one_block_s), format_frequency(o.question.min_freq_hz), by);
-            continue;
-        }
-        out += fmt::format("{:<{}} {:>20} {:>11} {:>9} {:>17} {:>14}  {}\n", a.algorithm, aw,
-                           fmt::format("{} B ({})", a.bytes, format_size(a.bytes)), format_duration(a.time_s),
-                           upstream_text(a.upstream_bytes, a.upstream_known, a.upstream_judged_at),
-                           upstream_time_text(a.upstream_time_s, a.upstream_known, a.upstream_pass), thr, by);
-        if (o.per_algorithm == PerAlgorithm::selected && !a.selection_note.empty())
-            out += fmt::format("{:<{}}   note: {}\n", "", aw, a.selection_note);
-    }
+    if (!verbose) out += render_shape_summary(r);
+    return out;
+}
+
+}  // namespace
+
+std::string render_table(const Recommendation& r, const RecommendView& view) {
+    const RecommendOptions& o = r.options;
+    const bool many = r.machines.size() > 1;
+    std::size_t kw = 22;
+    for (const auto& row : r.variants) kw = std::max(kw, row.bound.kernel.size());
+    const std::string tcol = "time@" + format_frequency(o.question.min_freq_hz);
+    auto machine_ref = [&](const std::string& name) { return fputune::machine_ref(r, name); };
+    std::string out = render_title(r);
+    out += render_algorithms(r, view.other_policy);
+    out += render_variants(r, view.verbose);
     if (!r.stripes.empty()) {
         out += fmt::format(
             "\nmulti-source kernels: the most disks (data + P + Q) or sources one section may cover at 4 KiB per disk "
@@ -200,7 +307,7 @@ std::string render_table(const Recommendation& r) {
                "core cycles = ticks x core/TSC) at the minimum frequency ",
                whole, name(o.question.quantile)) +
            fmt::format(
-               "fits budget / margin, at most the {} end of its interval; interval: the sizes at which the bound "
+               "fits budget / margin, at most the {} end of its interval (rounded down, so it may lie below that end); interval: the sizes at which the bound "
                "line meets the budget, its 95 % band widened by the spread between the sweep's rounds (* = the band "
                "alone: the input has no rounds); cost: throughput lost against no limit ",
                o.emit == Emit::central ? "central estimate, not the low" : "low (conservative)") +

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// `simulate`'s tables: the seed's columns (calls, cost, maxcycles, bpf), without and with limits.
+// `simulate`'s tables: Elliott 2022's columns (calls, cost, maxcycles, bpf), without and with limits.
 #include "render_simulate.hpp"
 
 #include <fmt/format.h>
@@ -120,7 +120,7 @@ std::string render_simulation(const Simulation& s) {
         "cost); maxcycles = the longest section "
         "in core cycles (upper line, the save included, as `recommend` and `check` bound it); bpf = bytes per FPU "
         "section, "
-        "KiB = bpf / 1024 rounded down, as the seed prints them; maxlen = bytes in the longest section. Each section's "
+        "KiB = bpf / 1024 rounded down, as Elliott 2022 prints them; maxlen = bytes in the longest section. Each section's "
         "fixed "
         "cost is the line's A, measured on a request's first section: it includes per-request setup (poly1305's key "
         "powers, "

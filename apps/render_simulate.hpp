@@ -8,7 +8,7 @@
 
 namespace fputune {
 
-// Per machine one table without limits (upstream's behaviour) and one with them, in the seed's columns
+// Per machine one table without limits (upstream's behaviour) and one with them, in Elliott 2022's columns
 // (calls, cost, maxcycles, bpf, KiB, maxlen), then what the limits change, the notes and a legend.
 std::string render_simulation(const Simulation& s);
 

@@ -274,15 +274,20 @@ std::string summary(const ReportData& d) {
     s += fmt::format(
         "<p class=\"muted\">interval: where the {1} line (core cycles = ticks × core/TSC) meets the budget / "
         "margin ({3}) at {2}, its 95 % band widened by the spread of the limits the sweep's rounds give near it "
-        "(README \"How sure\"; * the band alone: a sweep without rounds); limit: its low end (what "
+        "(docs/results.md, \"How sure\"; * the band alone: a sweep without rounds); limit: its low end (what "
         "recommend emits), rounded down to whole {0}; unrounded: before rounding; "
         "throughput cost: A / (A + B·n) of the p50 line, what the limit costs against no limit; SIMD from: the "
-        "shortest input from which the SIMD path (state save included) beats the no-FPU one for every longer input "
-        "measured.</p>\n",
+        "shortest input from which the SIMD path beats the no-FPU one for every longer input measured, with the "
+        "state save {4} (<code>recommend</code>'s default and its header: by one call in 193; "
+        "<code>--save-every</code>).</p>\n",
         o.round == Round::block ? "blocks"
         : o.round == Round::kib ? "KiB (and blocks)"
                                 : "blocks, a power of two",
-        esc(o.question.quantile), esc(format_frequency(o.question.min_freq_hz)), esc(format_duration(effective_budget_s(o.question))));
+        esc(o.question.quantile), esc(format_frequency(o.question.min_freq_hz)),
+        esc(format_duration(effective_budget_s(o.question))),
+        o.dirty == Dirty::none ? std::string("paid by none")
+        : o.save_every == 1    ? std::string("paid by every call, as swept")
+                               : fmt::format("paid by one call in {}", o.save_every));
     s += notes_list(r.notes);
     return s + "</section>\n";
 }
@@ -521,9 +526,9 @@ std::string algorithm(const ReportData& d, const AlgorithmReport& a, const std::
     if (r.threshold)
         line += " (" + esc(r.threshold->kernel) + ", " + esc(r.threshold->dirty) + " dirty" +
                 (many ? ", on " + esc(machine_label(r.threshold_machine)) : "") + ")";
-    if (a.upstream)
-        line += "; upstream: " +
-                esc(a.upstream->simd_min_len == "none" ? "no length gate" : "from " + a.upstream->simd_min_len + " B");
+    // Upstream's threshold, always said: a length, no gate, or not known (no row, or a row without one).
+    const std::string up_min = !r.upstream_simd_min.empty() ? r.upstream_simd_min : a.upstream ? a.upstream->simd_min_len : "";
+    line += "; upstream: " + esc(up_min == "none" ? "no length gate" : up_min.empty() ? "not known" : "from " + up_min + " B");
     s += "<p>" + line + ".</p>\n";
     s += "<h3>Trade-off: section time and throughput against bytes per section</h3>\n<div class=\"grid\">\n";
     for (const auto& t : a.tradeoffs) {
@@ -617,15 +622,16 @@ std::string report_html(const ReportData& d, const std::map<std::string, Chart>&
         "p50 fit. Open "
         "circles: measured p50; dots: measured {} on the sections the bound was fitted on (at most 50 µs); crosses: "
         "longer sections, "
-        "where a host's interruptions dominate. The red line is the budget; the vertical lines are the recommended "
-        "limit per machine "
-        "and upstream's constant (grey); the shaded vertical band around a limit is its interval (where the bound "
+        "where a host's interruptions dominate. The orange-red (vermillion) horizontal line is the budget (dashed: "
+        "the budget / margin); the vertical lines are the recommended limit per machine, in its colour, "
+        "and upstream's constant (dark grey, dashed); the shaded vertical band around a limit is its interval (where the bound "
         "line meets the budget, and how far that moves between the sweep's rounds; the limit is its low end).</li>\n"
         "<li><b>Threshold</b>: the one-shot cost of one call (init + update + final, the FPU state save and restore "
         "included for "
         "SIMD paths) against input length, per path; the dirty state the limits use is solid, others dashed. The "
         "crossover is where "
-        "the SIMD path starts to win for every longer input measured; upstream's threshold in grey.</li>\n"
+        "the SIMD path starts to win for every longer input measured (orange-red, dash-dotted); upstream's threshold in "
+        "dark grey, dashed.</li>\n"
         "<li><b>Machines</b>: the cost of the user-state save and restore that a section's first "
         "<code>kernel_fpu_begin()</code> "
         "pays, by how much state the user had dirtied.</li>\n</ul>\n",

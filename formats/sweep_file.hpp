@@ -41,7 +41,7 @@ struct KernelInfo {
     std::string name, algorithm, isa, provider;
     std::uint32_t block_bytes = 0;
     bool needs_fpu = false;
-    // A series of sections of a registry kernel (lib/sweep.hpp, issue 14), listed as a kernel of its own; every
+    // A series of sections of a registry kernel (lib/sweep.hpp, docs/section-shapes.md), listed as a kernel of its own; every
     // field empty/0 for a kernel's primary series of the bulk shape, and in files from before series.
     std::string of = {};  // the registry kernel it is a series of ("" = `name` itself)
     std::string shape = {};  // "message" (XTS), "aad" (GCM), "stripe" (multi-source); "" = bulk

@@ -85,7 +85,7 @@ struct Kernel {
     bool reference_only = false;  // a portable oracle, not a path the kernel has (no threshold for it)
 
     // ---- Multi-source kernels: RAID6 gen_syndrome, xor_gen (every other kernel leaves these at their defaults;
-    // design: /work/notes/multisource-interface.md) ------------------------------------------------------------
+    // docs/design.md, "Multi-source kernels") ------------------------------------------------------------
     // stripe: what one FPU section runs: `sources` source buffers of `bytes` each (a multiple of block_bytes)
     //         into dest_count destination buffers of `bytes` each. raid6: dst[0] = P, dst[1] = Q (written);
     //         xor: dst[0] ^= every source (read and written, as Linux xor_gen()). Stateless: such a kernel has
@@ -111,7 +111,7 @@ inline constexpr std::uint32_t kStripeSources[] = {4, 8, 16};
 
 constexpr bool is_cipher(const Kernel& k) noexcept { return k.crypt != nullptr; }
 
-// ---- Section shapes (issue 14): what one FPU section covers, as Linux's glue cuts each kind of work -------
+// ---- Section shapes (docs/section-shapes.md): what one FPU section covers, as Linux's glue cuts each kind of work -------
 enum class SectionShape : std::uint8_t {
     bulk,  // the bulk entry on n bytes, one of a request's loop of sections: a hash's blocks(), a walk step
     // of a cipher's crypt() (CTR, ChaCha20, GCM's data part: CTR + GHASH)

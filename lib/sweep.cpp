@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Sweep engine: the glue loop of DESIGN.md, timed per section with the TSC, every point in one pool.
+// Sweep engine: the kernel's glue loop (docs/design.md), timed per section with the TSC, every point in one pool.
 #include "sweep.hpp"
 
 #include <algorithm>

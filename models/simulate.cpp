@@ -196,7 +196,7 @@ void validate(const SimulateOptions& o) {
     validate(o.question, false);
     if (!(o.pair_cycles >= 0) || !std::isfinite(o.pair_cycles))
         throw std::invalid_argument(
-            "--pair-cycles: must be 0 or more core cycles (the seed measured 45-56 per begin/end pair)");
+            "--pair-cycles: must be 0 or more core cycles (Elliott 2022 measured 45-56 per begin/end pair)");
     if (o.repeat == 0) throw std::invalid_argument("--repeat: must be at least 1");
 }
 

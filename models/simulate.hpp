@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// `simulate`: a workload's FPU sections per kernel from the fitted models, as the seed's table has them
+// `simulate`: a workload's FPU sections per kernel from the fitted models, as Elliott 2022's table has them
 // (calls, cost, maxcycles, bpf), without limits (upstream's behaviour) and with limits. The table as
 // data; apps/render_simulate.hpp prints it, simulation_json.hpp writes it.
 #pragma once

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-# The README's speed table is what data/machines/bench/ gives (tools/bench_table.py), and the check notices a
-# table that differs: a copy of README.md with one cell changed fails it, and rewriting the copy mends it.
+# The speed table of docs/results.md is what data/machines/bench/ gives (tools/bench_table.py), and the check notices a
+# table that differs: a copy of docs/results.md with one cell changed fails it, and rewriting the copy mends it.
 # Usage: tests/bench_table_test.py SOURCE_DIR
 import os
 import re
@@ -22,11 +22,11 @@ failed = 0
 r = check(source)
 if r.returncode != 0:
     print(r.stdout + r.stderr)
-    print("FAIL README.md's speed table differs from data/machines/bench/ (make readme-speed)")
+    print("FAIL docs/results.md's speed table differs from data/machines/bench/ (make docs-speed)")
     failed = 1
 with tempfile.TemporaryDirectory() as tmp:
     shutil.copytree(os.path.join(source, "data/machines/bench"), os.path.join(tmp, "data/machines/bench"))
-    text = open(os.path.join(source, "README.md")).read()
+    text = open(os.path.join(source, "docs", "results.md")).read()
     begin = text.index("<!-- speed table:")
     cell = re.compile(r"\| (\d+\.\d\d) \|")
     m = cell.search(text, begin)
@@ -34,12 +34,13 @@ with tempfile.TemporaryDirectory() as tmp:
         print("FAIL no ratio cell in the speed table")
         sys.exit(1)
     changed = text[:m.start(1)] + ("9.99" if m.group(1) != "9.99" else "1.00") + text[m.end(1):]
-    open(os.path.join(tmp, "README.md"), "w").write(changed)
+    os.makedirs(os.path.join(tmp, "docs"))
+    open(os.path.join(tmp, "docs", "results.md"), "w").write(changed)
     if check(tmp).returncode != 1:
         print("FAIL a changed cell passed the check")
         failed = 1
     subprocess.run([sys.executable, tool, "--root", tmp], check=True)
-    if check(tmp).returncode != 0 or open(os.path.join(tmp, "README.md")).read() != text:
+    if check(tmp).returncode != 0 or open(os.path.join(tmp, "docs", "results.md")).read() != text:
         print("FAIL rewriting the table did not give the committed one back")
         failed = 1
 print("speed table: " + ("FAILED" if failed else "matches the bench files; a changed cell is caught and mended"))

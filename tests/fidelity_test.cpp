@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Fidelity to the kernel (issue 12): thresholds with the state save paid as the kernel pays it
+// Fidelity to the kernel: thresholds with the state save paid as the kernel pays it
 // (--save-every), what each threshold is made of, and upstream's thresholds beside ours.
 #include <algorithm>
 #include <cmath>

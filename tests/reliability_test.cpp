@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Reliability (issue 11): writes that never destroy, readers that refuse instead of crash, signals,
+// Reliability: writes that never destroy, readers that refuse instead of crash, signals,
 // exit codes, the CPU lock, plausible options. Each TEST_CASE names the finding it guards against.
 #include <fcntl.h>
 #include <signal.h>
@@ -642,7 +642,7 @@ TEST_CASE("sweep reader: numbers out of their field's range are refused, naming 
 
 TEST_CASE("sweep reader: a point with negative, zero, NaN, infinite or missing statistics is skipped and named",
           "[reliab][read]") {
-    // Issue 10: 468 of 4816 points had a negative p50 and the whole file was refused.
+    // A sweep once had 468 of 4816 points with a negative p50 and the whole file was refused.
     struct Case {
         std::string stat;
         json value;  // null: removed (NaN and inf are written as null by JSON writers)

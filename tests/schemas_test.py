@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 # Real outputs of every file format validate against share/fputune/schemas/ (python3-jsonschema):
-# the committed sweeps, fresh sweep/fit/recommend/bench/simulate outputs, and the fuzz seeds.
+# the committed sweeps, fresh sweep/fit/recommend/bench/simulate/compare/doctor/verify outputs, and the fuzz seeds.
 # Usage: schemas_test.py path/to/fputune SOURCE_DIR [--fresh-only]
 # --fresh-only (the sanitizer build): not the committed sweeps of data/machines/, the same for every
 # build and most of this test's time; the default build's run validates them.
@@ -130,6 +130,34 @@ with tempfile.TemporaryDirectory() as tmp:
     for f in ([] if fresh_only else glob.glob(os.path.join(source, "data/machines/*.bench.json"))):
         fully_described(json.load(open(f)), os.path.relpath(f, source))
     validate(json.loads(run("simulate", "--workload", "bigbuf", "--from", zen5, "--budget", "30us", "--json")), "simulate --json")
+    # compare: two sweeps (with --fail-on-regression, its regressions list) and two bench files.
+    emr = os.path.join(source, "data/machines/emerald-rapids-vm-2026-11-30.json")
+    pair = (sweep, fresh_model) if fresh_only else (zen5, emr)  # under the sanitizers, the small fresh files
+    cmp = json.loads(run("compare", *pair, "--json", "--fail-on-regression", "1000"))
+    validate(cmp, "compare --json (two sweeps)")
+    fully_described(cmp, "compare --json (two sweeps)")
+    bench_a, bench_b = os.path.join(tmp, "a.bench.json"), os.path.join(tmp, "b.bench.json")
+    for path in (bench_a, bench_b):
+        open(path, "w").write(run("bench", "-k", "crc32c-pclmul", "--sizes", "1KiB", "--time", "0.02", "--json"))
+    cmp = json.loads(run("compare", bench_a, bench_b, "--json"))
+    validate(cmp, "compare --json (two bench files)")
+    fully_described(cmp, "compare --json (two bench files)")
+    # doctor and verify measure this machine: short runs, whatever their verdict (exit 1 = unfit or OVER).
+    doctor = subprocess.run([fputune, "doctor", "--json", "--seconds", "0.3"], capture_output=True, text=True)
+    if doctor.returncode not in (0, 1):
+        print(f"FAIL doctor --json exited {doctor.returncode}: {doctor.stderr.strip()[:300]}")
+        failed += 1
+    else:
+        validate(json.loads(doctor.stdout), "doctor --json")
+    header = os.path.join(tmp, "limits.h")
+    run("recommend", "--from", sweep, "--budget", "30us", "--header", header)
+    verify = subprocess.run([fputune, "verify", header, "--budget", "30us", "--cache", "hot", "--time-budget", "1", "--json"],
+                            capture_output=True, text=True)
+    if verify.returncode not in (0, 1):
+        print(f"FAIL verify --json exited {verify.returncode}: {verify.stderr.strip()[:300]}")
+        failed += 1
+    else:
+        validate(json.loads(verify.stdout), "verify --json")
 
 print(f"{sum(checked.values())} documents validated: " + ", ".join(f"{k} x{v}" for k, v in sorted(checked.items())))
 missing = {k for k in validators if k.rsplit("/", 1)[0] not in {c.rsplit("/", 1)[0] for c in checked}}  # one version of each

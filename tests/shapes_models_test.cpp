@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Section shapes in the models (issue 14): series of sections as kernels of their own (an XTS message, GCM's
+// Section shapes in the models (docs/section-shapes.md): series of sections as kernels of their own (an XTS message, GCM's
 // AAD, N sources of a multi-source kernel, the ZMM warm-up state), upstream judged where it has no cap, the
 // multi-source kernels' counts at 4 KiB stripes, and their macros in the header and in check. Synthetic,
 // noise-free lines: the answers are exact up to the fit's arithmetic.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Section shapes in the engine (issue 14): which series of sections each kernel gets, their sizes and names,
+// Section shapes in the engine (docs/section-shapes.md): which series of sections each kernel gets, their sizes and names,
 // kernel kinds for -k, the series in the sweep file, and a tiny measured sweep of a cipher's two shapes.
 // Nothing here asserts a time.
 #include <sys/wait.h>

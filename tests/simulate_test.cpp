@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// `simulate`: workloads, the split of requests into sections, the seed's table reproduced from the seed's
+// `simulate`: workloads, the split of requests into sections, Elliott 2022's table reproduced from Elliott 2022's
 // own 4 KiB data, this machine's sweep with its generated header, and the CLI's answers to bad input.
 #include <sys/wait.h>
 #include <unistd.h>
@@ -67,7 +67,7 @@ const SimRow& row(const Simulation& s, const std::string& kernel, std::size_t ma
     throw std::logic_error("unreachable");
 }
 
-// The seed's rows (elliott-2022-fpu-sections.csv) by run and driver.
+// Elliott 2022's rows (elliott-2022-fpu-sections.csv) by run and driver.
 struct SeedRow {
     double calls = 0, cost = 0, maxcycles = 0;
     std::uint64_t bpf = 0;
@@ -218,14 +218,14 @@ TEST_CASE("simulate: the state save is paid once per request and left out of the
     CHECK_FALSE(module_signing_workload({1}, "x").kernel_thread);
 }
 
-TEST_CASE("the seed's table from the seed's own 4 KiB cycles: SHA avx2 bigbuf maxcycles and calls",
+TEST_CASE("Elliott 2022's table from Elliott's own 4 KiB cycles: SHA avx2 bigbuf maxcycles and calls",
           "[simulate][golden]") {
     const auto seed = seed_rows();
     const ModelFile cascade = load_models(kElliottCycles);
     const SimLimits limits = limits_from_header(read_file(kElliottLimits), kElliottLimits);
     SimulateOptions o;
-    o.question.min_freq_hz = 2.2e9;  // the seed's counters tick at 2.2 GHz (TSC = core on that reading)
-    o.repeat = 100;  // 1000 x 1 MiB per driver: what the seed's calls count (see below)
+    o.question.min_freq_hz = 2.2e9;  // Elliott 2022's counters tick at 2.2 GHz (TSC = core on that reading)
+    o.repeat = 100;  // 1000 x 1 MiB per driver: what Elliott 2022's calls count (see below)
     const Simulation s = simulate({cascade}, bigbuf_workload(), &limits, o);
     for (const char* kernel : {"sha1-avx2", "sha256-avx2", "sha512-avx2"}) {
         INFO(kernel);
@@ -234,19 +234,19 @@ TEST_CASE("the seed's table from the seed's own 4 KiB cycles: SHA avx2 bigbuf ma
         const SeedRow& limited = seed.at({"bigbuf-limited", kernel});
         REQUIRE(r.limited);
         CHECK(r.limited->limit_bytes == std::optional<std::uint64_t>(limited.bpf));
-        // Without limits the whole 1 MiB update is one section: within 25 % of the seed's maxcycles (we
-        // predict 17-20 % less: the seed's counter is the module's, the max over its slower ssse3/avx
+        // Without limits the whole 1 MiB update is one section: within 25 % of Elliott 2022's maxcycles (we
+        // predict 17-20 % less: Elliott 2022's counter is the module's, the max over its slower ssse3/avx
         // drivers too, and the 4 KiB figures themselves differ by 17 % between sha224 and sha256, one code).
         CHECK(std::abs(r.upstream.longest_cycles / unlimited.maxcycles - 1) < 0.25);
         CHECK(r.upstream.longest_cycles < unlimited.maxcycles);
-        // With the limits the kernel's own work is 73-75 k cycles (33-34 us); the seed's maxcycles of that run
-        // (161-227 k) add interrupts (kernel_fpu_begin leaves them on): the seed saw 81 912 cycles at best
+        // With the limits the kernel's own work is 73-75 k cycles (33-34 us); Elliott 2022's maxcycles of that run
+        // (161-227 k) add interrupts (kernel_fpu_begin leaves them on): Elliott 2022 saw 81 912 cycles at best
         // across repeated runs ("I've seen results vary from 81912 (37 us) to (102 us)"). Within 25 % of that.
         CHECK(std::abs(r.limited->longest_cycles / 81912.0 - 1) < 0.25);
         CHECK(r.limited->longest_cycles < limited.maxcycles);
     }
-    // The calls: the seed's counter is per module, over every driver of it. Simulating every driver with
-    // its own limit (the rate does not matter for the count) gives the seed's calls: 1000 x 1 MiB per
+    // The calls: Elliott 2022's counter is per module, over every driver of it. Simulating every driver with
+    // its own limit (the rate does not matter for the count) gives Elliott 2022's calls: 1000 x 1 MiB per
     // driver, each an update() in ceil(1 MiB / bpf) sections plus a final() section.
     std::string csv = "algorithm,bytes,cycles_per_op\n";
     std::string header;
@@ -439,7 +439,7 @@ TEST_CASE("simulate: limits from a header or a recommendation, and what it canno
     CHECK_FALSE(none.notes.empty());
 }
 
-TEST_CASE("simulate renders the seed's columns and JSON", "[simulate]") {
+TEST_CASE("simulate renders Elliott 2022's columns and JSON", "[simulate]") {
     const ModelFile cascade = load_models(kElliottCycles);
     const SimLimits limits = limits_from_header(read_file(kElliottLimits), kElliottLimits);
     SimulateOptions o;

@@ -3,7 +3,7 @@
 # The bench runs behind a bench file of record (tools/bench_table.py): REPEATS times, one `fputune bench
 # --json` of every variant and peer, then one masked run per line of `tools/bench_table.py --plan`
 # (OpenSSL_ia32cap set), each pinned to CPU 1, into OUTDIR as main.N.json and maskedM.N.json.
-# Run it under the exclusive machine lock (HELPERS.md: /work/bin/measure-lock); then
+# Run it while nothing else measures on the machine (e.g. under one flock shared by every measuring run); then
 #   tools/bench_table.py --assemble data/machines/bench/NAME.bench.json OUTDIR/main.1.json OUTDIR/masked*.1.json
 #   tools/bench_table.py --runs OUTDIR      (ours / peer at 16 KiB, median over the repeats)
 # Usage: tools/bench_record.sh OUTDIR FPUTUNE SIZES REPEATS

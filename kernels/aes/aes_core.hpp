@@ -4,7 +4,7 @@
 // V holds kLanes = V::kBytes / 16 AES blocks; kVecs vectors are in flight (8 blocks for aesni CTR/GCM and 6
 // for its XTS, 4 vectors for VAES), as in Linux's aes-{ctr,xts,gcm}-*-x86_64.S and OpenSSL's aesni code. Everything is
 // in an
-// anonymous namespace so that each ISA file keeps its own copy (see STYLE.md).
+// anonymous namespace so that each ISA file keeps its own copy (docs/design.md, "ISA files").
 //
 // GHASH runs in the POLYVAL domain (RFC 8452 Appendix A): GHASH_H(X) = ByteReverse(POLYVAL_H'(
 // ByteReverse(X))), H' = mulX_POLYVAL(ByteReverse(H)). A batch of n blocks is summed as

@@ -3,7 +3,7 @@
 // the base-2^26 arithmetic (Base26<T>) over a width's traits T. Included by the SIMD files, which supply T
 // (poly1305_avx.cpp: xmm, poly1305_avx2.cpp: ymm, poly1305_avx512.cpp: zmm) or their own R (poly1305_ifma.cpp:
 // base 2^44), and are compiled with their own flags. Everything is in an anonymous namespace, so each file
-// keeps its own copy and the linker never has to pick one (the trap STYLE.md warns of).
+// keeps its own copy and the linker never has to pick one (docs/design.md, "ISA files").
 //
 // Lanes: each of kLanes 64-bit lanes absorbs every kLanes-th block (times r^kLanes per step). kChains
 // independent accumulators take alternate groups of kLanes blocks (step r^(kLanes * kChains)), so that

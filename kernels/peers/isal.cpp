@@ -42,7 +42,7 @@ std::uint64_t iscsi(std::uint64_t crc, const std::uint8_t* data, std::size_t len
     return c;
 }
 
-// crc32_gzip_refl inverts the seed on entry and the result on exit (zlib's crc32 convention), so the
+// crc32_gzip_refl inverts the initial value on entry and the result on exit (zlib's crc32 convention), so the
 // register is inverted around it: the same CRC as Linux crc32_le with init ~0 and a final xor.
 template <std::uint32_t (*Fn)(std::uint32_t, const unsigned char*, std::uint64_t)>
 std::uint64_t gzip_refl(std::uint64_t crc, const std::uint8_t* data, std::size_t len) noexcept {

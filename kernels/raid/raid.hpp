@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The raid family: RAID6 P+Q syndrome generation and the xor of N sources, multi-source kernels (kernel.hpp,
-// /work/notes/multisource-interface.md): one FPU section = one call over every source, no chunking, no state.
+// docs/design.md): one FPU section = one call over every source, no chunking, no state.
 // Per algorithm the entry point of every ISA file (the only symbol it exports) and the glue that makes a Kernel
 // of one; the glue is instantiated by table.cpp only, with baseline flags.
 // Which Linux code each variant stands for:

@@ -12,6 +12,47 @@ commands=$("$fputune" --help | awk '/^commands:/ { on = 1; next } on && /^  [a-z
 {
     echo "[NAME]"
     echo "fputune \\- measure SIMD crypto kernels inside emulated kernel_fpu_begin()/end() sections and recommend chunk limits"
+    cat <<'EOF'
+[DESCRIPTION]
+.PP
+Linux runs SIMD crypto in the kernel between kernel_fpu_begin() and kernel_fpu_end(), with preemption off.
+fputune measures, on this CPU, how many bytes one such section may process before it exceeds a time budget
+at a minimum CPU frequency (the chunk limit, *_FPU_BYTES), and from what input length the SIMD path pays at
+all (the SIMD threshold). It runs every x86 variant of the kernel's hashes, MACs, CRCs, ciphers and RAID6/xor
+code inside an emulation of the kernel's glue loop, fits a cost line per variant, and recommends constants as a
+table, JSON and a C header.
+.PP
+The main job is three commands: \fBfputune sweep\fR measures this machine into a sweep file,
+\fBfputune recommend\fR turns one or more sweep files into limits for a budget, and \fBfputune verify\fR
+measures the constants of a header again. \fB\-k\fR means the same in every command: a glob over kernel
+names, an algorithm (all its variants) or a kind (hash, cipher, raid, all).
+[EXAMPLES]
+.TP
+.B fputune sweep -o sweep.json
+measure every kernel this CPU runs (about 2 minutes); \fB\-\-quick\fR takes about 15 seconds.
+.TP
+.B fputune recommend --from sweep.json --budget 30us --min-freq 1GHz --header limits.h
+the limits for a 30 us budget at 1 GHz: per algorithm first (the constants to paste), then per variant;
+limits.h holds them as #defines.
+.TP
+.B fputune recommend --from a.json --from b.json --budget 30us --per-algorithm selected
+merge the sweeps of two machines; each algorithm's constant is bound by the variant the kernel runs on them.
+.TP
+.B fputune check limits.h --budget 30us --min-freq 1GHz --upstream
+does each constant of a header, and each of Linux's own sections, meet the budget? Exit 1 if not.
+.TP
+.B fputune verify limits.h --budget 30us --min-freq 1GHz
+measure each constant of the header on this machine: PASS or OVER.
+.TP
+.B fputune compare before.json after.json --fail-on-regression 5
+did a patch change a variant's speed or limit? Exit 1 on a significant regression over 5 %.
+.TP
+.B fputune sweep --resume sweep.json -o sweep.json
+continue an interrupted sweep with the options its file records.
+.TP
+.B fputune list -k sha256
+the sha256 variants, which of them this CPU runs and why not.
+EOF
     echo "[COMMANDS]"
     for cmd in $commands; do
         echo ".SS \"fputune $cmd\""
@@ -34,7 +75,7 @@ commands=$("$fputune" --help | awk '/^commands:/ { on = 1; next } on && /^  [a-z
     echo "published measurements and upstream Linux limits (reference CSVs for --from)."
     echo ".TP"
     echo ".I share/fputune/schemas/"
-    echo "JSON Schemas of fputune.sweep/1, fputune.model, fputune.recommendation/1, fputune.bench/1 and fputune.simulation/1."
+    echo "JSON Schemas of every file and JSON output: fputune.sweep/1, fputune.model, fputune.recommendation/1, fputune.bench/1, fputune.simulation/1, fputune.compare/1, fputune.verify/1, fputune.doctor/1."
 }  >"$include"
 help2man --no-info --no-discard-stderr --section=1 --source="fputune" \
     --name="measure SIMD crypto kernels inside emulated kernel_fpu_begin()/end() sections and recommend chunk limits" \
