@@ -4,7 +4,7 @@
 // model with its own cost line (bytes per source -> cycles). Between and beyond the measured N the cost is
 // linear in N: a section is one pass over its columns, and each further source is one more stream read per
 // column (lib/raid6 and xor_gen's loops), so the line through two measured N's holds in between and extends.
-// Extends, but not far enough to emit: 21-23 disks at 4 KiB, extrapolated from 4, 8 and 16 sources to fit 30 us
+// Extends, but not far enough to emit: 23-24 disks at 4 KiB, extrapolated from 4, 8 and 16 sources to fit 30 us
 // at 1 GHz, measured p99 34-48 us (AMD EPYC Milan (Zen 3) VM, 2026-12-01). So a count solved here lies within
 // the measured N's; `check` still judges a count beyond them on the line, and says so.
 #pragma once
