@@ -261,17 +261,24 @@ std::string render_table(const Recommendation& r, const RecommendView& view) {
                            "upstream (md, 4 KiB stripes)");
         auto stripe_line = [&](const std::string& label, const StripeResult& x, const std::string& by) {
             const std::string unit = x.unit.word;
+            if (x.below_measured)
+                return fmt::format("{:<{}} none: fewer than the {} sources measured fit{}\n", label, kw, x.measured_min,
+                                   by);
             if (!x.max_sources)
                 return fmt::format("{:<{}} none: one source of {} B takes {} at {}{}\n", label, kw, x.stripe_bytes,
                                    format_duration(x.one_source_s), format_frequency(o.question.min_freq_hz), by);
             std::string most = fmt::format("{} {}", x.count(), unit);
             if (x.cap && x.max_sources >= x.cap)
                 most += "*";
-            else if (x.extrapolated)
-                most += "~";
-            const std::string measured = fmt::format("{}..{} src", x.measured_min, x.measured_max);
+            else if (x.capped)
+                most += "^";
+            // The measured N's around the answer.
+            const std::string measured = x.fits_measured == x.max_sources || !x.over_measured
+                                             ? fmt::format("at {} src", x.fits_measured)
+                                             : fmt::format("{}..{} src", x.fits_measured, x.over_measured);
             const std::string up = x.cap && x.max_sources >= x.cap ? "PASS at every count the kernel takes"
-                                                                   : fmt::format("OVER above {} {}", x.count(), unit);
+                                   : x.capped ? fmt::format("OVER somewhere above {} {} (not measured)", x.count(), unit)
+                                              : fmt::format("OVER above {} {}", x.count(), unit);
             return fmt::format("{:<{}} {:>12} {:>11} {:>11}  {}{}\n", label, kw, most, format_duration(x.time_s),
                                measured, up, by);
         };
@@ -279,8 +286,8 @@ std::string render_table(const Recommendation& r, const RecommendView& view) {
             out += stripe_line(row.bound.kernel, row.bound, many ? "  " + machine_ref(row.bound.machine) : "");
         for (const StripeResult& a : r.stripe_algorithms) out += stripe_line(a.algorithm, a, "  bound by " + a.kernel);
         out +=
-            "(most: linear in the number of sources between and beyond the ones measured; ~ beyond them, * every count "
-            "the kernel takes)\n";
+            "(most: linear in the number of sources between the ones measured, never beyond them; measured: the counts "
+            "around it; ^ capped at the largest measured, * every count the kernel takes)\n";
     }
     bool any_because = false;
     for (const auto& a : r.algorithms) any_because |= !a.upstream_because.empty();

@@ -184,8 +184,11 @@ std::vector<std::uint64_t> series_sizes(const Kernel& k, const SeriesSpec& s, co
         std::uint64_t max_bytes = opt.max_section_bytes / std::max<std::uint32_t>(1, s.sources);
         if (s.idle_s > 0) max_bytes = std::min(max_bytes, kIdleMaxBytes);
         max_bytes = std::max(max_bytes, block);
-        // Dense (points_per_doubling) only where a bulk series' limits lie; see kDenseMaxBytes.
-        sizes = default_section_sizes(k.block_bytes, max_bytes, opt.points_per_doubling,
+        // Dense (points_per_doubling) only where a bulk series' limits lie; see kDenseMaxBytes. The series of
+        // more than kStripeDenseSources sources half as dense again (see there).
+        const int per_doubling =
+            s.sources > kStripeDenseSources ? std::max(1, opt.points_per_doubling / 2) : opt.points_per_doubling;
+        sizes = default_section_sizes(k.block_bytes, max_bytes, per_doubling,
                                       s.shape == SectionShape::bulk && !s.sources ? kDenseMaxBytes : 0);
         if (s.shape == SectionShape::message) {
             // dm-crypt and fscrypt never encrypt a message shorter than a 512-byte sector (kept even when

@@ -83,13 +83,19 @@ KernelInfo series_info(const Kernel& k, const SeriesSpec& s);
 // and 4 KiB; with --zmm-idle's state at most kIdleMaxBytes; or opt.sizes rounded down to whole blocks.
 // A bulk series (a hash's or MAC's blocks, a cipher's walk step) has points_per_doubling up to
 // kDenseMaxBytes and half as many above; every other series (GCM's AAD, XTS's whole messages, each number of
-// sources of a multi-source kernel) half as many throughout.
+// sources of a multi-source kernel) half as many throughout, and one of more than kStripeDenseSources
+// sources a quarter as many.
 std::vector<std::uint64_t> series_sizes(const Kernel& k, const SeriesSpec& s, const SweepOptions& opt);
 // Where the default sweep's sizes thin out: every limit for budgets up to ~30 us at >= 1 GHz lies below it
 // (the largest on Emerald Rapids and Zen 5: ~58 KiB, crc32 vpclmul), and the bound lines are fitted on
 // sections of at most ~50 us (kBoundFitMaxSeconds), a few hundred KiB only on the fastest kernels; above it
 // the points mostly feed the median line, for which 2 per doubling are plenty.
 inline constexpr std::uint64_t kDenseMaxBytes = 64u << 10;
+// A multi-source series of more sources than this (kernel.hpp kStripeSources: 24, 32) gets half the sizes of the
+// others (one per doubling by default): those series are there for the count at 4 KiB stripes, which the line
+// through a few sizes pins. They add 128 points to the 5342 of the default sweep of an AMD EPYC Milan (Zen 3) VM
+// (2.4 %; at the others' density 4.5 %), which shares its fixed time budget.
+inline constexpr std::uint32_t kStripeDenseSources = 16;
 inline constexpr std::uint64_t kXtsMinMessageBytes = 512;  // the smallest dm-crypt sector / fscrypt data unit
 inline constexpr std::uint64_t kIdleMaxBytes = 256u << 10;  // the warm-up lasts ~2 us: long sections only dilute it
 

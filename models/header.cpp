@@ -182,6 +182,12 @@ std::string stripe_lines(const Recommendation& r) {
              " * algorithm (the fewest across its variants); disks count the data disks and P and Q, as gen_syndrome() "
              "and md do. */\n";
         auto line = [&](const StripeResult& s, const std::string& stem, const std::string& by) {
+            if (s.below_measured)
+                return "/* " +
+                       comment_safe(fmt::format("{}: none, fewer than the smallest measured, {}, fit ({} "
+                                                "sources by the line){}; sweep fewer sources",
+                                                count_macro(stem), stripe_count_text(s, s.measured_min), s.below_measured, by)) +
+                       " */\n";
             if (!s.max_sources)
                 return "/* " +
                        comment_safe(fmt::format("{}: not even one source of {} B fits: {} at {}{}", count_macro(stem),
@@ -190,8 +196,10 @@ std::string stripe_lines(const Recommendation& r) {
             std::string what = fmt::format("{} at {}{}", format_duration(s.time_s), freq, by);
             if (s.cap && s.max_sources >= s.cap)
                 what += fmt::format(", every count the kernel takes ({} sources)", s.cap);
-            else if (s.extrapolated)
-                what += fmt::format(", extrapolated beyond {} sources measured", s.measured_max);
+            else if (s.capped)
+                what += ", capped at the largest measured, " + stripe_count_text(s, s.measured_max);
+            else
+                what += ", " + stripe_bracket_text(s);
             return fmt::format("#define {} {}U /* {} */\n", count_macro(stem), s.count(), comment_safe(what));
         };
         for (const StripeRow& row : r.stripes)

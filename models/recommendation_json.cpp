@@ -61,6 +61,29 @@ json variant_json(const VariantResult& v) {
     return j;
 }
 
+// A multi-source kernel's count at a stripe size: never beyond the measured N's, and which of them bracket it.
+json stripe_json(const StripeResult& s) {
+    const bool fits = s.max_sources > 0;
+    return {{"kernel", s.kernel},
+            {"algorithm", s.algorithm},
+            {"machine", s.machine},
+            {"source", s.source},
+            {"cache", std::string(name(s.cache))},
+            {"unit", s.unit.word},
+            {"stripe_bytes", s.stripe_bytes},
+            {"count", fits ? json(s.count()) : json(nullptr)},
+            {"sources", fits ? json(s.max_sources) : json(nullptr)},
+            {"time_s", fits ? json(s.time_s) : json(nullptr)},
+            {"one_source_s", s.one_source_s},
+            {"kernel_max_sources", s.cap ? json(s.cap) : json(nullptr)},
+            {"measured_sources", s.measured},
+            {"bracket",
+             {{"fits_sources", s.fits_measured ? json(s.fits_measured) : json(nullptr)},
+              {"over_sources", s.over_measured ? json(s.over_measured) : json(nullptr)}}},
+            {"capped", s.capped},
+            {"below_measured_sources", s.below_measured ? json(s.below_measured) : json(nullptr)}};
+}
+
 }  // namespace
 
 json to_json(const Recommendation& r) {
@@ -122,6 +145,15 @@ json to_json(const Recommendation& r) {
              {"selected", a.selected},
              {"selection_note", a.selection_note}});
     }
+    j["stripes"] = json::array();
+    for (const StripeRow& row : r.stripes) {
+        json v = stripe_json(row.bound);
+        v["per_machine"] = json::array();
+        for (const StripeResult& pm : row.per_machine) v["per_machine"].push_back(stripe_json(pm));
+        j["stripes"].push_back(v);
+    }
+    j["stripe_algorithms"] = json::array();
+    for (const StripeResult& a : r.stripe_algorithms) j["stripe_algorithms"].push_back(stripe_json(a));
     j["notes"] = r.notes;
     return j;
 }

@@ -73,22 +73,43 @@ StripeResult solve_stripe_count(const StripeSeries& s, const RecommendOptions& o
     r.stripe_bytes = stripe_bytes;
     r.cap = s.max_sources;
     if (s.by_sources.empty()) return r;
-    r.measured_min = s.by_sources.begin()->first;
-    r.measured_max = s.by_sources.rbegin()->first;
+    for (const auto& [n, lines] : s.by_sources) r.measured.push_back(n);
+    r.measured_min = r.measured.front();
+    r.measured_max = r.measured.back();
     const double budget = effective_budget_s(o.question), bytes = static_cast<double>(stripe_bytes);
     r.one_source_s = stripe_time_s(s, 1, bytes, o);
     // The time grows with N (each source is one more stream): the largest N that fits, searched up to the
-    // kernel's most (raid6: 255) or, when none is recorded, 64 x the largest measured.
-    const std::uint32_t cap = s.max_sources ? s.max_sources : 64 * r.measured_max;
-    for (std::uint32_t n = 1; n <= cap; ++n) {
-        bool extrapolated = false;
-        const double t = stripe_time_s(s, n, bytes, o, &extrapolated);
+    // largest measured N, never beyond it (nor beyond the kernel's most, raid6: 255).
+    const std::uint32_t last = s.max_sources ? std::min(s.max_sources, r.measured_max) : r.measured_max;
+    for (std::uint32_t n = 1; n <= last; ++n) {
+        const double t = stripe_time_s(s, n, bytes, o);
         if (t > budget) break;
         r.max_sources = n;
         r.time_s = t;
-        r.extrapolated = extrapolated && n > r.measured_max;
+    }
+    for (std::uint32_t n : r.measured) {
+        if (n <= r.max_sources) r.fits_measured = n;
+        if (n > r.max_sources && !r.over_measured) r.over_measured = n;
+    }
+    // Every measured N fits and the kernel takes more: more would fit by the line, but that count is not measured.
+    r.capped = r.max_sources == r.measured_max && !r.over_measured && (!r.cap || r.cap > r.measured_max);
+    if (r.max_sources && r.max_sources < r.measured_min) {
+        // Fewer than the smallest measured N fit: that count is not measured either; none is emitted.
+        r.below_measured = r.max_sources;
+        r.max_sources = 0;
     }
     return r;
+}
+
+std::string stripe_count_text(const StripeResult& r, std::uint32_t sources) {
+    if (!r.unit.extra) return fmt::format("{} sources", sources);
+    return fmt::format("{} sources ({} {})", sources, sources + r.unit.extra, r.unit.word);
+}
+
+std::string stripe_bracket_text(const StripeResult& r) {
+    if (r.fits_measured == r.max_sources || !r.over_measured)
+        return fmt::format("measured at {} sources", r.fits_measured);
+    return fmt::format("between {} and {} sources measured", r.fits_measured, r.over_measured);
 }
 
 }  // namespace fputune

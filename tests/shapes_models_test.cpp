@@ -5,6 +5,7 @@
 // noise-free lines: the answers are exact up to the fit's arithmetic.
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include <catch2/catch.hpp>
 
@@ -13,6 +14,7 @@
 #include "header.hpp"
 #include "model_json.hpp"
 #include "recommend.hpp"
+#include "recommendation_json.hpp"
 #include "render.hpp"
 #include "stripes.hpp"
 #include "upstream.hpp"
@@ -63,14 +65,17 @@ SweepFile base_sweep() {
     return f;
 }
 
-// RAID6 with 4, 8 and 16 data disks: 2000 cycles + 0.1 cycle per data byte.
-ModelFile raid_models() {
+// RAID6 with 4, 8, 16, 24 and 32 data disks (or `measured`): 2000 cycles + `per_byte` cycles per data byte (0.1:
+// 64 sources of 4 KiB fit 30 us at 1 GHz, beyond the largest measured; 0.3: 21, between 16 and 24).
+ModelFile raid_models(double per_byte = 0.1, std::vector<std::uint32_t> measured = {4, 8, 16, 24, 32},
+                      std::uint32_t max_sources = 255) {
     SweepFile f = base_sweep();
-    for (std::uint32_t n : {4u, 8u, 16u})
-        add_line(
-            f,
-            series("raid6-fake.x" + std::to_string(n), "raid6.x" + std::to_string(n), 256, "raid6-fake", "stripe", n),
-            2000, 0.1);
+    for (std::uint32_t n : measured) {
+        KernelInfo k =
+            series("raid6-fake.x" + std::to_string(n), "raid6.x" + std::to_string(n), 256, "raid6-fake", "stripe", n);
+        k.max_sources = max_sources;
+        add_line(f, k, 2000, per_byte);
+    }
     return fit_sweep(f, "raid.json");
 }
 
@@ -200,7 +205,8 @@ TEST_CASE("series: the ZMM warm-up state joins its warm row, binds it when slowe
     CHECK(c.results[0].kernel == "aes-256-gcm-fake.idle");
 }
 
-TEST_CASE("multi-source: exact at the measured N, linear in N between and beyond", "[models][shapes]") {
+TEST_CASE("multi-source: exact at the measured N, linear in N between; the count never beyond the largest",
+          "[models][shapes]") {
     const ModelFile m = raid_models();
     const RecommendOptions o = budget_30us();
     const std::vector<StripeSeries> all = stripe_series(m, Cache::cold);
@@ -210,7 +216,7 @@ TEST_CASE("multi-source: exact at the measured N, linear in N between and beyond
     CHECK(s.algorithm == "raid6");
     CHECK(s.unit.word == "disks");
     CHECK(s.unit.extra == 2);
-    CHECK(s.by_sources.size() == 3);
+    CHECK(s.by_sources.size() == 5);
     auto cycles = [](double n, double bytes) { return 1.05 * (2000 + 0.1 * n * bytes); };
     bool extrapolated = true;
     CHECK(stripe_time_s(s, 8, 4096, o, &extrapolated) * 1e9 == Approx(cycles(8, 4096)).epsilon(1e-3));
@@ -221,33 +227,116 @@ TEST_CASE("multi-source: exact at the measured N, linear in N between and beyond
     CHECK(extrapolated);
     CHECK(stripe_time_s(s, 2, 8192, o, &extrapolated) * 1e9 == Approx(cycles(2, 8192)).epsilon(1e-3));
     CHECK(extrapolated);
-    // The most sources at 4 KiB: 1.05 (2000 + 409.6 N) <= 30000.
+    // The line says 1.05 (2000 + 409.6 N) <= 30000 holds to N = 64; the count stops at the largest measured, 32.
+    const auto by_line = static_cast<std::uint32_t>((30000 / 1.05 - 2000) / 409.6);
+    REQUIRE(by_line > 32);
+    CHECK(stripe_time_s(s, by_line, 4096, o) <= 30e-6);
     const StripeResult most = solve_stripe_count(s, o);
-    const auto expected = static_cast<std::uint32_t>((30000 / 1.05 - 2000) / 409.6);
-    CHECK(most.max_sources == expected);
-    CHECK(most.count() == expected + 2);
-    CHECK(most.extrapolated);
-    CHECK(most.time_s <= 30e-6);
-    CHECK(stripe_time_s(s, expected + 1, 4096, o) > 30e-6);
+    CHECK(most.max_sources == 32);
+    CHECK(most.count() == 34);
+    CHECK(most.capped);
+    CHECK(most.time_s * 1e9 == Approx(cycles(32, 4096)).epsilon(1e-3));
+    CHECK(most.measured == std::vector<std::uint32_t>{4, 8, 16, 24, 32});
+    CHECK(most.fits_measured == 32);
+    CHECK(most.over_measured == 0);
     // A budget no source fits.
     RecommendOptions tiny = o;
     tiny.question.budget_s = 1e-6;
     CHECK(solve_stripe_count(s, tiny).max_sources == 0);
+    CHECK_FALSE(solve_stripe_count(s, tiny).capped);
+}
+
+TEST_CASE("multi-source: between two measured N the count is interpolated, and they are named", "[models][shapes]") {
+    const RecommendOptions o = budget_30us();
+    const StripeSeries s = stripe_series(raid_models(0.3), Cache::cold).at(0);
+    // 1.05 (2000 + 1228.8 N) <= 30000: N = 21, between the measured 16 and 24.
+    const StripeResult r = solve_stripe_count(s, o);
+    CHECK(r.max_sources == static_cast<std::uint32_t>((30000 / 1.05 - 2000) / 1228.8));
+    CHECK(r.max_sources == 21);
+    CHECK_FALSE(r.capped);
+    CHECK(r.fits_measured == 16);
+    CHECK(r.over_measured == 24);
+    CHECK(stripe_bracket_text(r) == "between 16 and 24 sources measured");
+    const Recommendation rec = recommend({raid_models(0.3)}, o);
+    const std::string h = render_header(rec, "limits.h");
+    CHECK(h.find("#define FPUTUNE_RAID6_FAKE_MAX_DISKS_4K 23U") != std::string::npos);
+    CHECK(h.find("between 16 and 24 sources measured") != std::string::npos);
+    CHECK(h.find("extrapolated") == std::string::npos);
+    const nlohmann::json j = to_json(rec);
+    REQUIRE(j["stripes"].size() == 1);
+    CHECK(j["stripes"][0]["count"] == 23);
+    CHECK(j["stripes"][0]["bracket"]["fits_sources"] == 16);
+    CHECK(j["stripes"][0]["bracket"]["over_sources"] == 24);
+    CHECK(j["stripes"][0]["capped"] == false);
+    CHECK(j["stripe_algorithms"][0]["count"] == 23);
+    CHECK(render_table(rec).find("16..24 src") != std::string::npos);
+}
+
+TEST_CASE("multi-source: a count capped at the largest measured says so in the header, table and JSON",
+          "[models][shapes]") {
+    const RecommendOptions o = budget_30us();
+    const Recommendation r = recommend({raid_models()}, o);
+    const std::string h = render_header(r, "limits.h");
+    for (const char* macro : {"FPUTUNE_RAID6_FAKE_MAX_DISKS_4K 34U", "FPUTUNE_RAID6_MAX_DISKS_4K 34U"}) {
+        const std::size_t at = h.find(std::string("#define ") + macro);
+        REQUIRE(at != std::string::npos);
+        const std::string line = h.substr(at, h.find('\n', at) - at);
+        CHECK(line.find("capped at the largest measured, 32 sources (34 disks)") != std::string::npos);
+    }
+    const std::string table = render_table(r);
+    CHECK(table.find("34 disks^") != std::string::npos);
+    CHECK(table.find("at 32 src") != std::string::npos);
+    CHECK(table.find("capped at the largest measured") != std::string::npos);
+    const nlohmann::json j = to_json(r);
+    REQUIRE(j["stripes"].size() == 1);
+    const nlohmann::json& x = j["stripes"][0];
+    CHECK(x["count"] == 34);
+    CHECK(x["sources"] == 32);
+    CHECK(x["capped"] == true);
+    CHECK(x["measured_sources"] == nlohmann::json::array({4, 8, 16, 24, 32}));
+    CHECK(x["bracket"]["fits_sources"] == 32);
+    CHECK(x["bracket"]["over_sources"].is_null());
+    CHECK(x["per_machine"].size() == 1);
+    // Measured to 16 only (an older sweep): capped at 16, not the line's 64.
+    const Recommendation old = recommend({raid_models(0.1, {4, 8, 16})}, o);
+    CHECK(old.stripes.at(0).bound.count() == 18);
+    CHECK(render_header(old, "h").find("capped at the largest measured, 16 sources (18 disks)") != std::string::npos);
+    // A kernel that takes at most 20 sources, all measured and fitting: every count it takes, not a cap.
+    const StripeResult all = recommend({raid_models(0.1, {4, 8, 16, 20}, 20)}, o).stripes.at(0).bound;
+    CHECK(all.max_sources == 20);
+    CHECK_FALSE(all.capped);
+}
+
+TEST_CASE("multi-source: fewer than the smallest measured N is no count either", "[models][shapes]") {
+    const RecommendOptions o = budget_30us();
+    // 1.05 (2000 + 8192 N) <= 30000: N = 3, below the smallest measured, 4.
+    const Recommendation r = recommend({raid_models(2.0)}, o);
+    const StripeResult& b = r.stripes.at(0).bound;
+    CHECK(b.max_sources == 0);
+    CHECK(b.below_measured == 3);
+    const std::string h = render_header(r, "limits.h");
+    CHECK(h.find("#define FPUTUNE_RAID6_FAKE_MAX_DISKS_4K") == std::string::npos);
+    CHECK(h.find("FPUTUNE_RAID6_FAKE_MAX_DISKS_4K: none, fewer than the smallest measured, 4 sources (6 disks)") !=
+          std::string::npos);
+    const nlohmann::json j = to_json(r);
+    CHECK(j["stripes"][0]["count"].is_null());
+    CHECK(j["stripes"][0]["below_measured_sources"] == 3);
+    CHECK(render_table(r).find("fewer than the 4 sources measured fit") != std::string::npos);
 }
 
 TEST_CASE("multi-source: recommend, header and check speak in disks", "[models][shapes]") {
     const RecommendOptions o = budget_30us();
-    const Recommendation r = recommend({raid_models()}, o);
+    const Recommendation r = recommend({raid_models(0.3)}, o);
     REQUIRE(r.stripes.size() == 1);
     REQUIRE(r.stripe_algorithms.size() == 1);
     const std::uint32_t disks = r.stripes[0].bound.count();
     const VariantResult* x8 = variant(r, "raid6-fake.x8");
     REQUIRE(x8);
     CHECK(x8->stem == "RAID6_FAKE_10_DISKS");
-    CHECK(x8->bytes == static_cast<std::uint64_t>((30000 / 1.05 - 2000) / 0.8) / 256 * 256);
+    CHECK(x8->bytes == static_cast<std::uint64_t>((30000 / 1.05 - 2000) / 2.4) / 256 * 256);
     // md's 4 KiB stripe over 8 data disks.
     REQUIRE(x8->upstream_judged_at);
-    CHECK(x8->upstream_time_s == Approx(1.05 * (2000 + 0.8 * 4096) / 1e9).epsilon(1e-3));
+    CHECK(x8->upstream_time_s == Approx(1.05 * (2000 + 2.4 * 4096) / 1e9).epsilon(1e-3));
     const std::string h = render_header(r, "limits.h");
     for (const char* macro : {"FPUTUNE_RAID6_FAKE_6_DISKS_FPU_BYTES", "FPUTUNE_RAID6_FAKE_10_DISKS_FPU_BYTES",
                               "FPUTUNE_RAID6_FAKE_18_DISKS_FPU_BYTES", "FPUTUNE_RAID6_10_DISKS_FPU_BYTES"})
@@ -260,16 +349,16 @@ TEST_CASE("multi-source: recommend, header and check speak in disks", "[models][
     CHECK(over >= 1);
     // check: the header as generated passes; one disk more, or more bytes per disk, is over; an unmeasured count is
     // interpolated.
-    CHECK(check_header(h, "limits.h", {raid_models()}, o).all_pass());
+    CHECK(check_header(h, "limits.h", {raid_models(0.3)}, o).all_pass());
     const std::string more = "#define FPUTUNE_RAID6_FAKE_MAX_DISKS_4K " + std::to_string(disks + 1) + "U\n" +
                              "#define FPUTUNE_RAID6_FAKE_10_DISKS_FPU_BYTES " + std::to_string(x8->bytes + 256) +
                              "U\n" + "#define FPUTUNE_RAID6_12_DISKS_FPU_BYTES 4096U\n";
-    const CheckReport c = check_header(more, "h", {raid_models()}, o);
+    const CheckReport c = check_header(more, "h", {raid_models(0.3)}, o);
     REQUIRE(c.results.size() == 3);
     CHECK_FALSE(c.results[0].pass);
     CHECK_FALSE(c.results[1].pass);
     CHECK(c.results[2].pass);
-    CHECK(c.results[2].time_s == Approx(1.05 * (2000 + 0.1 * 10 * 4096) / 1e9).epsilon(1e-3));
+    CHECK(c.results[2].time_s == Approx(1.05 * (2000 + 0.3 * 10 * 4096) / 1e9).epsilon(1e-3));
 }
 
 TEST_CASE("series fields survive the model file, and files without them read as before", "[models][shapes]") {

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -257,12 +258,43 @@ TEST_CASE("shapes: a multi-source kernel is swept as N sources x bytes per sourc
                        [](const std::string& w) { return w.find("not swept") != std::string::npos; }));
 }
 
+TEST_CASE("shapes: the default plan measures 24 and 32 sources, at fewer sizes, within what a kernel takes",
+          "[sweep][shapes]") {
+    SweepOptions opt;
+    for (const char* name : {"raid6-sse2", "xor-sse"}) {
+        const Kernel& k = kernel(name);
+        opt.kernels = {&k};
+        const SweepPlan plan = plan_sweep(opt, nullptr);
+        std::map<std::uint32_t, std::size_t> points;  // sources -> hot and cold points
+        for (const SectionTarget& t : plan.sections) ++points[t.series.sources];
+        INFO(name);
+        REQUIRE(points.size() == 5);
+        for (std::uint32_t n : {4u, 8u, 16u, 24u, 32u}) CHECK(points.count(n) == 1);
+        const SeriesSpec x16{SectionShape::stripe, 16}, x24{SectionShape::stripe, 24}, x32{SectionShape::stripe, 32};
+        for (const SeriesSpec& extra : {x24, x32}) {
+            const auto sizes = series_sizes(k, extra, opt);
+            CHECK(has(sizes, 4096));  // the count at md's 4 KiB stripe is read off this point
+            CHECK(sizes.size() >= 6);  // enough for the bound line (fit_sweep's kBoundFitMinPoints)
+            CHECK(sizes.size() < series_sizes(k, x16, opt).size() - 4);  // one per doubling, not two
+        }
+        // The extra series add at most a third to the kernel's points (a few % of the default sweep's).
+        CHECK(3 * (points[24] + points[32]) <= points[4] + points[8] + points[16]);
+    }
+    // A kernel that takes at most 20 sources is measured up to 20, once.
+    Kernel narrow = kernel("raid6-sse2");
+    narrow.max_sources = 20;
+    std::vector<std::uint32_t> ns;
+    for (const SeriesSpec& s : section_series(narrow, opt)) ns.push_back(s.sources);
+    CHECK(ns == std::vector<std::uint32_t>{4, 8, 16, 20});
+}
+
 TEST_CASE("shapes: verify measures a MAX_DISKS_4K count as that many disks of 4 KiB", "[verify][shapes][cli]") {
     namespace fs = std::filesystem;
     const fs::path dir = fs::temp_directory_path() / ("fputune-shapes-" + std::to_string(getpid()));
     fs::create_directories(dir);
     std::ofstream(dir / "disks.h")
-        << "#define FPUTUNE_RAID6_SSE2_MAX_DISKS_4K 6U\n#define FPUTUNE_RAID6_MAX_DISKS_4K 300U\n";
+        << "#define FPUTUNE_RAID6_SSE2_MAX_DISKS_4K 6U\n#define FPUTUNE_RAID6_MAX_DISKS_4K 300U\n"
+           "#define FPUTUNE_XOR_SSE_MAX_SOURCES_4K 32U\n";
     const std::string bin =
         (fs::read_symlink("/proc/self/exe").parent_path() / ".." / "apps" / "fputune").lexically_normal().string();
     const std::string cmd = "FPUTUNE_LOCK_DIR=" + dir.string() + " " + bin + " verify " + (dir / "disks.h").string() +
@@ -276,10 +308,14 @@ TEST_CASE("shapes: verify measures a MAX_DISKS_4K count as that many disks of 4 
     REQUIRE(WIFEXITED(status));
     CHECK(WEXITSTATUS(status) == 0);
     const nlohmann::json j = nlohmann::json::parse(out.str());
-    REQUIRE(j["results"].size() == 1);  // 6 disks = 4 data disks + P + Q, one section of 4 x 4096 B
+    REQUIRE(j["results"].size() == 2);  // 6 disks = 4 data disks + P + Q, one section of 4 x 4096 B
     CHECK(j["results"][0]["kernel"] == "raid6-sse2.x4");
     CHECK(j["results"][0]["bytes"] == 4096);
     CHECK(j["results"][0]["value"] == 6);
+    // The largest count a header may carry (the largest measured, models/stripes.cpp) is measured at that count.
+    CHECK(j["results"][1]["kernel"] == "xor-sse.x32");
+    CHECK(j["results"][1]["bytes"] == 4096);
+    CHECK(j["results"][1]["value"] == 32);
     bool refused = false;  // 300 disks: more than the 255 data disks RAID6 takes, one line that says so
     for (const auto& n : j["notes"]) refused |= n.get<std::string>().find("298 sources") != std::string::npos;
     CHECK(refused);
