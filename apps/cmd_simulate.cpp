@@ -136,9 +136,9 @@ int run_simulate(const Args& args) {
         "from", po::value<std::vector<std::string>>()->multitoken()->composing(),
         "sweep files, model files or reference CSVs (default fputune-sweep.json); one table per machine")(
         "workload", po::value<std::string>(),
-        "bigbuf (10 x 1 MiB per kernel), module-signing (the modules hashed with sha256/sha512), dm-crypt (4 KiB "
-        "sectors), "
-        "wireguard (a packet mix through poly1305), or a CSV file of kernel,bytes,count requests")(
+        "bigbuf (10 x 1 MiB per kernel), module-signing (the modules hashed with sha256/sha512), dm-crypt "
+        "(AES-256-XTS on 4 KiB sectors), wireguard (ChaCha20-Poly1305 on a packet mix), or a CSV file of "
+        "kernel,bytes,count requests")(
         "limits", po::value<std::string>(),
         "a header of FPUTUNE_<KERNEL|ALGORITHM>_FPU_BYTES limits (from `recommend --header`, or by hand)")(
         "budget", po::value<std::string>(),

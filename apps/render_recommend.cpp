@@ -9,6 +9,7 @@
 
 #include "render.hpp"
 #include "units.hpp"
+#include "upstream.hpp"
 
 namespace fputune {
 
@@ -70,6 +71,18 @@ std::string render_thresholds_upstream(const Recommendation& r) {
         "lines "
         "through the curves from 64 B, which explains the threshold read from the curve (ours)\n";
     return out;
+}
+
+// Which version's upstream the columns hold, and each algorithm's row: its file and what says so.
+std::string render_upstream_sources(const Recommendation& r) {
+    const std::string version = resolve_linux_version(r.options.linux_version);
+    std::string out;
+    for (const auto& a : r.algorithms)
+        if (a.upstream_known && !a.upstream_cited.empty())
+            out += fmt::format("  {}: {}\n", a.algorithm, a.upstream_cited);
+    return fmt::format("\nupstream columns: Linux {} (--linux {}){}\n", version, upstream_versions_text(),
+                       out.empty() ? ": no algorithm here has a row" : "") +
+           out;
 }
 
 }  // namespace
@@ -175,6 +188,7 @@ std::string render_table(const Recommendation& r) {
             "(most: linear in the number of sources between and beyond the ones measured; ~ beyond them, * every count "
             "the kernel takes)\n";
     }
+    out += render_upstream_sources(r);
     bool any_because = false;
     for (const auto& a : r.algorithms) any_because |= !a.upstream_because.empty();
     if (any_because) {
@@ -207,6 +221,7 @@ std::string render_table(const Recommendation& r) {
            "(A / (A + B n), p50 fit); simd min: shortest input from which the SIMD path beats the no-FPU one\n";
     out += render_thresholds_upstream(r);
     for (const auto& n : r.notes) out += "note: " + n + "\n";
+    if (const std::string tail = softirq_tail_note(o.linux_version); !tail.empty()) out += "note: " + tail + "\n";
     return out;
 }
 

@@ -8,6 +8,7 @@
 
 #include "report.hpp"
 #include "units.hpp"
+#include "upstream.hpp"
 
 namespace fputune::cli {
 
@@ -96,6 +97,15 @@ std::string threshold_text(const std::optional<SimdThreshold>& t) {
     if (t->kind == ThresholdKind::never) return fmt::format("never (SIMD loses up to {} B)", t->measured_to);
     if (t->kind == ThresholdKind::always) return fmt::format("always (from one block, {} B)", t->bytes);
     return fmt::format("{} B", t->bytes);
+}
+
+// Which Linux the upstream columns hold for and, from 6.15, what a section's bound leaves out.
+std::string upstream_version_html(const std::string& version) {
+    const std::string v = resolve_linux_version(version);
+    std::string s = "<p>Upstream columns: Linux " + esc(v) + " (<code>--linux " + esc(upstream_versions_text()) +
+                    "</code>).";
+    if (const std::string tail = softirq_tail_note(v); !tail.empty()) s += " Note: " + esc(tail) + ".";
+    return s + "</p>\n";
 }
 
 std::string upstream_text(bool known, const std::optional<std::uint64_t>& bytes) {
@@ -219,7 +229,7 @@ std::string summary(const ReportData& d) {
             verdict_html(a.upstream_known, a.upstream_time_s, a.upstream_pass), esc(threshold_text(a.threshold)),
             many ? "<td>" + esc(a.threshold ? machine_label(a.threshold_machine) : "-") + "</td>" : "");
     }
-    s += "</table>\n<h3>Per variant</h3>\n";
+    s += "</table>\n" + upstream_version_html(o.linux_version) + "<h3>Per variant</h3>\n";
     s += fmt::format(
         "<table class=\"summary variants\"><tr><th>kernel</th><th>cache</th><th>limit</th><th>unrounded</th>"
         "<th>interval</th><th>time at {}</th>"
@@ -487,7 +497,7 @@ std::string algorithm(const ReportData& d, const AlgorithmReport& a, const std::
     if (r.upstream_known)
         line += "Upstream: " + esc(upstream_text(true, r.upstream_bytes)) + ", " +
                 verdict_html(true, r.upstream_time_s, r.upstream_pass) + " here" +
-                (a.upstream ? " (<code>" + esc(a.upstream->source) + "</code>)" : "") + ". ";
+                (r.upstream_cited.empty() ? "" : " (<code>" + esc(r.upstream_cited) + "</code>)") + ". ";
     else
         line += "Upstream: no constant known. ";
     line += "SIMD from: " + esc(threshold_text(r.threshold));

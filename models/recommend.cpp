@@ -241,9 +241,13 @@ Recommendation recommend(const std::vector<ModelFile>& sources, const RecommendO
         a.kernel = worst->kernel;
         a.machine = worst->machine;
         a.stem = worst->algorithm_stem.empty() ? macro_stem(alg) : worst->algorithm_stem;
-        if (const UpstreamLimit* u = find_upstream_limit(alg); u && !u->judged_because.empty()) {
-            a.upstream_because = u->judged_because;
-            a.upstream_source = u->source;
+        const std::string version = resolve_linux_version(o.linux_version);
+        if (const UpstreamLimit* u = find_upstream_limit(alg, version); u && !u->absent()) {
+            a.upstream_cited = u->cited(version);
+            if (!u->judged_because.empty()) {
+                a.upstream_because = u->judged_because;
+                a.upstream_source = u->source;
+            }
         }
         // Threshold: per machine the fastest SIMD variant of ours (the one a dispatcher picks: lowest
         // one-shot cost at the longest length measured; with --per-algorithm selected, the kernel's
@@ -276,11 +280,11 @@ Recommendation recommend(const std::vector<ModelFile>& sources, const RecommendO
                 a.threshold_parts = threshold_parts(*best);
             }
         }
-        if (const UpstreamLimit* u = find_upstream_limit(alg)) a.upstream_simd_min = u->simd_min_len;
+        if (const UpstreamLimit* u = find_upstream_limit(alg, version)) a.upstream_simd_min = u->simd_min_len;
         // A cipher judged by its section row (linux-x86-sections.csv) takes its SIMD minimum from the limits
         // table, where upstream names it ("chacha" for our chacha20).
         if (a.upstream_simd_min.empty() && alg == "chacha20")
-            if (const UpstreamLimit* u = find_upstream_limit("chacha")) a.upstream_simd_min = u->simd_min_len;
+            if (const UpstreamLimit* u = find_upstream_limit("chacha", version)) a.upstream_simd_min = u->simd_min_len;
         r.algorithms.push_back(a);
     }
     recommend_stripes(r, sources, o);

@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "upstream.hpp"
+
 namespace fputune {
 
 void validate(const RecommendOptions& o) {
@@ -27,6 +29,7 @@ void validate(const RecommendOptions& o) {
             fmt::format("--save-every {}: must be 1 .. 1e9 (1 = every one-shot pays the state save, "
                         "193 = one in 193 as in a laptop trace; --dirty none = none pays)",
                         o.save_every));
+    if (!o.linux_version.empty()) resolve_linux_version(o.linux_version);  // throws naming the known versions
     if (!(o.margin >= 1) || !std::isfinite(o.margin) || o.margin > 1e6)
         throw std::invalid_argument(
             fmt::format("--margin {}: must be at least 1 (the limit fits budget / margin: 1 = no "
