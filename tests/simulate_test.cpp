@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include <catch2/catch.hpp>
@@ -542,4 +543,75 @@ TEST_CASE("CLI: simulate prints the tables, and bad input is one line and exit 2
         CHECK(std::count(b.err.begin(), b.err.end(), '\n') == 1);
         CHECK(b.out.empty());
     }
+}
+
+TEST_CASE("workloads on the Zen 3 sweep: each reaches only its algorithms, in the --linux version's shapes",
+          "[simulate][golden]") {
+    const std::vector<ModelFile> zen3 = {load_models(FPUTUNE_ZEN3_SWEEP)};
+    SimulateOptions o;
+    o.budget_s = 30e-6;
+    auto algorithms = [](const Simulation& s) {
+        std::set<std::string> a;
+        for (const SimRow& r : s.machines.at(0).rows) a.insert(r.algorithm);
+        return a;
+    };
+    o.linux_version = "6.12";
+    const Simulation dm_old = simulate(zen3, dm_crypt_workload(), nullptr, o);
+    o.linux_version = "7.1";
+    const Simulation dm_new = simulate(zen3, dm_crypt_workload(), nullptr, o);
+    CHECK(algorithms(dm_new) == std::set<std::string>{"aes-256-xts"});
+    for (const SimRow& r : dm_old.machines.at(0).rows) {
+        INFO(r.kernel);
+        CHECK(r.upstream.limit_bytes == 4096u);  // 6.12: the fast path only within one page
+        CHECK(r.upstream.limit_from.find("Linux 6.12") != std::string::npos);
+        CHECK(r.upstream.sections == 262144);
+    }
+    for (const SimRow& r : dm_new.machines.at(0).rows) {
+        INFO(r.kernel);
+        CHECK_FALSE(r.upstream.limit_bytes);  // 6.15+: the whole message, a 4 KiB sector
+        CHECK(r.upstream.limit_from.find("Linux 7.1") != std::string::npos);
+        CHECK(r.upstream.sections == 262144);
+    }
+    const Simulation wg = simulate(zen3, wireguard_workload(), nullptr, o);
+    CHECK(algorithms(wg) == std::set<std::string>{"chacha20", "poly1305"});
+    for (const SimRow& r : wg.machines.at(0).rows) {
+        INFO(r.kernel);
+        CHECK(r.upstream.simd_min_bytes == (r.algorithm == "chacha20" ? 65u : 288u));
+        CHECK(r.upstream.simd_requests == 50000);  // the 48-byte packets take the no-FPU path
+    }
+    for (const auto& n : wg.workload.notes) CHECK(n.find("not modelled") == std::string::npos);
+}
+
+TEST_CASE("simulate: costs are against no limit, never negative; nhpoly1305 has 6.12's 4 KiB chunks",
+          "[simulate][golden]") {
+    const std::vector<ModelFile> zen3 = {load_models(FPUTUNE_ZEN3_SWEEP)};
+    RecommendOptions ro;
+    ro.budget_s = 30e-6;
+    const SimLimits limits = limits_from_recommendation(recommend(zen3, ro));
+    SimulateOptions o;
+    o.budget_s = 30e-6;
+    for (const char* version : {"6.12", "7.1"}) {
+        o.linux_version = version;
+        const Simulation s = simulate(zen3, bigbuf_workload(), &limits, o);
+        for (const SimRow& r : s.machines.at(0).rows) {
+            INFO(version << " " << r.kernel);
+            CHECK(r.throughput_cost >= 0);  // nh's was -46 %: its 1 KiB upstream chunks against a larger limit
+            CHECK(r.upstream_cost >= 0);
+        }
+        const SimRow& nhp = row(s, "nhpoly1305-avx2");
+        CHECK(nhp.upstream.limit_bytes == (std::string(version) == "6.12" ? 4096u : 1024u));
+        CHECK(nhp.upstream.limit_from.find("no upstream entry") == std::string::npos);
+        // nh against no limit: 1 KiB (7.1) or 4 KiB (6.12) chunks of 1 MiB cost something, never a saving.
+        CHECK(row(s, "nh-avx2").upstream_cost > 0);
+    }
+    // Constants the workload does not reach are named as constants.
+    const Simulation wg = simulate(zen3, wireguard_workload(), &limits, o);
+    bool named = false;
+    for (const auto& n : wg.notes)
+        if (n.find("name no kernel this workload reaches") != std::string::npos) {
+            named = true;
+            CHECK(n.find("recommended, recommended") == std::string::npos);
+            CHECK(n.find("FPUTUNE_") != std::string::npos);
+        }
+    CHECK(named);
 }
