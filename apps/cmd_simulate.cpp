@@ -16,6 +16,7 @@
 #include "simulate.hpp"
 #include "simulation_json.hpp"
 #include "units.hpp"
+#include "upstream.hpp"
 
 namespace fputune::cli {
 
@@ -158,6 +159,7 @@ int run_simulate(const Args& args) {
         "repeat", po::value<std::uint64_t>()->default_value(1),
         "multiply every request count (the seed's tcrypt made 1000 x 1 MiB)")(
         "kernel,k", po::value<std::vector<std::string>>()->composing(), "only kernels matching GLOB (repeatable)")(
+        "linux", po::value<std::string>(), linux_option_help().c_str())(
         "json", "print JSON (fputune.simulation/1)");
     po::variables_map vm;
     if (!parse("simulate",
@@ -165,18 +167,19 @@ int run_simulate(const Args& args) {
                "--budget 30us] "
                "[--min-freq 1GHz] [--margin 1.0] [--cache cold|hot] [--modules DIR|FILE|SIZES] [--pair-cycles N] "
                "[--repeat N] "
-               "[-k GLOB]... [--json]",
+               "[-k GLOB]... [--linux VERSION] [--json]",
                desc, args, vm, false))
         return kExitOk;
     SimulateOptions o;
     try {
-        o.min_freq_hz = parse_frequency_hz(vm["min-freq"].as<std::string>(), "--min-freq");
-        if (vm.count("budget")) o.budget_s = parse_duration_s(vm["budget"].as<std::string>(), "--budget");
-        o.margin = margin_option(vm["margin"].as<std::string>());
-        o.cache = cache_option(vm["cache"].as<std::string>());
-        o.quantile = quantile_option(vm["quantile"].as<std::string>());
+        o.question.min_freq_hz = parse_frequency_hz(vm["min-freq"].as<std::string>(), "--min-freq");
+        if (vm.count("budget")) o.question.budget_s = parse_duration_s(vm["budget"].as<std::string>(), "--budget");
+        o.question.margin = margin_option(vm["margin"].as<std::string>());
+        o.question.cache = cache_option(vm["cache"].as<std::string>());
+        o.question.quantile = quantile_option(vm["quantile"].as<std::string>());
         o.pair_cycles = vm["pair-cycles"].as<double>();
         o.repeat = vm["repeat"].as<std::uint64_t>();
+        if (vm.count("linux")) o.linux_version = resolve_linux_version(vm["linux"].as<std::string>());
         o.command_line = command_line_of("simulate", args);
         validate(o);
     } catch (const std::invalid_argument& e) {
@@ -193,13 +196,10 @@ int run_simulate(const Args& args) {
         }
     }
     const std::vector<ModelFile> sources = load_sources(vm);
-    if (!limits && o.budget_s > 0) {
+    if (!limits && o.question.budget_s > 0) {
         RecommendOptions r;
-        r.budget_s = o.budget_s;
-        r.min_freq_hz = o.min_freq_hz;
-        r.margin = o.margin;
-        r.cache = o.cache;
-        r.quantile = o.quantile;
+        r.question = o.question;
+        r.linux_version = o.linux_version;
         r.command_line = o.command_line;
         limits = limits_from_recommendation(recommend(sources, r));
     }

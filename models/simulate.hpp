@@ -37,16 +37,17 @@ SimLimits limits_from_header(const std::string& text, const std::string& source)
 SimLimits limits_from_recommendation(const Recommendation& r);
 
 struct SimulateOptions {
-    double min_freq_hz = 1e9;
-    double budget_s = 0;  // > 0: every longest section is judged against budget / margin
-    double margin = 1.0;
-    Cache cache = Cache::cold;  // the other when a kernel has only that, with a note
-    Quantile quantile = Quantile::p99;  // the bound line of the longest section (as recommend and check)
+    // budget_s > 0: every longest section is judged against budget / margin; quantile: the bound line
+    // of the longest section (as recommend and check).
+    BudgetQuestion question;
     double pair_cycles = 0;  // begin/end cost per section outside the timed section, core cycles
     std::uint64_t repeat = 1;  // every request count is multiplied by this
+    // The Linux version whose sections make the "today" column (upstream.hpp: "6.12", "6.15", "7.1"); "" = newest.
+    std::string linux_version;
     std::string command_line;
 };
-// Throws std::invalid_argument naming the option (cache and quantile are enums, checked where parsed).
+// Throws std::invalid_argument naming the option (the question with or without a budget; cache and
+// quantile are enums, checked where parsed).
 void validate(const SimulateOptions& o);
 
 // One kernel under one set of limits: totals from the p50 line, the longest section from the bound line.
@@ -75,7 +76,9 @@ struct SimRow {
     std::uint64_t bound_fit_max_bytes = 0;  // the longest section the bound line was fitted on
     SimColumn upstream;  // what the kernel does today (its own chunks where it has them)
     std::optional<SimColumn> limited;
-    double throughput_cost = 0;  // limited total / upstream total - 1 (negative: the limits save time)
+    // Against no limit (one section per request, upstream's SIMD threshold kept): never negative, as a limit
+    // only adds sections. throughput_cost: with the limits; upstream_cost: upstream's own chunks.
+    double throughput_cost = 0, upstream_cost = 0;
     std::vector<std::string> notes;
 };
 

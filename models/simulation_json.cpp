@@ -2,6 +2,8 @@
 // The fputune.simulation/1 file (`simulate --json`).
 #include "simulation_json.hpp"
 
+#include "upstream.hpp"
+
 namespace fputune {
 
 using nlohmann::json;
@@ -41,13 +43,14 @@ json to_json(const Simulation& s) {
     j["workload"]["requests"] = json::array();
     for (const auto& r : s.workload.requests)
         j["workload"]["requests"].push_back({{"target", r.target}, {"bytes", r.bytes}, {"count", r.count}});
-    j["inputs"] = {{"min_freq_hz", o.min_freq_hz},
-                   {"budget_s", o.budget_s > 0 ? json(o.budget_s) : json(nullptr)},
-                   {"margin", o.margin},
-                   {"cache", std::string(name(o.cache))},
-                   {"quantile", std::string(name(o.quantile))},
+    j["inputs"] = {{"min_freq_hz", o.question.min_freq_hz},
+                   {"budget_s", o.question.budget_s > 0 ? json(o.question.budget_s) : json(nullptr)},
+                   {"margin", o.question.margin},
+                   {"cache", std::string(name(o.question.cache))},
+                   {"quantile", std::string(name(o.question.quantile))},
                    {"pair_cycles", o.pair_cycles},
                    {"repeat", o.repeat},
+                   {"linux", resolve_linux_version(o.linux_version)},
                    {"limits", s.limits_label.empty() ? json(nullptr) : json(s.limits_label)},
                    {"command", o.command_line}};
     j["machines"] = json::array();
@@ -71,6 +74,8 @@ json to_json(const Simulation& s) {
                       {"without_limits", column_json(row.upstream)},
                       {"notes", row.notes}};
             r["with_limits"] = row.limited ? column_json(*row.limited) : json(nullptr);
+            // Both against no limit at all (never negative): upstream's chunks, and the limits.
+            r["upstream_cost"] = row.upstream_cost;
             r["throughput_cost"] = row.limited ? json(row.throughput_cost) : json(nullptr);
             jm["kernels"].push_back(r);
         }

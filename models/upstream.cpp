@@ -186,6 +186,13 @@ const UpstreamLimit* find_upstream_limit(const std::string& algorithm, const std
     return nullptr;
 }
 
+std::string upstream_simd_min(const std::string& algorithm, const std::string& version) {
+    const UpstreamLimit* u = find_upstream_limit(algorithm, version);
+    if ((!u || u->simd_min_len.empty()) && (algorithm == "chacha20" || algorithm == "xchacha20"))
+        u = find_upstream_limit("chacha", version);
+    return u ? u->simd_min_len : "";
+}
+
 std::string softirq_tail_note(const std::string& version) {
     if (!linux_at_least(version.empty() ? newest_upstream_version() : version, "6.15")) return "";
     return "from Linux 6.15 kernel_fpu_begin() also disables softirqs, and those raised during a section run in "

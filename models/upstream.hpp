@@ -54,6 +54,10 @@ bool linux_at_least(const std::string& version, const std::string& since);
 const UpstreamLimit* find_upstream_limit(const std::string& algorithm, const std::string& version = "",
                                          const std::string& kernel = "");
 
+// Upstream's SIMD threshold for one of our algorithms as its table writes it ("288", "none"; "" when unknown): a
+// cipher judged by its section row takes it from the limits table, where upstream names it ("chacha" for chacha20).
+std::string upstream_simd_min(const std::string& algorithm, const std::string& version = "");
+
 // "raid6.x8" -> 8; 0 for anything that is not a multi-source series' algorithm or name.
 std::uint32_t series_sources(const std::string& name);
 
