@@ -173,9 +173,11 @@ const UpstreamLimit* find_upstream_limit(const std::string& algorithm, const std
     auto named = [&](const UpstreamLimit& u, const std::string& name) {
         return holds_for(u, v) && std::find(u.fputune.begin(), u.fputune.end(), name) != u.fputune.end();
     };
-    if (!kernel.empty())
+    // A kernel's own row; a series of it ("sha256-shani-2x.x2") takes its kernel's.
+    const std::string kernel_name = series_sources(kernel) ? kernel.substr(0, kernel.find(".x")) : kernel;
+    if (!kernel_name.empty())
         for (const auto& u : upstream_limits())
-            if (named(u, kernel)) return &u;
+            if (named(u, kernel_name)) return &u;
     std::string alg = algorithm == "sha224" ? "sha256" : algorithm == "sha384" ? "sha512" : algorithm;
     for (const auto& u : upstream_limits())
         if (u.fputune.empty() && u.algorithm == alg && holds_for(u, v)) return &u;

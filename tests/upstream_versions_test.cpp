@@ -91,6 +91,7 @@ TEST_CASE("upstream versions: GHASH capped in 7.1, XTS uncapped from 6.15, CRCs 
     CHECK_FALSE(find_upstream_limit("aes-256-gcm", "6.12", "aes-256-gcm-aesni-avx")->absent());
     const UpstreamLimit* finup = find_upstream_limit("sha256", "7.1", "sha256-shani-2x");
     CHECK(finup->judged_at_bytes == 65536u);
+    CHECK(find_upstream_limit("sha256.x2", "7.1", "sha256-shani-2x.x2") == finup);  // its series, per message
     CHECK(find_upstream_limit("sha256", "6.15", "sha256-shani-2x")->absent());
     CHECK(find_upstream_limit("sha256", "7.1", "sha256-avx2")->algorithm == "sha256");
     // NHPoly1305 chunked at 4 KiB by the 6.12 glue; xor's 6.12 sections of at most 4 sources.
