@@ -2,6 +2,8 @@
 // Upstream per kernel version: the compiled-in tables (one row per algorithm and version, each with its source),
 // the shapes that changed from 6.12 to 7.1, and `check --upstream --linux` as a user runs it on the Zen 3 sweep.
 #include <algorithm>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 #include <string>
@@ -158,4 +160,28 @@ TEST_CASE("CLI --linux: a version the data does not know, or a version given to 
     CHECK(rec.out.find("upstream columns: Linux 6.12") != std::string::npos);
     CHECK(rec.out.find("aes-256-gcm-vaes-avx2") != std::string::npos);
     CHECK(rec.out.find("no VAES-AVX2 AES-GCM before 6.19") != std::string::npos);
+}
+
+TEST_CASE("CLI report --linux: the upstream columns name their version, and from 6.15 the softirq tail",
+          "[models][upstream][cli][report]") {
+    const std::string common = " --from " + std::string(FPUTUNE_ZEN3_SWEEP) +
+                               " --budget 30us --workload none -k 'ghash-*' -o " + (temp_dir() / "r.html").string();
+    auto page = [] {
+        std::ifstream in(temp_dir() / "r.html");
+        return std::string(std::istreambuf_iterator<char>(in), {});
+    };
+    const Run old_kernel = run_fputune("report --linux 6.12" + common);
+    INFO(old_kernel.err);
+    REQUIRE(old_kernel.rc == 0);
+    const std::string old_page = page();
+    CHECK(old_page.find("Upstream columns: Linux 6.12") != std::string::npos);
+    CHECK(old_page.find("softirqs") == std::string::npos);
+    CHECK(old_page.find("Linux 6.12: arch/x86/crypto/ghash-clmulni-intel_glue.c") != std::string::npos);
+    const Run new_kernel = run_fputune("report --linux 7.1" + common);
+    REQUIRE(new_kernel.rc == 0);
+    const std::string new_page = page();
+    CHECK(new_page.find("Upstream columns: Linux 7.1") != std::string::npos);
+    CHECK(new_page.find("kernel_fpu_end(): preemption stays off for the section plus that softirq work") !=
+          std::string::npos);
+    CHECK(new_page.find("Linux 7.1: lib/crypto/x86/gf128hash.h") != std::string::npos);
 }
