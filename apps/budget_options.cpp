@@ -130,8 +130,8 @@ std::vector<ModelFile> load_sources(const po::variables_map& vm) {
 
 const std::string& linux_option_help() {
     static const std::string help = [] {
-        return upstream_versions_text(" | ") + ": the Linux version whose upstream sections are judged (default " + newest_upstream_version() +
-               ", the newest the data knows)";
+        return upstream_versions_text(" | ") + ": the Linux version whose upstream sections are judged (default " +
+               newest_upstream_version() + ", the newest the data knows)";
     }();
     return help;
 }
@@ -141,7 +141,8 @@ void reject_version_as_glob(const std::vector<std::string>& globs) {
         if (!g.empty() && g.find_first_not_of("0123456789.") == std::string::npos && g.find('.') != std::string::npos)
             throw UsageError("--kernel " + g +
                              " names kernels (globs such as 'sha256-*'); for the Linux version whose upstream "
-                             "sections are judged, give --linux " + g);
+                             "sections are judged, give --linux " +
+                             g);
 }
 
 // For commands that take some of these options without a required --budget (simulate).

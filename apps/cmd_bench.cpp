@@ -171,10 +171,10 @@ int run_bench(const Args& args) {
         auto it = peer_cpb.find({row.k->algorithm, row.r.bytes});
         std::string vs = it == peer_cpb.end() ? "-" : fmt::format("{:.2f}", cpb / it->second);
         std::string unstable = row.r.ticks_per_call.rel_ci50 > 0.05 ? " unstable" : "";
-        const std::string bytes = row.r.sources ? fmt::format("{}x{}", row.r.sources, row.r.size_bytes)
-                                                : fmt::format("{}", row.r.bytes);
-        std::cout << fmt::format("{:<24} {:>9} {:>10.3f} {:>7.1f} {:>9.3f} {:>8.2f} {:>8}", row.k->name, bytes,
-                                 cpb, 100 * row.r.ticks_per_call.rel_ci50, cpb * ratio.best,
+        const std::string bytes =
+            row.r.sources ? fmt::format("{}x{}", row.r.sources, row.r.size_bytes) : fmt::format("{}", row.r.bytes);
+        std::cout << fmt::format("{:<24} {:>9} {:>10.3f} {:>7.1f} {:>9.3f} {:>8.2f} {:>8}", row.k->name, bytes, cpb,
+                                 100 * row.r.ticks_per_call.rel_ci50, cpb * ratio.best,
                                  row.r.bytes / (row.r.ticks_per_call.p50 / tsc.hz) / 1e9, vs)
                   << (linux_cpb.empty()
                           ? ""

@@ -159,8 +159,7 @@ int run_simulate(const Args& args) {
         "repeat", po::value<std::uint64_t>()->default_value(1),
         "multiply every request count (the seed's tcrypt made 1000 x 1 MiB)")(
         "kernel,k", po::value<std::vector<std::string>>()->composing(), "only kernels matching GLOB (repeatable)")(
-        "linux", po::value<std::string>(), linux_option_help().c_str())(
-        "json", "print JSON (fputune.simulation/1)");
+        "linux", po::value<std::string>(), linux_option_help().c_str())("json", "print JSON (fputune.simulation/1)");
     po::variables_map vm;
     if (!parse("simulate",
                "--workload bigbuf|module-signing|dm-crypt|wireguard|FILE.csv [--from FILE...] [--limits limits.h | "

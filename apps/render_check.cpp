@@ -54,36 +54,35 @@ std::string upstream_algorithm_line(const AlgorithmRow& a, std::size_t aw, doubl
     const std::string simd = a.upstream_simd_min.empty()     ? "-"
                              : a.upstream_simd_min == "none" ? "any"
                                                              : a.upstream_simd_min + " B";
-    std::string out = fmt::format("{:<{}} {:<16} {:>11} {:<7} {:>9} {:>9}  {}\n", a.algorithm, aw,
-                                  upstream_section_text(a),
-                                  unbounded ? std::string("unbounded") : format_duration(a.upstream_time_s),
-                                  a.upstream_pass ? "PASS" : "OVER",
-                                  unbounded ? std::string("-") : fmt::format("{:.2f}", a.upstream_time_s / budget),
-                                  simd, a.kernel);
+    std::string out = fmt::format(
+        "{:<{}} {:<16} {:>11} {:<7} {:>9} {:>9}  {}\n", a.algorithm, aw, upstream_section_text(a),
+        unbounded ? std::string("unbounded") : format_duration(a.upstream_time_s), a.upstream_pass ? "PASS" : "OVER",
+        unbounded ? std::string("-") : fmt::format("{:.2f}", a.upstream_time_s / budget), simd, a.kernel);
     if (!a.upstream_cited.empty()) out += fmt::format("{:<{}}   {}\n", "", aw, a.upstream_cited);
     // An uncapped section judged at a message or stripe size: what nothing in the glue stops.
     if (!a.upstream_bytes && a.upstream_judged_at && a.fits) {
         const UpstreamLimit* u = find_upstream_limit(a.algorithm, version);
-        const char* per = !series_sources(a.algorithm) ? "" : u && u->count == "disks" ? " per data disk" : " per source";
+        const char* per = !series_sources(a.algorithm) ? ""
+                          : u && u->count == "disks"   ? " per data disk"
+                                                       : " per source";
         out += fmt::format("{:<{}}   uncapped: a section over {} B{} would be OVER\n", "", aw, a.bytes, per);
     }
     return out;
 }
 
 // A multi-source kernel: PASS when every count upstream puts in one section fits.
-std::string upstream_stripe_line(const StripeResult& s, std::size_t aw, const std::string& version,
-                                 std::size_t& over) {
+std::string upstream_stripe_line(const StripeResult& s, std::size_t aw, const std::string& version, std::size_t& over) {
     const UpstreamLimit* u = find_upstream_limit(s.algorithm, version);
     const std::uint32_t per_section = u && u->sources_per_section ? *u->sources_per_section : 0;
     std::string out;
     if (per_section) {
         const bool pass = s.max_sources >= per_section;
         over += !pass;
-        out = fmt::format("{:<{}} {:<16} {}\n", s.algorithm, aw, fmt::format("{} {}, 4096 B", per_section, s.unit.word),
-                          pass ? fmt::format("PASS: {} {} per section fit (up to {})", per_section, s.unit.word,
-                                             s.count())
-                               : fmt::format("OVER: {} {} per section, {} fit (bound by {})", per_section,
-                                             s.unit.word, s.count(), s.kernel));
+        out = fmt::format(
+            "{:<{}} {:<16} {}\n", s.algorithm, aw, fmt::format("{} {}, 4096 B", per_section, s.unit.word),
+            pass ? fmt::format("PASS: {} {} per section fit (up to {})", per_section, s.unit.word, s.count())
+                 : fmt::format("OVER: {} {} per section, {} fit (bound by {})", per_section, s.unit.word, s.count(),
+                               s.kernel));
     } else {
         const bool all = s.cap && s.max_sources >= s.cap;
         over += !all;

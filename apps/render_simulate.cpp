@@ -33,7 +33,6 @@ std::string column_line(const SimRow& row, const SimColumn& c, const std::string
                        longest_time(c), bpf, bpf / 1024, c.longest_bytes, verdict(c), from);
 }
 
-
 }  // namespace
 
 std::string render_simulation(const Simulation& s) {
@@ -85,12 +84,12 @@ std::string render_simulation(const Simulation& s) {
                                "throughput cost");
             for (const SimRow& row : m.rows) {
                 const SimColumn &a = row.upstream, &b = *row.limited;
-                out += fmt::format("{:<24} {:>27} {:>25} {:>23} {:>18}\n", row.kernel,
-                                   fmt::format("{:.0f} -> {:.0f}", a.longest_cycles, b.longest_cycles),
-                                   fmt::format("{} -> {}", longest_time(a), longest_time(b)),
-                                   fmt::format("{:.0f} -> {:.0f}", a.sections, b.sections),
-                                   fmt::format("{:.1f} % -> {:.1f} %", 100 * row.upstream_cost,
-                                               100 * row.throughput_cost));
+                out += fmt::format(
+                    "{:<24} {:>27} {:>25} {:>23} {:>18}\n", row.kernel,
+                    fmt::format("{:.0f} -> {:.0f}", a.longest_cycles, b.longest_cycles),
+                    fmt::format("{} -> {}", longest_time(a), longest_time(b)),
+                    fmt::format("{:.0f} -> {:.0f}", a.sections, b.sections),
+                    fmt::format("{:.1f} % -> {:.1f} %", 100 * row.upstream_cost, 100 * row.throughput_cost));
             }
         }
         out += "\n";

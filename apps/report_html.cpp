@@ -102,8 +102,8 @@ std::string threshold_text(const std::optional<SimdThreshold>& t) {
 // Which Linux the upstream columns hold for and, from 6.15, what a section's bound leaves out.
 std::string upstream_version_html(const std::string& version) {
     const std::string v = resolve_linux_version(version);
-    std::string s = "<p>Upstream columns: Linux " + esc(v) + " (<code>--linux " + esc(upstream_versions_text()) +
-                    "</code>).";
+    std::string s =
+        "<p>Upstream columns: Linux " + esc(v) + " (<code>--linux " + esc(upstream_versions_text()) + "</code>).";
     if (const std::string tail = softirq_tail_note(v); !tail.empty()) s += " Note: " + esc(tail) + ".";
     return s + "</p>\n";
 }

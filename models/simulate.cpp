@@ -59,8 +59,8 @@ std::uint64_t upstream_threshold(const std::string& simd_min_len) {
 SimColumn upstream_column(const KernelInfo& k, const std::string& version, SimRow& row) {
     const UpstreamLimit* u = find_upstream_limit(k.algorithm, version, k.name);
     if (u && u->absent()) {
-        row.notes.push_back(fmt::format("{} ({}); simulated with {}'s sections", u->judged_because,
-                                        u->cited(version), k.algorithm));
+        row.notes.push_back(
+            fmt::format("{} ({}); simulated with {}'s sections", u->judged_because, u->cited(version), k.algorithm));
         u = find_upstream_limit(k.algorithm, version);
     }
     SimColumn up;
@@ -379,7 +379,7 @@ void check_limits_used(Simulation& sim, const SimRun& run, const std::string& kn
     for (const auto& [stem, l] : limits.by_stem)
         if (!run.used_stems.count(stem))  // a header's constant names itself; a recommended limit gets its name
             unused.push_back(l.from.find("_FPU_BYTES") != std::string::npos ? l.from
-                                                                           : "FPUTUNE_" + stem + "_FPU_BYTES");
+                                                                            : "FPUTUNE_" + stem + "_FPU_BYTES");
     if (unused.empty()) return;
     std::string names;
     for (std::size_t i = 0; i < unused.size() && i < 8; ++i) names += (i ? ", " : "") + unused[i];

@@ -150,8 +150,9 @@ std::string resolve_linux_version(const std::string& text, const std::string& op
     if (text.empty()) return newest_upstream_version();
     const auto& known = upstream_versions();
     if (std::find(known.begin(), known.end(), text) != known.end()) return text;
-    throw std::invalid_argument(option + " " + text + ": the upstream data knows Linux " + upstream_versions_text(", ") +
-                                "; give one of them (default " + newest_upstream_version() + ")");
+    throw std::invalid_argument(option + " " + text + ": the upstream data knows Linux " +
+                                upstream_versions_text(", ") + "; give one of them (default " +
+                                newest_upstream_version() + ")");
 }
 
 bool linux_at_least(const std::string& version, const std::string& since) {

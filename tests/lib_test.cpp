@@ -288,8 +288,7 @@ TEST_CASE("sweep engine: plan, measure and summarise a tiny sweep, a stop gives 
     CHECK(impossible_points(g).empty());
 }
 
-TEST_CASE("bench: a multi-source kernel runs at the size given, per source, and says how many sources",
-          "[bench]") {
+TEST_CASE("bench: a multi-source kernel runs at the size given, per source, and says how many sources", "[bench]") {
     const Kernel* xor_sse = select_kernels({"xor-sse"}).at(0);
     const Kernel* sha = select_kernels({"sha256-generic"}).at(0);
     const BenchResult x = bench_kernel(*xor_sse, 16384, 0.002);

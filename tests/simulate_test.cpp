@@ -459,7 +459,8 @@ TEST_CASE("simulate renders the seed's columns and JSON", "[simulate]") {
     CHECK_THAT(t, Catch::Contains("calls") && Catch::Contains("cost") && Catch::Contains("maxcycles") &&
                       Catch::Contains("bpf") && Catch::Contains("KiB") && Catch::Contains("maxlen") &&
                       Catch::Contains("Intel Cascade Lake") && Catch::Contains("without limits") &&
-                      Catch::Contains("with limits") && Catch::Contains("none (upstream Linux 7.1 lib/crypto/x86/sha256.h)") &&
+                      Catch::Contains("with limits") &&
+                      Catch::Contains("none (upstream Linux 7.1 lib/crypto/x86/sha256.h)") &&
                       Catch::Contains("FPUTUNE_SHA256_AVX2_FPU_BYTES") && Catch::Contains("throughput cost") &&
                       Catch::Contains("2.2 GHz"));
     const nlohmann::json j = to_json(s);

@@ -116,7 +116,8 @@ TEST_CASE("CLI check --upstream --linux: 6.12 and 7.1 differ where the shapes do
     CHECK(new_kernel.rc == 1);
     CHECK(default_kernel.out.find("Linux 7.1's x86 glue") != std::string::npos);
     // GHASH: no cap in 6.12 (unbounded), 4096 B in 7.1.
-    const std::string ghash_old = upstream_row(old_kernel.out, "ghash"), ghash_new = upstream_row(new_kernel.out, "ghash");
+    const std::string ghash_old = upstream_row(old_kernel.out, "ghash"),
+                      ghash_new = upstream_row(new_kernel.out, "ghash");
     CHECK(ghash_old.find("unbounded") != std::string::npos);
     CHECK(ghash_new.find("4096 B") != std::string::npos);
     CHECK(ghash_old.find("Linux 6.12: arch/x86/crypto/ghash-clmulni-intel_glue.c") != std::string::npos);
