@@ -113,13 +113,16 @@ std::vector<NamedPath> source_paths(const po::variables_map& vm) {
     return paths;
 }
 
-std::vector<ModelFile> load_sources(const po::variables_map& vm) {
-    std::vector<std::string> from = {"fputune-sweep.json"};
-    if (vm.count("from"))
-        from = vm["from"].as<std::vector<std::string>>();
-    else if (!std::filesystem::exists(from[0]))
+std::vector<std::string> from_paths(const po::variables_map& vm) {
+    if (vm.count("from")) return vm["from"].as<std::vector<std::string>>();
+    if (!std::filesystem::exists("fputune-sweep.json"))
         throw UsageError(
             "no fputune-sweep.json in this folder: run `fputune sweep` first, or name inputs with --from FILE...");
+    return {"fputune-sweep.json"};
+}
+
+std::vector<ModelFile> load_sources(const po::variables_map& vm) {
+    const std::vector<std::string> from = from_paths(vm);
     std::vector<std::string> globs;
     if (vm.count("kernel")) globs = vm["kernel"].as<std::vector<std::string>>();
     reject_version_as_glob(globs);

@@ -18,6 +18,8 @@ void add_budget_options(po::options_description& desc);
 // The options as given (UsageError naming the option when one is wrong); `command` and `args` are kept
 // as the command line for the provenance.
 RecommendOptions budget_options(const po::variables_map& vm, const std::string& command, const Args& args);
+// The --from inputs (default fputune-sweep.json; UsageError when it is not here either).
+std::vector<std::string> from_paths(const po::variables_map& vm);
 // The models of every --from input (default fputune-sweep.json), limited to the -k globs.
 std::vector<ModelFile> load_sources(const po::variables_map& vm);
 // The --from inputs as named paths, for refuse_same_files().

@@ -54,22 +54,9 @@ std::string side_text(const CompareSide& s) {
                        s.masked_features.empty() ? "" : ", masked: " + s.masked_features);
 }
 
-void print_table(const CompareResult& r) {
+// One row per variant: each quantity A, B, its change and p.
+void print_rows(const CompareResult& r) {
     const RecommendOptions& o = r.options.recommend;
-    std::cout << fmt::format(
-        "fputune {} ({}) compare: {}\n", tool_version(), tool_commit(),
-        r.kind == "bench"
-            ? "bench files, core cycles per byte (p50)"
-            : fmt::format("sweeps, {} cache, core cycles per byte of the p50 and {} lines, limits for {} at {} "
-                          "(margin {}, rounding {})",
-                          name(o.question.cache), name(o.question.quantile), format_duration(o.question.budget_s), format_frequency(o.question.min_freq_hz),
-                          format_margin(o.question.margin), name(o.round)));
-    std::cout << "A: " << side_text(r.a) << "\n";
-    std::cout << "B: " << side_text(r.b) << "\n";
-    std::cout << fmt::format(
-        "significant: p < {:g} (two-sided; standard errors from each file's own 95 % intervals) and a change of at "
-        "least {:g} %\n\n",
-        r.options.alpha, 100 * r.options.min_change);
     const int w = 33;
     if (r.kind == "bench") {
         std::cout << fmt::format("{:<24} {:>9} {:<{}}  {}\n", "kernel", "bytes",
@@ -91,34 +78,57 @@ void print_table(const CompareResult& r) {
                 "{:<{}} {:<{}}  {:<{}}  {:<{}}  {}\n", kernel(row), kw, change_cells(row.p50_cpb, "{:.3f}", w), w,
                 change_cells(row.bound_cpb, "{:.3f}", w), w, change_cells(row.limit, "{:.0f}", w), w, row.verdict);
     }
-    if (!r.algorithms.empty()) {
-        auto thr = [](const std::optional<SimdThreshold>& t) -> std::string {
-            if (!t) return "-";
-            const std::string v =
-                t->kind == ThresholdKind::bytes ? fmt::format("{} B", t->bytes) : std::string(name(t->kind));
-            return v + " (" + t->kernel + ")";
-        };
-        auto lim = [](const std::optional<std::uint64_t>& b, bool in) -> std::string {
-            if (!in) return "-";
-            return b ? fmt::format("{}", *b) : "no fit";
-        };
-        // Columns as wide as their longest entry (series names and thresholds run long).
-        std::size_t aw = 12, bw = 24, tw = 28;
-        for (const auto& c : r.algorithms)
-            aw = std::max(aw, c.algorithm.size()), bw = std::max({bw, c.bound_by_a.size(), c.bound_by_b.size()}),
-            tw = std::max(tw, thr(c.threshold_a).size());
-        std::cout << fmt::format(
-            "\nper algorithm: the constant to ship (smallest limit over its variants) and the SIMD threshold\n"
-            "{:<{}} {:>9} {:<{}} {:>9} {:<{}} {:>8}  {:<{}} {}\n",
-            "algorithm", aw, "limit A", "bound by", bw, "limit B", "bound by", bw, "change", "SIMD from A", tw,
-            "SIMD from B");
-        for (const auto& c : r.algorithms)
-            std::cout << fmt::format("{:<{}} {:>9} {:<{}} {:>9} {:<{}} {:>8}  {:<{}} {}\n", c.algorithm, aw,
-                                     lim(c.limit_a, c.in_a), c.in_a ? c.bound_by_a : "-", bw, lim(c.limit_b, c.in_b),
-                                     c.in_b ? c.bound_by_b : "-", bw,
-                                     c.limit_a && c.limit_b ? fmt::format("{:+.1f}%", 100 * c.rel) : "-",
-                                     thr(c.threshold_a), tw, thr(c.threshold_b));
-    }
+}
+
+// Per algorithm: the constant to ship and the SIMD threshold, A and B.
+void print_algorithms(const CompareResult& r) {
+    if (r.algorithms.empty()) return;
+    auto thr = [](const std::optional<SimdThreshold>& t) -> std::string {
+        if (!t) return "-";
+        const std::string v =
+            t->kind == ThresholdKind::bytes ? fmt::format("{} B", t->bytes) : std::string(name(t->kind));
+        return v + " (" + t->kernel + ")";
+    };
+    auto lim = [](const std::optional<std::uint64_t>& b, bool in) -> std::string {
+        if (!in) return "-";
+        return b ? fmt::format("{}", *b) : "no fit";
+    };
+    // Columns as wide as their longest entry (series names and thresholds run long).
+    std::size_t aw = 12, bw = 24, tw = 28;
+    for (const auto& c : r.algorithms)
+        aw = std::max(aw, c.algorithm.size()), bw = std::max({bw, c.bound_by_a.size(), c.bound_by_b.size()}),
+        tw = std::max(tw, thr(c.threshold_a).size());
+    std::cout << fmt::format(
+        "\nper algorithm: the constant to ship (smallest limit over its variants) and the SIMD threshold\n"
+        "{:<{}} {:>9} {:<{}} {:>9} {:<{}} {:>8}  {:<{}} {}\n",
+        "algorithm", aw, "limit A", "bound by", bw, "limit B", "bound by", bw, "change", "SIMD from A", tw,
+        "SIMD from B");
+    for (const auto& c : r.algorithms)
+        std::cout << fmt::format("{:<{}} {:>9} {:<{}} {:>9} {:<{}} {:>8}  {:<{}} {}\n", c.algorithm, aw,
+                                 lim(c.limit_a, c.in_a), c.in_a ? c.bound_by_a : "-", bw, lim(c.limit_b, c.in_b),
+                                 c.in_b ? c.bound_by_b : "-", bw,
+                                 c.limit_a && c.limit_b ? fmt::format("{:+.1f}%", 100 * c.rel) : "-",
+                                 thr(c.threshold_a), tw, thr(c.threshold_b));
+}
+
+void print_table(const CompareResult& r) {
+    const RecommendOptions& o = r.options.recommend;
+    std::cout << fmt::format(
+        "fputune {} ({}) compare: {}\n", tool_version(), tool_commit(),
+        r.kind == "bench"
+            ? "bench files, core cycles per byte (p50)"
+            : fmt::format("sweeps, {} cache, core cycles per byte of the p50 and {} lines, limits for {} at {} "
+                          "(margin {}, rounding {})",
+                          name(o.question.cache), name(o.question.quantile), format_duration(o.question.budget_s), format_frequency(o.question.min_freq_hz),
+                          format_margin(o.question.margin), name(o.round)));
+    std::cout << "A: " << side_text(r.a) << "\n";
+    std::cout << "B: " << side_text(r.b) << "\n";
+    std::cout << fmt::format(
+        "significant: p < {:g} (two-sided; standard errors from each file's own 95 % intervals) and a change of at "
+        "least {:g} %\n\n",
+        r.options.alpha, 100 * r.options.min_change);
+    print_rows(r);
+    print_algorithms(r);
     auto list = [](const std::vector<std::string>& v) {
         std::string s;
         for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;

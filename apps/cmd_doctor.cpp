@@ -7,6 +7,7 @@
 #include "cli.hpp"
 #include "doctor.hpp"
 #include "probe.hpp"
+#include "provenance_json.hpp"
 
 namespace fputune::cli {
 
@@ -27,9 +28,7 @@ int run_doctor(const Args& args) {
     const DoctorReport r = fputune::run_doctor(vm["root"].as<std::string>(), cpu, seconds);
     if (vm.count("json")) {
         nlohmann::json j = r.to_json();
-        j["schema"] = "fputune.doctor/1";
-        j["tool"] = {{"name", "fputune"}, {"version", tool_version()}, {"commit", tool_commit()}};
-        j["date"] = utc_now_iso8601();
+        j.update(provenance_now("fputune.doctor/1"));
         j["machine"] = probe_cpu().value("brand", "?");
         std::cout << j.dump(1) << "\n";
         return r.verdict == Verdict::unfit ? kExitCheckFailed : kExitOk;

@@ -54,6 +54,14 @@ int run_list(const Args& args) {
         std::cout << fmt::format("{:<24} {:<11} {:<15} {:<{}} {:>6} {:<4} {:<15} {}\n", k->name, k->algorithm, k->isa,
                                  k->provider, provider_width, k->block_bytes, k->needs_fpu ? "yes" : "no",
                                  section_summary(*k), status(*k));
+    // The kernel tree's units that did not build (kernels/linux): said where the *-linux variants are listed.
+    if (const std::vector<std::string> notes = linux_provider_notes();
+        notes.size() > 1 && (!vm.count("kernel") || std::any_of(kernels.begin(), kernels.end(), [](const Kernel* k) {
+                                 return std::strncmp(k->provider, "linux ", 6) == 0;
+                             }))) {
+        std::cout << fmt::format("\n{}: {} units of the tree not built:\n", notes.front(), notes.size() - 1);
+        for (std::size_t i = 1; i < notes.size(); ++i) std::cout << "  " << notes[i] << "\n";
+    }
     if (disabled_features())
         std::cout << fmt::format("\nmasked features: {}\n",
                                  feature_list_string(disabled_features() & detected_features()));

@@ -13,6 +13,42 @@
 
 namespace fputune::cli {
 
+namespace {
+
+// The --workload values (default bigbuf; none: no simulation).
+std::vector<Workload> report_workloads(const po::variables_map& vm) {
+    std::vector<Workload> workloads;
+    for (const auto& w :
+         vm.count("workload") ? vm["workload"].as<std::vector<std::string>>() : std::vector<std::string>{"bigbuf"}) {
+        if (w == "none") continue;
+        if (w == "bigbuf")
+            workloads.push_back(bigbuf_workload());
+        else if (w == "dm-crypt")
+            workloads.push_back(dm_crypt_workload());
+        else if (w == "wireguard")
+            workloads.push_back(wireguard_workload());
+        else if (w == "module-signing")
+            throw UsageError(
+                "--workload module-signing: needs this machine's module sizes, which a report of other machines' "
+                "sweeps "
+                "should not mix in; run `fputune simulate --workload module-signing`");
+        else if (std::filesystem::is_regular_file(w)) {
+            try {
+                workloads.push_back(workload_from_csv(read_file(w), w));
+            } catch (const std::invalid_argument& e) {
+                throw UsageError(e.what());
+            }
+        } else {
+            throw UsageError(
+                "--workload " + w +
+                ": expected bigbuf, dm-crypt, wireguard, none, or a CSV file of kernel,bytes,count requests");
+        }
+    }
+    return workloads;
+}
+
+}  // namespace
+
 int run_report(const Args& args) {
     po::options_description desc("report options");
     add_budget_options(desc);
@@ -42,41 +78,9 @@ int run_report(const Args& args) {
     const std::string out = vm["output"].as<std::string>();
     check_writable(out);
     const std::string gnuplot = find_gnuplot();  // first: nothing is read or written without it (exit 3)
-    std::vector<std::string> from = {"fputune-sweep.json"};
-    if (vm.count("from"))
-        from = vm["from"].as<std::vector<std::string>>();
-    else if (!std::filesystem::exists(from[0]))
-        throw UsageError(
-            "no fputune-sweep.json in this folder: run `fputune sweep` first, or name inputs with --from FILE...");
     std::vector<ReportInput> inputs;
-    for (const auto& f : from) inputs.push_back(load_report_input(f, kernel_patterns(vm)));
-    std::vector<Workload> workloads;
-    for (const auto& w :
-         vm.count("workload") ? vm["workload"].as<std::vector<std::string>>() : std::vector<std::string>{"bigbuf"}) {
-        if (w == "none") continue;
-        if (w == "bigbuf")
-            workloads.push_back(bigbuf_workload());
-        else if (w == "dm-crypt")
-            workloads.push_back(dm_crypt_workload());
-        else if (w == "wireguard")
-            workloads.push_back(wireguard_workload());
-        else if (w == "module-signing")
-            throw UsageError(
-                "--workload module-signing: needs this machine's module sizes, which a report of other machines' "
-                "sweeps "
-                "should not mix in; run `fputune simulate --workload module-signing`");
-        else if (std::filesystem::is_regular_file(w)) {
-            try {
-                workloads.push_back(workload_from_csv(read_file(w), w));
-            } catch (const std::invalid_argument& e) {
-                throw UsageError(e.what());
-            }
-        } else {
-            throw UsageError(
-                "--workload " + w +
-                ": expected bigbuf, dm-crypt, wireguard, none, or a CSV file of kernel,bytes,count requests");
-        }
-    }
+    for (const auto& f : from_paths(vm)) inputs.push_back(load_report_input(f, kernel_patterns(vm)));
+    const std::vector<Workload> workloads = report_workloads(vm);
     ReportData d;
     try {
         d = build_report(std::move(inputs), o, workloads);

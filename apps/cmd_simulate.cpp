@@ -131,6 +131,30 @@ Workload load_workload(const po::variables_map& vm) {
 
 }  // namespace
 
+namespace {
+
+// The options as given (UsageError naming the one that is wrong).
+SimulateOptions simulate_options(const po::variables_map& vm, const Args& args) {
+    SimulateOptions o;
+    try {
+        o.question.min_freq_hz = parse_frequency_hz(vm["min-freq"].as<std::string>(), "--min-freq");
+        if (vm.count("budget")) o.question.budget_s = parse_duration_s(vm["budget"].as<std::string>(), "--budget");
+        o.question.margin = margin_option(vm["margin"].as<std::string>());
+        o.question.cache = cache_option(vm["cache"].as<std::string>());
+        o.question.quantile = quantile_option(vm["quantile"].as<std::string>());
+        o.pair_cycles = vm["pair-cycles"].as<double>();
+        o.repeat = vm["repeat"].as<std::uint64_t>();
+        if (vm.count("linux")) o.linux_version = resolve_linux_version(vm["linux"].as<std::string>());
+        o.command_line = command_line_of("simulate", args);
+        validate(o);
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(e.what());
+    }
+    return o;
+}
+
+}  // namespace
+
 int run_simulate(const Args& args) {
     po::options_description desc("simulate options");
     desc.add_options()(
@@ -169,21 +193,7 @@ int run_simulate(const Args& args) {
                "[-k GLOB]... [--linux VERSION] [--json]",
                desc, args, vm, false))
         return kExitOk;
-    SimulateOptions o;
-    try {
-        o.question.min_freq_hz = parse_frequency_hz(vm["min-freq"].as<std::string>(), "--min-freq");
-        if (vm.count("budget")) o.question.budget_s = parse_duration_s(vm["budget"].as<std::string>(), "--budget");
-        o.question.margin = margin_option(vm["margin"].as<std::string>());
-        o.question.cache = cache_option(vm["cache"].as<std::string>());
-        o.question.quantile = quantile_option(vm["quantile"].as<std::string>());
-        o.pair_cycles = vm["pair-cycles"].as<double>();
-        o.repeat = vm["repeat"].as<std::uint64_t>();
-        if (vm.count("linux")) o.linux_version = resolve_linux_version(vm["linux"].as<std::string>());
-        o.command_line = command_line_of("simulate", args);
-        validate(o);
-    } catch (const std::invalid_argument& e) {
-        throw UsageError(e.what());
-    }
+    const SimulateOptions o = simulate_options(vm, args);
     const Workload workload = load_workload(vm);
     std::optional<SimLimits> limits;
     if (vm.count("limits")) {

@@ -10,17 +10,17 @@
 
 #include "atomic_file.hpp"
 #include "budget_options.hpp"
-#include "check.hpp"
 #include "cli.hpp"
 #include "clock.hpp"
 #include "cpu.hpp"
 #include "doctor.hpp"
 #include "fit_sweep.hpp"
-#include "header.hpp"
+#include "header_constants.hpp"
+#include "macro_names.hpp"
 #include "probe.hpp"
+#include "provenance_json.hpp"
 #include "registry.hpp"
 #include "stats.hpp"
-#include "stripes.hpp"
 #include "sweep.hpp"
 #include "units.hpp"
 
@@ -36,17 +36,13 @@ struct Constant {
     std::vector<std::size_t> points;  // into the plan's sections
 };
 
-bool ends_with(const std::string& s, const std::string& suffix) {
-    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 // A multi-source kernel's count at md's 4 KiB stripes (FPUTUNE_RAID6_AVX512_MAX_DISKS_4K, FPUTUNE_XOR_MAX_SOURCES_4K):
 // one section of that many disks (data + P + Q) or sources of 4096 B each, on the kernel or on every variant
 // of the algorithm. False: not such a constant.
 bool map_count_constant(const HeaderConstant& c, const SweepOptions& opt, std::vector<VerifyTarget>& targets,
                         std::vector<Constant>& out, std::vector<std::string>& notes) {
     constexpr std::uint64_t kStripeBytes = 4096;
-    const std::string stem = c.name.rfind("FPUTUNE_", 0) == 0 ? c.name.substr(8) : c.name;
+    const std::string stem = parse_macro_name(c.name).stem;
     Constant k{c, "", {}};
     bool matched = false, refused = false;
     for (const Kernel* kern : opt.kernels) {
@@ -82,15 +78,15 @@ bool map_count_constant(const HeaderConstant& c, const SweepOptions& opt, std::v
 
 // The constants of the header that name a kernel or algorithm of ours, and what measures them: each
 // constant's points index `targets`.
-std::vector<Constant> map_constants(const std::string& text, const SweepOptions& opt,
+std::vector<Constant> map_constants(const std::string& text, const std::string& source, const SweepOptions& opt,
                                     std::vector<VerifyTarget>& targets, std::vector<std::string>& notes) {
     std::vector<std::string> skipped;
     std::vector<Constant> out;
-    for (const HeaderConstant& c : parse_header_constants(text, skipped)) {
+    for (const HeaderConstant& c : parse_header_constants(text, skipped, source)) {
         if (map_count_constant(c, opt, targets, out, notes)) continue;
-        if (!ends_with(c.name, "_FPU_BYTES")) continue;  // thresholds and the include guard are not sections
-        std::string stem = c.name.substr(0, c.name.size() - std::string("_FPU_BYTES").size());
-        if (stem.rfind("FPUTUNE_", 0) == 0) stem = stem.substr(8);
+        const MacroName macro = parse_macro_name(c.name);
+        if (macro.kind != MacroKind::fpu_bytes) continue;  // thresholds and the include guard are not sections
+        const std::string& stem = macro.stem;
         Constant k{c, "", {}};
         std::vector<std::string> unavailable;
         for (const Kernel* kern : opt.kernels) {
@@ -252,10 +248,8 @@ Verdicts judge(const std::vector<Constant>& constants, const SweepPlan& plan, co
 
 void print_json(const VerifyOptions& o, const DoctorReport& doctor, const SweepMeasurement& m, const Verdicts& v,
                 const std::vector<std::string>& notes) {
-    nlohmann::json j = {{"schema", "fputune.verify/1"},
-                        {"tool", {{"name", "fputune"}, {"version", tool_version()}, {"commit", tool_commit()}}},
-                        {"date", utc_now_iso8601()},
-                        {"header", o.header},
+    nlohmann::json j = provenance_now("fputune.verify/1");
+    j.update(nlohmann::json{{"header", o.header},
                         {"machine", probe_cpu().value("brand", "?")},
                         {"cpu", o.sweep.cpu},
                         {"budget_s", o.question.budget_s},
@@ -266,7 +260,7 @@ void print_json(const VerifyOptions& o, const DoctorReport& doctor, const SweepM
                         {"disturbances", m.pool.events.size()},
                         {"results", v.results},
                         {"notes", notes},
-                        {"pass", v.all_pass}};
+                        {"pass", v.all_pass}});
     std::cout << j.dump(1) << "\n";
 }
 
@@ -302,7 +296,7 @@ int run_verify(const Args& args) {
     const std::string text = read_file(o.header);
     std::vector<VerifyTarget> targets;
     std::vector<std::string> notes;
-    std::vector<Constant> constants = map_constants(text, o.sweep, targets, notes);
+    std::vector<Constant> constants = map_constants(text, o.header, o.sweep, targets, notes);
     if (constants.empty())
         throw UsageError(fmt::format(
             "{}: no constant of the form FPUTUNE_<KERNEL>_FPU_BYTES or FPUTUNE_<ALGORITHM>_FPU_BYTES names a kernel "

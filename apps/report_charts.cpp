@@ -110,14 +110,10 @@ const char* kCommon =
     "set tics nomirror out scale 0.6\n"
     "set key outside below left horizontal Left reverse samplen 2.5 spacing 1.05 width -2 font ',9'\n";
 
-Chart tradeoff_chart(const ReportData& d, const TradeoffChart& t, const std::string& id) {
-    const RecommendOptions& o = d.options;
-    Chart c;
-    c.id = id;
-    c.kind = "tradeoff";
-    c.title = fmt::format("{}: section time at {} and throughput against bytes per FPU section", t.kernel,
-                          format_frequency(o.question.min_freq_hz));
-    const std::string q(name(o.question.quantile));
+namespace {
+
+// The y range (us) of a trade-off chart: every line and point, and the budget, out to whole decades.
+std::pair<double, double> tradeoff_y_range(const TradeoffChart& t, const RecommendOptions& o) {
     // y range (us): every line and point, and the budget.
     double y_lo = effective_budget_s(o.question) * 1e6, y_hi = o.question.budget_s * 1e6;
     auto widen = [&](double s) {
@@ -131,81 +127,72 @@ Chart tradeoff_chart(const ReportData& d, const TradeoffChart& t, const std::str
     }
     y_lo = std::pow(10, std::floor(std::log10(y_lo / 1.2)));
     y_hi = std::pow(10, std::ceil(std::log10(y_hi * 1.2)));
-    auto clamp_us = [&](double s) { return std::clamp(s * 1e6, y_lo, y_hi); };
-    Plot p;
-    p.script += kCommon;
-    p.script += fmt::format(
-        "set logscale x 2\nset logscale y 10\nset xrange [{}:{}]\nset yrange [{}:{}]\nset y2range [0:100]\n"
-        "{}set format y '%g'\nset ytics nomirror\nset y2tics 0,20,100 nomirror format '%g %%'\n"
-        "set border 11 lc rgb '#444444'\n"
-        "set xlabel 'bytes per FPU section (log)' noenhanced\nset ylabel {} noenhanced\n"
-        "set y2label 'throughput, % of unlimited (p50)' noenhanced\n",
-        number(t.x_min), number(t.x_max), number(y_lo), number(y_hi), size_tics(t.x_min, t.x_max),
-        quoted(fmt::format("section time at {} (us, log)", format_frequency(o.question.min_freq_hz))));
+    y_lo = std::pow(10, std::floor(std::log10(y_lo / 1.2)));
+    y_hi = std::pow(10, std::ceil(std::log10(y_hi * 1.2)));
+    return {y_lo, y_hi};
+}
+
+// One machine's series of a trade-off chart, by kind (an empty clause: none of that kind).
+enum { kBand, kBound, kP50, kShare, kPointsP50, kPointsBound, kPointsUnfitted, kInterval, kLimit, kKinds };
+using Entries = std::array<std::pair<std::string, std::string>, kKinds>;
+
+Entries curve_entries(Plot& p, const ReportData& d, const TradeoffChart& t, const std::string& id, std::size_t k,
+                      double y_lo, double y_hi) {
+    const RecommendOptions& o = d.options;
+    const std::string q(name(o.question.quantile));
     const bool many = d.inputs.size() > 1;
-    const bool aligned = many && t.curves.size() <= 2;
-    // Each machine's series, padded to as many legend rows as the machine with the most, so that the
-    // legend (filled column by column) has one column per machine and one for the budget and upstream.
-    enum { kBand, kBound, kP50, kShare, kPointsP50, kPointsBound, kPointsUnfitted, kInterval, kLimit, kKinds };
-    std::vector<std::array<std::pair<std::string, std::string>, kKinds>> entries(t.curves.size());
-    for (std::size_t k = 0; k < t.curves.size(); ++k) {
-        const TradeoffCurve& cv = t.curves[k];
-        auto& e = entries[k];
-        const std::string m = many ? machine_tag(d.labels[cv.input]) + " " : "";
-        const std::string col = fmt::format("lc rgb '{}'", machine_colour(cv.input));
-        const std::string base = fmt::format("{}_{}", id, k);
-        std::vector<std::vector<double>> lines;
-        for (std::size_t i = 0; i < cv.bytes.size(); ++i)
-            lines.push_back({cv.bytes[i], clamp_us(cv.p50_s[i]), clamp_us(cv.bound_s[i]), clamp_us(cv.bound_lo_s[i]),
-                             clamp_us(cv.bound_hi_s[i]), 100 * cv.share[i]});
-        p.script += datablock(base + "_lines", lines);
-        e[kBand] = {
-            fmt::format("${}_lines using 1:4:5 with filledcurves {} fs transparent solid 0.18 noborder", base, col),
-            m + q + " band (95 %)"};
-        e[kBound] = {fmt::format("${}_lines using 1:3 with lines lw 2 {}", base, col), m + q + " line (bound)"};
-        e[kP50] = {fmt::format("${}_lines using 1:2 with lines lw 1.5 dt 2 {}", base, col), m + "p50 line"};
-        e[kShare] = {fmt::format("${}_lines using 1:6 axes x1y2 with lines lw 1.2 dt 3 {}", base, col),
-                     m + "throughput (right axis)"};
-        auto points = [&](int kind, const std::vector<XY>& pts, const std::string& name, const std::string& style,
-                          const std::string& title) {
-            if (pts.empty()) return;
-            std::vector<std::vector<double>> rows;
-            for (const auto& x : pts) rows.push_back({x.x, clamp_us(x.y)});
-            p.script += datablock(base + "_" + name, rows);
-            e[kind] = {fmt::format("${}_{} using 1:2 with points {} {}", base, name, style, col), title};
-        };
-        points(kPointsP50, cv.points_p50, "p50", "pt 6 ps 0.55", m + "measured p50");
-        points(kPointsBound, cv.points_bound, "bound", "pt 7 ps 0.45", m + "measured " + q);
-        points(kPointsUnfitted, cv.points_bound_unfitted, "unfitted", "pt 1 ps 0.55", m + q + " > 50 us (not fitted)");
-        if (cv.result.fits) {
-            // The limit's interval (recommend's, README "How sure") as a shaded band from edge to edge of
-            // the plot; the limit is its emitted end, rounded down to whole granules.
-            const double lo = std::max(cv.result.interval_lo_bytes, t.x_min),
-                         hi = std::min(cv.result.interval_hi_bytes, t.x_max);
-            if (hi > lo) {
-                p.script += datablock(base + "_interval", {{lo, y_lo, y_hi}, {hi, y_lo, y_hi}});
-                e[kInterval] = {
-                    fmt::format("${}_interval using 1:2:3 with filledcurves {} fs transparent solid 0.2 noborder",
-                                base, col),
-                    m + "interval " + interval_text(cv.result.interval_lo_bytes, cv.result.interval_hi_bytes)};
-            }
-            const double x = static_cast<double>(cv.result.bytes);
-            p.script += datablock(base + "_limit", {{x, y_lo}, {x, y_hi}});
-            e[kLimit] = {fmt::format("${}_limit using 1:2 with lines lw 2 dt 4 {}", base, col),
-                         fmt::format("{}limit {} B{}", m, cv.result.bytes, many && cv.binds ? " (binds)" : "")};
+    auto clamp_us = [&](double s) { return std::clamp(s * 1e6, y_lo, y_hi); };
+    Entries e;
+    const TradeoffCurve& cv = t.curves[k];
+    const std::string m = many ? machine_tag(d.labels[cv.input]) + " " : "";
+    const std::string col = fmt::format("lc rgb '{}'", machine_colour(cv.input));
+    const std::string base = fmt::format("{}_{}", id, k);
+    std::vector<std::vector<double>> lines;
+    for (std::size_t i = 0; i < cv.bytes.size(); ++i)
+        lines.push_back({cv.bytes[i], clamp_us(cv.p50_s[i]), clamp_us(cv.bound_s[i]), clamp_us(cv.bound_lo_s[i]),
+                         clamp_us(cv.bound_hi_s[i]), 100 * cv.share[i]});
+    p.script += datablock(base + "_lines", lines);
+    e[kBand] = {
+        fmt::format("${}_lines using 1:4:5 with filledcurves {} fs transparent solid 0.18 noborder", base, col),
+        m + q + " band (95 %)"};
+    e[kBound] = {fmt::format("${}_lines using 1:3 with lines lw 2 {}", base, col), m + q + " line (bound)"};
+    e[kP50] = {fmt::format("${}_lines using 1:2 with lines lw 1.5 dt 2 {}", base, col), m + "p50 line"};
+    e[kShare] = {fmt::format("${}_lines using 1:6 axes x1y2 with lines lw 1.2 dt 3 {}", base, col),
+                 m + "throughput (right axis)"};
+    auto points = [&](int kind, const std::vector<XY>& pts, const std::string& name, const std::string& style,
+                      const std::string& title) {
+        if (pts.empty()) return;
+        std::vector<std::vector<double>> rows;
+        for (const auto& x : pts) rows.push_back({x.x, clamp_us(x.y)});
+        p.script += datablock(base + "_" + name, rows);
+        e[kind] = {fmt::format("${}_{} using 1:2 with points {} {}", base, name, style, col), title};
+    };
+    points(kPointsP50, cv.points_p50, "p50", "pt 6 ps 0.55", m + "measured p50");
+    points(kPointsBound, cv.points_bound, "bound", "pt 7 ps 0.45", m + "measured " + q);
+    points(kPointsUnfitted, cv.points_bound_unfitted, "unfitted", "pt 1 ps 0.55", m + q + " > 50 us (not fitted)");
+    if (cv.result.fits) {
+        // The limit's interval (recommend's, README "How sure") as a shaded band from edge to edge of
+        // the plot; the limit is its emitted end, rounded down to whole granules.
+        const double lo = std::max(cv.result.interval_lo_bytes, t.x_min),
+                     hi = std::min(cv.result.interval_hi_bytes, t.x_max);
+        if (hi > lo) {
+            p.script += datablock(base + "_interval", {{lo, y_lo, y_hi}, {hi, y_lo, y_hi}});
+            e[kInterval] = {
+                fmt::format("${}_interval using 1:2:3 with filledcurves {} fs transparent solid 0.2 noborder",
+                            base, col),
+                m + "interval " + interval_text(cv.result.interval_lo_bytes, cv.result.interval_hi_bytes)};
         }
+        const double x = static_cast<double>(cv.result.bytes);
+        p.script += datablock(base + "_limit", {{x, y_lo}, {x, y_hi}});
+        e[kLimit] = {fmt::format("${}_limit using 1:2 with lines lw 2 dt 4 {}", base, col),
+                     fmt::format("{}limit {} B{}", m, cv.result.bytes, many && cv.binds ? " (binds)" : "")};
     }
-    std::size_t rows = 0;
-    for (const auto& e : entries)
-        rows = std::max<std::size_t>(rows,
-                                     std::count_if(e.begin(), e.end(), [](const auto& x) { return !x.first.empty(); }));
-    for (const auto& e : entries) {
-        std::size_t n = 0;
-        for (const auto& [clause, title] : e)
-            if (!clause.empty()) p.add(clause, title), ++n;
-        for (; aligned && n < rows; ++n) p.pad();
-    }
-    const std::size_t before_common = p.clauses.size();
+    return e;
+}
+
+// The lines every machine shares: the budget, budget / margin, upstream's limit.
+void common_lines(Plot& p, const TradeoffChart& t, const RecommendOptions& o, const std::string& id, double y_lo,
+                  double y_hi) {
     p.script += datablock(id + "_budget", {{t.x_min, o.question.budget_s * 1e6}, {t.x_max, o.question.budget_s * 1e6}});
     p.add(fmt::format("${}_budget using 1:2 with lines lw 2 lc rgb '{}'", id, kBudgetColour),
           "budget " + format_duration(o.question.budget_s));
@@ -221,6 +208,46 @@ Chart tradeoff_chart(const ReportData& d, const TradeoffChart& t, const std::str
         p.add(fmt::format("${}_upstream using 1:2 with lines lw 1.5 dt 5 lc rgb '{}'", id, kUpstreamColour),
               fmt::format("upstream {} B", *t.bound.upstream_bytes));
     }
+}
+
+}  // namespace
+
+Chart tradeoff_chart(const ReportData& d, const TradeoffChart& t, const std::string& id) {
+    const RecommendOptions& o = d.options;
+    Chart c;
+    c.id = id;
+    c.kind = "tradeoff";
+    c.title = fmt::format("{}: section time at {} and throughput against bytes per FPU section", t.kernel,
+                          format_frequency(o.question.min_freq_hz));
+    const auto [y_lo, y_hi] = tradeoff_y_range(t, o);
+    Plot p;
+    p.script += kCommon;
+    p.script += fmt::format(
+        "set logscale x 2\nset logscale y 10\nset xrange [{}:{}]\nset yrange [{}:{}]\nset y2range [0:100]\n"
+        "{}set format y '%g'\nset ytics nomirror\nset y2tics 0,20,100 nomirror format '%g %%'\n"
+        "set border 11 lc rgb '#444444'\n"
+        "set xlabel 'bytes per FPU section (log)' noenhanced\nset ylabel {} noenhanced\n"
+        "set y2label 'throughput, % of unlimited (p50)' noenhanced\n",
+        number(t.x_min), number(t.x_max), number(y_lo), number(y_hi), size_tics(t.x_min, t.x_max),
+        quoted(fmt::format("section time at {} (us, log)", format_frequency(o.question.min_freq_hz))));
+    const bool many = d.inputs.size() > 1;
+    const bool aligned = many && t.curves.size() <= 2;
+    // Each machine's series, padded to as many legend rows as the machine with the most, so that the
+    // legend (filled column by column) has one column per machine and one for the budget and upstream.
+    std::vector<Entries> entries;
+    for (std::size_t k = 0; k < t.curves.size(); ++k) entries.push_back(curve_entries(p, d, t, id, k, y_lo, y_hi));
+    std::size_t rows = 0;
+    for (const auto& e : entries)
+        rows = std::max<std::size_t>(rows,
+                                     std::count_if(e.begin(), e.end(), [](const auto& x) { return !x.first.empty(); }));
+    for (const auto& e : entries) {
+        std::size_t n = 0;
+        for (const auto& [clause, title] : e)
+            if (!clause.empty()) p.add(clause, title), ++n;
+        for (; aligned && n < rows; ++n) p.pad();
+    }
+    const std::size_t before_common = p.clauses.size();
+    common_lines(p, t, o, id, y_lo, y_hi);
     const std::size_t common = p.clauses.size() - before_common;
     // gnuplot fills as many columns as fit (at most maxcols), each of ceil(entries / columns) rows: with
     // every block padded to `rows`, that is one column per machine and one for the common lines (three

@@ -191,34 +191,25 @@ std::string doctor(const json& d) {
     return s;
 }
 
-std::string summary(const ReportData& d) {
-    const Recommendation& r = *d.recommendation;
-    const RecommendOptions& o = d.options;
+// Each input's label ("[1] Intel ..."), by its source or its machine.
+std::string label_of(const ReportData& d, const std::string& source, const std::string& machine) {
+    for (std::size_t i = 0; i < d.inputs.size(); ++i)
+        if (d.inputs[i].model && d.inputs[i].model->source == source) return d.labels[i];
+    return machine;
+}
+std::string machine_label(const ReportData& d, const std::string& machine) {
+    for (std::size_t i = 0; i < d.inputs.size(); ++i)
+        if (d.inputs[i].machine == machine) return d.labels[i];
+    return machine;
+}
+
+// The summary's per-algorithm rows.
+std::string summary_algorithm_rows(const ReportData& d) {
     const bool many = d.inputs.size() > 1;
-    auto label_of = [&](const std::string& source, const std::string& machine) {
-        for (std::size_t i = 0; i < d.inputs.size(); ++i)
-            if (d.inputs[i].model && d.inputs[i].model->source == source) return d.labels[i];
-        return machine;
-    };
-    auto machine_label = [&](const std::string& machine) {
-        for (std::size_t i = 0; i < d.inputs.size(); ++i)
-            if (d.inputs[i].machine == machine) return d.labels[i];
-        return machine;
-    };
-    std::string s = "<section class=\"part\" id=\"summary\">\n<h2>Summary: the limits</h2>\n";
-    s += fmt::format(
-        "<p>Per algorithm the smallest limit over its variants{}: what a kernel constant shared by every variant "
-        "should "
-        "be. <b>Bound by</b> names the variant{} that sets it.</p>\n",
-        many ? " and machines" : "", many ? " and the machine" : "");
-    s += fmt::format(
-        "<table class=\"summary algorithms\"><tr><th>algorithm</th><th>limit</th><th>time at {}</th><th>bound by</th>"
-        "<th>upstream</th><th>upstream at {}</th><th>SIMD from</th>{}</tr>\n",
-        esc(format_frequency(o.question.min_freq_hz)), esc(format_frequency(o.question.min_freq_hz)),
-        many ? "<th>threshold from</th>" : "");
-    for (const auto& a : r.algorithms) {
+    std::string s;
+    for (const auto& a : d.recommendation->algorithms) {
         const std::string by =
-            esc(a.kernel) + (many ? " on <span class=\"binds\">" + esc(machine_label(a.machine)) + "</span>" : "");
+            esc(a.kernel) + (many ? " on <span class=\"binds\">" + esc(machine_label(d, a.machine)) + "</span>" : "");
         s += fmt::format(
             "<tr><td><a href=\"#alg-{}\">{}</a></td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td><td "
             "class=\"num\">{}"
@@ -227,20 +218,21 @@ std::string summary(const ReportData& d) {
             esc(format_duration(a.fits ? a.time_s : a.one_block_s)), by,
             esc(upstream_text(a.upstream_known, a.upstream_bytes)),
             verdict_html(a.upstream_known, a.upstream_time_s, a.upstream_pass), esc(threshold_text(a.threshold)),
-            many ? "<td>" + esc(a.threshold ? machine_label(a.threshold_machine) : "-") + "</td>" : "");
+            many ? "<td>" + esc(a.threshold ? machine_label(d, a.threshold_machine) : "-") + "</td>" : "");
     }
-    s += "</table>\n" + upstream_version_html(o.linux_version) + "<h3>Per variant</h3>\n";
-    s += fmt::format(
-        "<table class=\"summary variants\"><tr><th>kernel</th><th>cache</th><th>limit</th><th>unrounded</th>"
-        "<th>interval</th><th>time at {}</th>"
-        "<th>throughput cost</th><th>upstream</th><th>upstream at {}</th><th>SIMD from</th>{}<th>notes</th></tr>\n",
-        esc(format_frequency(o.question.min_freq_hz)), esc(format_frequency(o.question.min_freq_hz)), many ? "<th>bound by</th>" : "");
-    for (const auto& vr : r.variants) {
+    return s;
+}
+
+// The summary's per-variant rows.
+std::string summary_variant_rows(const ReportData& d) {
+    const bool many = d.inputs.size() > 1;
+    std::string s;
+    for (const auto& vr : d.recommendation->variants) {
         const VariantResult& v = vr.bound;
         std::string per;
         if (many)
             for (const auto& pm : vr.per_machine)
-                per += fmt::format("{}{}: {}", per.empty() ? "" : "; ", machine_tag(label_of(pm.source, pm.machine)),
+                per += fmt::format("{}{}: {}", per.empty() ? "" : "; ", machine_tag(label_of(d, pm.source, pm.machine)),
                                    pm.fits ? size_text(pm.bytes) : "no size fits");
         s += fmt::format(
             "<tr><td><a href=\"#v-{}\">{}</a></td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
@@ -253,7 +245,7 @@ std::string summary(const ReportData& d) {
             v.fits ? fmt::format("{:.1f} %", 100 * v.throughput_cost) : "-",
             esc(upstream_text(v.upstream_known, v.upstream_bytes)),
             verdict_html(v.upstream_known, v.upstream_time_s, v.upstream_pass), esc(threshold_text(v.threshold)),
-            many ? "<td class=\"by\"><span class=\"binds\">" + esc(label_of(v.source, v.machine)) +
+            many ? "<td class=\"by\"><span class=\"binds\">" + esc(label_of(d, v.source, v.machine)) +
                        "</span><br><span class=\"muted\">" + esc(per) + "</span></td>"
                  : "",
             esc([&] {
@@ -262,6 +254,32 @@ std::string summary(const ReportData& d) {
                 return n;
             }()));
     }
+    return s;
+}
+
+std::string summary(const ReportData& d) {
+    const Recommendation& r = *d.recommendation;
+    const RecommendOptions& o = d.options;
+    const bool many = d.inputs.size() > 1;
+    std::string s = "<section class=\"part\" id=\"summary\">\n<h2>Summary: the limits</h2>\n";
+    s += fmt::format(
+        "<p>Per algorithm the smallest limit over its variants{}: what a kernel constant shared by every variant "
+        "should "
+        "be. <b>Bound by</b> names the variant{} that sets it.</p>\n",
+        many ? " and machines" : "", many ? " and the machine" : "");
+    s += fmt::format(
+        "<table class=\"summary algorithms\"><tr><th>algorithm</th><th>limit</th><th>time at {}</th><th>bound by</th>"
+        "<th>upstream</th><th>upstream at {}</th><th>SIMD from</th>{}</tr>\n",
+        esc(format_frequency(o.question.min_freq_hz)), esc(format_frequency(o.question.min_freq_hz)),
+        many ? "<th>threshold from</th>" : "");
+    s += summary_algorithm_rows(d);
+    s += "</table>\n" + upstream_version_html(o.linux_version) + "<h3>Per variant</h3>\n";
+    s += fmt::format(
+        "<table class=\"summary variants\"><tr><th>kernel</th><th>cache</th><th>limit</th><th>unrounded</th>"
+        "<th>interval</th><th>time at {}</th>"
+        "<th>throughput cost</th><th>upstream</th><th>upstream at {}</th><th>SIMD from</th>{}<th>notes</th></tr>\n",
+        esc(format_frequency(o.question.min_freq_hz)), esc(format_frequency(o.question.min_freq_hz)), many ? "<th>bound by</th>" : "");
+    s += summary_variant_rows(d);
     s += "</table>\n";
     s += fmt::format(
         "<p class=\"muted\">interval: where the {1} line (core cycles = ticks × core/TSC) meets the budget / "
@@ -277,6 +295,53 @@ std::string summary(const ReportData& d) {
         esc(o.question.quantile), esc(format_frequency(o.question.min_freq_hz)), esc(format_duration(effective_budget_s(o.question))));
     s += notes_list(r.notes);
     return s + "</section>\n";
+}
+
+// One machine's table: CPU, microcode, kernel, TSC, core/TSC, XSAVE and its costs.
+std::string machine_table(const ReportData& d, std::size_t i) {
+    const ReportInput& in = d.inputs[i];
+    const json& c = in.cpu;
+    std::string s;
+    s += "<table class=\"machine\">\n";
+    s += row({"CPU", esc(str(c, "brand") + " (" + str(c, "vendor") + ")")});
+    if (c.contains("family"))
+        s += row({"signature",
+                  esc(fmt::format("family {:#x} model {:#x} stepping {}", static_cast<unsigned>(num(c, "family")),
+                                  static_cast<unsigned>(num(c, "model")), str(c, "stepping")))});
+    s += row({"microcode", esc(str(c, "microcode").empty() ? "not readable" : str(c, "microcode"))});
+    s += row({"kernel", esc(str(c, "kernel_release"))});
+    s += row({"logical CPUs",
+              esc(str(c, "logical_cpus") + (c.value("hypervisor", false) ? " (under a hypervisor)" : ""))});
+    if (c.contains("tsc") && c["tsc"].is_object()) {
+        const json& t = c["tsc"];
+        s += row({"TSC", esc(fmt::format(
+                             "{:.4f} GHz ({}); invariant {}; empty timed section {:.0f} ticks, step {:.0f} ticks",
+                             num(t, "hz") / 1e9, str(t, "source"), t.value("invariant", false) ? "yes" : "no",
+                             num(t, "overhead_ticks"), num(t, "granularity_ticks")))});
+    }
+    if (c.contains("core_per_tsc") && c["core_per_tsc"].is_object()) {
+        const json& r = c["core_per_tsc"];
+        s += row({"core/TSC",
+                  esc(fmt::format("{:.3f} core cycles per tick (median {:.3f}, min {:.3f}, spread {:.1f} %)",
+                                  num(r, "value"), num(r, "median"), num(r, "min"), 100 * num(r, "spread")))});
+    }
+    if (in.model) s += row({"core/TSC of the models", esc(fmt::format("{:.3f}", in.model->core_per_tsc))});
+    if (c.contains("xsave") && c["xsave"].is_object()) {
+        const json& x = c["xsave"];
+        std::string costs;
+        for (const auto& f : d.fpu_costs[i])
+            costs += fmt::format("{}{}: save {:.0f} ns, restore {:.0f} ns, pair {:.0f} ns",
+                                 costs.empty() ? "" : "; ", f.dirty, f.save_ns, f.restore_ns, f.pair_ns);
+        s += row({"XSAVE", esc(fmt::format("{}; {} bytes compacted; XCR0 {}",
+                                           str(x, "instruction").empty() ? "save" : str(x, "instruction"),
+                                           str(x, "compacted_bytes"),
+                                           c.contains("xcr0") && c["xcr0"].is_number_unsigned()
+                                               ? fmt::format("{:#x}", c["xcr0"].get<std::uint64_t>())
+                                               : "?"))});
+        if (!costs.empty()) s += row({"save/restore", esc(costs)});
+    }
+    s += "</table>\n";
+    return s;
 }
 
 std::string machines(const ReportData& d, const std::map<std::string, Chart>& charts) {
@@ -299,45 +364,7 @@ std::string machines(const ReportData& d, const std::map<std::string, Chart>& ch
                                  : "");
             continue;
         }
-        s += "<table class=\"machine\">\n";
-        s += row({"CPU", esc(str(c, "brand") + " (" + str(c, "vendor") + ")")});
-        if (c.contains("family"))
-            s += row({"signature",
-                      esc(fmt::format("family {:#x} model {:#x} stepping {}", static_cast<unsigned>(num(c, "family")),
-                                      static_cast<unsigned>(num(c, "model")), str(c, "stepping")))});
-        s += row({"microcode", esc(str(c, "microcode").empty() ? "not readable" : str(c, "microcode"))});
-        s += row({"kernel", esc(str(c, "kernel_release"))});
-        s += row({"logical CPUs",
-                  esc(str(c, "logical_cpus") + (c.value("hypervisor", false) ? " (under a hypervisor)" : ""))});
-        if (c.contains("tsc") && c["tsc"].is_object()) {
-            const json& t = c["tsc"];
-            s += row({"TSC", esc(fmt::format(
-                                 "{:.4f} GHz ({}); invariant {}; empty timed section {:.0f} ticks, step {:.0f} ticks",
-                                 num(t, "hz") / 1e9, str(t, "source"), t.value("invariant", false) ? "yes" : "no",
-                                 num(t, "overhead_ticks"), num(t, "granularity_ticks")))});
-        }
-        if (c.contains("core_per_tsc") && c["core_per_tsc"].is_object()) {
-            const json& r = c["core_per_tsc"];
-            s += row({"core/TSC",
-                      esc(fmt::format("{:.3f} core cycles per tick (median {:.3f}, min {:.3f}, spread {:.1f} %)",
-                                      num(r, "value"), num(r, "median"), num(r, "min"), 100 * num(r, "spread")))});
-        }
-        if (in.model) s += row({"core/TSC of the models", esc(fmt::format("{:.3f}", in.model->core_per_tsc))});
-        if (c.contains("xsave") && c["xsave"].is_object()) {
-            const json& x = c["xsave"];
-            std::string costs;
-            for (const auto& f : d.fpu_costs[i])
-                costs += fmt::format("{}{}: save {:.0f} ns, restore {:.0f} ns, pair {:.0f} ns",
-                                     costs.empty() ? "" : "; ", f.dirty, f.save_ns, f.restore_ns, f.pair_ns);
-            s += row({"XSAVE", esc(fmt::format("{}; {} bytes compacted; XCR0 {}",
-                                               str(x, "instruction").empty() ? "save" : str(x, "instruction"),
-                                               str(x, "compacted_bytes"),
-                                               c.contains("xcr0") && c["xcr0"].is_number_unsigned()
-                                                   ? fmt::format("{:#x}", c["xcr0"].get<std::uint64_t>())
-                                                   : "?"))});
-            if (!costs.empty()) s += row({"save/restore", esc(costs)});
-        }
-        s += "</table>\n";
+        s += machine_table(d, i);
         if (c.contains("features") && c["features"].is_array()) {
             s += "<ul class=\"features\">";
             for (const auto& f : c["features"]) {

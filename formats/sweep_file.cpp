@@ -10,6 +10,7 @@
 
 #include "atomic_file.hpp"
 #include "json_checked.hpp"
+#include "provenance_json.hpp"
 
 namespace fputune {
 
@@ -303,10 +304,7 @@ PointStats model_ticks(const SweepFile& f, const PointStats& ticks, const PointS
 }
 
 json to_json(const SweepFile& f) {
-    json j;
-    j["schema"] = f.schema;
-    j["tool"] = {{"name", "fputune"}, {"version", f.tool_version}, {"commit", f.tool_commit}};
-    j["date"] = f.date;
+    json j = provenance_json(f.schema, f.tool_version, f.tool_commit, f.date);
     j["cpu"] = f.cpu;
     j["options"] = f.options;
     j["clock"] = {{"tsc_hz", f.tsc_hz}, {"core_per_tsc", f.core_per_tsc}, {"core_per_tsc_end", f.core_per_tsc_end}};

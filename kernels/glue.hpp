@@ -2,7 +2,7 @@
 // The one glue that builds every Kernel: a table row (a Variant) names a variant, says what it requires
 // and who provides it; a glue type G supplies everything else. G is a family's algorithm glue around one
 // ISA file's entry point (sha::Sha256<sha256_blocks_avx2>, crc::Crc32c<crc32c_update_pclmul, 16>,
-// mac::Poly1305<poly1305_blocks_avx2>) or a peer (peers/peers.hpp). Baseline code: only table.cpp
+// mac::Poly1305<poly1305_blocks_avx2>) or a peer (peer.hpp). Baseline code: only table.cpp
 // files instantiate glue, so no glue is ever compiled with an ISA's flags.
 #pragma once
 

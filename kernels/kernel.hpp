@@ -99,6 +99,10 @@ struct Kernel {
 };
 
 constexpr bool is_multisource(const Kernel& k) noexcept { return k.stripe != nullptr; }
+// A multi-message hash (sha256-shani-2x: Linux's sha256_finup_2x): a multi-source kernel whose sources are
+// whole messages of `bytes` each; stripe() writes each one's digest (out_bytes, of the algorithm's single-stream
+// reference) to the start of its destination. Its sections are still N x bytes, no chunking inside.
+constexpr bool is_multimessage(const Kernel& k) noexcept { return is_multisource(k) && k.out_bytes > 0; }
 
 // How the number of sources enters a measurement of a multi-source kernel: each of these is a separate point
 // (4: the old 4-source xor_blocks() shape and the published "xor_gen 4 sources" figures, the smallest common
@@ -136,7 +140,7 @@ constexpr bool has_aad_shape(const Kernel& k) noexcept { return is_cipher(k) && 
 // "cipher" writes a destination (crypt()), "raid" combines several sources (stripe()), "hash" is every
 // other one (hashes, MACs, CRCs).
 constexpr const char* kernel_kind(const Kernel& k) noexcept {
-    return is_multisource(k) ? "raid" : is_cipher(k) ? "cipher" : "hash";
+    return is_multisource(k) && !is_multimessage(k) ? "raid" : is_cipher(k) ? "cipher" : "hash";
 }
 inline constexpr const char* kKernelKinds[] = {"hash", "cipher", "raid"};
 

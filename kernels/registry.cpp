@@ -27,6 +27,16 @@ std::span<const Kernel* const> all_kernels() {
     return table;
 }
 
+std::vector<std::string> linux_provider_notes() {
+    std::vector<std::string> out;
+#ifdef FPUTUNE_WITH_LINUX
+    const std::span<const Kernel> linux = linux_kernels();
+    out.push_back(std::string(linux.empty() ? "linux" : linux.front().provider) + ", layout " + linux_layout());
+    for (const char* line : linux_skipped_units()) out.emplace_back(line);
+#endif
+    return out;
+}
+
 // The kernel's own code ("linux <version>") is measured like ours, not only compared against.
 bool is_peer(const Kernel& k) noexcept {
     return std::strcmp(k.provider, "fputune") != 0 && std::strncmp(k.provider, "linux ", 6) != 0;

@@ -33,4 +33,8 @@ const Kernel* best_kernel(std::string_view algorithm, FeatureSet usable);
 
 std::vector<std::string> algorithms();  // in table order, each once
 
+// The linux provider's tree, when this build has one: "linux <version>, layout <layout>" first, then one line
+// per unit of the tree that was not built, with why ("<unit>: <path>: <why>"). Empty without the provider.
+std::vector<std::string> linux_provider_notes();
+
 }  // namespace fputune

@@ -276,25 +276,27 @@ TimerHealth measure_timer_health(double seconds) {
     return h;
 }
 
-DoctorReport diagnose(const SystemFacts& f, const TimerHealth& h) {
-    DoctorReport r;
-    r.facts = f;
-    r.health = h;
-    auto add = [&](Verdict v, const std::string& check, const std::string& what, const std::string& advice) {
-        r.findings.push_back({v, check, what, advice});
-    };
-    const int cpu = f.cpu;
-    // A better CPU to pin: online, not this one, with idle SMT siblings and the fewest interrupts.
-    int better = -1;
-    double better_irq = f.irq_per_s.count(cpu) ? f.irq_per_s.at(cpu) : 0;
-    for (int c : f.online) {
-        if (c == cpu || !f.irq_per_s.count(c)) continue;
-        if (f.irq_per_s.at(c) < 0.5 * better_irq) {
-            better = c;
-            better_irq = f.irq_per_s.at(c);
-        }
-    }
+namespace {
 
+// The findings so far, and a better CPU to pin (online, not this one, with the fewest interrupts; -1: none).
+struct Diagnosis {
+    DoctorReport& r;
+    int better = -1;
+    double better_irq = 0;
+    void add(Verdict v, const std::string& check, const std::string& what, const std::string& advice) {
+        r.findings.push_back({v, check, what, advice});
+    }
+};
+
+// The clock itself: an invariant TSC the kernel trusts, read without a trap.
+void clock_findings(const SystemFacts& f, const TimerHealth& h, Diagnosis& d) {
+    [[maybe_unused]] const int cpu = f.cpu;
+    auto add = [&](Verdict v, const std::string& check, const std::string& what, const std::string& advice) {
+        d.add(v, check, what, advice);
+    };
+    [[maybe_unused]] const int better = d.better;
+    [[maybe_unused]] const double better_irq = d.better_irq;
+    (void)h;
     // The clock itself.
     if (!f.constant_tsc || !f.nonstop_tsc)
         add(Verdict::unfit, "tsc",
@@ -324,7 +326,17 @@ DoctorReport diagnose(const SystemFacts& f, const TimerHealth& h) {
                         h.overhead_p50, h.overhead_p99, h.overhead_max, h.step_p50, h.step_max, 100 * h.slow_share),
             "fputune corrects each sample with the timer probed beside it and waits slow stretches out; nothing to "
             "set");
+}
 
+// Memory and what else runs: huge pages, this CPU's run queue, the host, SMT siblings, other CPUs.
+void load_findings(const SystemFacts& f, const TimerHealth& h, Diagnosis& d) {
+    [[maybe_unused]] const int cpu = f.cpu;
+    auto add = [&](Verdict v, const std::string& check, const std::string& what, const std::string& advice) {
+        d.add(v, check, what, advice);
+    };
+    [[maybe_unused]] const int better = d.better;
+    [[maybe_unused]] const double better_irq = d.better_irq;
+    (void)h;
     // Memory: cold sections stream from a buffer on 2 MiB pages, as the kernel's direct map.
     if (f.transparent_hugepage == "never")
         add(Verdict::noisy, "huge pages",
@@ -396,7 +408,17 @@ DoctorReport diagnose(const SystemFacts& f, const TimerHealth& h) {
         add(f.steal.at(cpu) > 0.2 ? Verdict::unfit : Verdict::noisy, "steal",
             fmt::format("the hypervisor gave {:.0f} % of CPU {}'s time to others (steal)", 100 * f.steal.at(cpu), cpu),
             "ask for dedicated host cores, or measure at a quieter time");
+}
 
+// The core clock: governor, boost, and how much the core/TSC ratio moved.
+void core_clock_findings(const SystemFacts& f, const TimerHealth& h, Diagnosis& d) {
+    [[maybe_unused]] const int cpu = f.cpu;
+    auto add = [&](Verdict v, const std::string& check, const std::string& what, const std::string& advice) {
+        d.add(v, check, what, advice);
+    };
+    [[maybe_unused]] const int better = d.better;
+    [[maybe_unused]] const double better_irq = d.better_irq;
+    (void)h;
     // The core clock.
     if (!f.governor.empty() && f.governor != "performance")
         add(Verdict::noisy, "governor",
@@ -415,7 +437,17 @@ DoctorReport diagnose(const SystemFacts& f, const TimerHealth& h) {
                         h.ratio_p50, 100 * h.ratio_spread, 100 * h.probes_rejected_share),
             "fputune converts every sample with the ratio probed beside it; a fixed frequency (governor, no boost) "
             "makes it hold still");
+}
 
+// Isolation and interrupts on the CPU.
+void isolation_findings(const SystemFacts& f, const TimerHealth& h, Diagnosis& d) {
+    [[maybe_unused]] const int cpu = f.cpu;
+    auto add = [&](Verdict v, const std::string& check, const std::string& what, const std::string& advice) {
+        d.add(v, check, what, advice);
+    };
+    [[maybe_unused]] const int better = d.better;
+    [[maybe_unused]] const double better_irq = d.better_irq;
+    (void)h;
     // Isolation and interrupts on the CPU.
     const double irq = f.irq_per_s.count(cpu) ? f.irq_per_s.at(cpu) : -1;
     if (irq > 2000)
@@ -447,7 +479,29 @@ DoctorReport diagnose(const SystemFacts& f, const TimerHealth& h) {
                         fmt::join(f.device_irqs, ", ")),
             better >= 0 ? fmt::format("CPU {} takes fewer ({:.0f} per second): --cpu {}", better, better_irq, better)
                         : "");
+}
 
+}  // namespace
+
+DoctorReport diagnose(const SystemFacts& f, const TimerHealth& h) {
+    DoctorReport r;
+    r.facts = f;
+    r.health = h;
+    Diagnosis d{r};
+    const int cpu = f.cpu;
+    // A better CPU to pin: online, not this one, with idle SMT siblings and the fewest interrupts.
+    d.better_irq = f.irq_per_s.count(cpu) ? f.irq_per_s.at(cpu) : 0;
+    for (int c : f.online) {
+        if (c == cpu || !f.irq_per_s.count(c)) continue;
+        if (f.irq_per_s.at(c) < 0.5 * d.better_irq) {
+            d.better = c;
+            d.better_irq = f.irq_per_s.at(c);
+        }
+    }
+    clock_findings(f, h, d);
+    load_findings(f, h, d);
+    core_clock_findings(f, h, d);
+    isolation_findings(f, h, d);
     std::stable_sort(r.findings.begin(), r.findings.end(),
                      [](const Finding& a, const Finding& b) { return a.severity > b.severity; });
     for (const Finding& x : r.findings) r.verdict = std::max(r.verdict, x.severity);

@@ -456,7 +456,8 @@ SweepPlan plan_sweep(const SweepOptions& opt, const SweepFile* resume) {
                         plan.sections.push_back({k, cold, bytes, series, name});
             }
         }
-        if (std::find(talgs.begin(), talgs.end(), k->algorithm) == talgs.end()) continue;
+        // A multi-source kernel has no one-shot path to compare (sha256-shani-2x's is the one-stream kernel's).
+        if (is_multisource(*k) || std::find(talgs.begin(), talgs.end(), k->algorithm) == talgs.end()) continue;
         for (DirtyState d : k->needs_fpu ? tdirty : std::vector<DirtyState>{DirtyState::none}) {
             if (resume && has_threshold_group(*resume, k->name, dirty_name(d))) continue;
             for (std::uint64_t len : lengths) plan.thresholds.push_back({k, d, len});

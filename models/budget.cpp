@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <numeric>
 
@@ -143,6 +144,71 @@ std::vector<std::pair<double, double>> round_spreads(const ModelFile& src, Cache
 
 }  // namespace
 
+namespace {
+
+// The limit's interval (bytes): where the bound line meets the budget, widened by the fit's band and the
+// spread between the sweep's rounds (this machine's other kernels inform it where this one has few rounds).
+void set_interval(VariantResult& v, const ModelFile& src, const CacheModel& cm, const LineFit& bound,
+                  const RecommendOptions& o) {
+    const double budget = effective_budget_s(o.question);
+    const double budget_cycles = budget * o.question.min_freq_hz;
+    const double own_central = limit_interval(bound, bound_points(cm, o.question.quantile), budget_cycles).central;
+    const LimitInterval iv =
+        limit_interval(bound, bound_points(cm, o.question.quantile), budget_cycles,
+                       round_spread_prior(round_spreads(src, cm.cache, o, budget_cycles), own_central));
+    v.interval_lo_bytes = iv.lo;
+    v.central_bytes = iv.central;
+    v.interval_hi_bytes = iv.hi;
+    v.rounds = iv.rounds;
+    v.round_spread = iv.central > 0 ? iv.round_sd / iv.central : 0;
+    v.local_bias = iv.local_bias;
+}
+
+// The limit in whole granules (--round): the largest multiple that `fits`, or the largest power of two of
+// blocks; n = 0 when not even one block fits. granule: the step to the next size.
+struct Rounded {
+    std::uint64_t n = 0, granule = 0;
+    bool to_blocks = false;  // no granule of --round fits: whole blocks instead
+};
+Rounded round_limit(const VariantResult& v, Round round, const std::function<bool(double)>& fits) {
+    // The largest multiple of g up to kMaxLimitBytes that fits: both conditions hold on a prefix of the
+    // multiples (t() grows with n, b > 0; its local scale steps a little where the points near n change, so
+    // the search ends on a size that fits, checked at that size), found by a binary search in ~30 steps.
+    auto largest_multiple = [&](std::uint64_t g) {
+        std::uint64_t lo = 0, hi = kMaxLimitBytes / g;  // in granules
+        while (lo < hi) {
+            const std::uint64_t mid = lo + (hi - lo + 1) / 2;
+            if (fits(static_cast<double>(mid * g)))
+                lo = mid;
+            else
+                hi = mid - 1;
+        }
+        return lo * g;
+    };
+    const std::uint64_t block = v.block_bytes;
+    std::uint64_t n = 0, granule = block;
+    if (round == Round::pow2) {
+        const std::uint64_t blocks = largest_multiple(block);
+        std::uint64_t p = block;
+        if (blocks >= block) {
+            while (p * 2 <= blocks) p *= 2;
+            n = p;
+        }
+        granule = n ? n : block;  // the next power of two up
+    } else {
+        granule = round_granule(round, v.block_bytes);
+        n = largest_multiple(granule);
+        if (n == 0 && granule != block) {
+            n = largest_multiple(block);
+            granule = block;
+            return {n, granule, true};
+        }
+    }
+    return {n, granule, false};
+}
+
+}  // namespace
+
 VariantResult solve_budget(const ModelFile& src, const KernelInfo& k, const CacheModel& cm, const RecommendOptions& o) {
     VariantResult v;
     v.kernel = k.name;
@@ -160,19 +226,9 @@ VariantResult solve_budget(const ModelFile& src, const KernelInfo& k, const Cach
         v.notes.push_back("the fit has no positive per-byte cost; no limit can be computed");
         return v;
     }
-    const double budget_cycles = budget * o.question.min_freq_hz;
-    const double own_central = limit_interval(bound, bound_points(cm, o.question.quantile), budget_cycles).central;
-    const LimitInterval iv =
-        limit_interval(bound, bound_points(cm, o.question.quantile), budget_cycles,
-                       round_spread_prior(round_spreads(src, cm.cache, o, budget_cycles), own_central));
-    v.interval_lo_bytes = iv.lo;
-    v.central_bytes = iv.central;
-    v.interval_hi_bytes = iv.hi;
-    v.rounds = iv.rounds;
-    v.round_spread = iv.central > 0 ? iv.round_sd / iv.central : 0;
-    v.local_bias = iv.local_bias;
+    set_interval(v, src, cm, bound, o);
     const bool central = o.emit == Emit::central;
-    const double exact = central ? iv.central : iv.lo;
+    const double exact = central ? v.central_bytes : v.interval_lo_bytes;
     v.unrounded_bytes = std::min(exact, static_cast<double>(kMaxLimitBytes));
     if (exact > static_cast<double>(kMaxLimitBytes))
         v.notes.push_back(fmt::format("capped at {}: the line allows more ({}), beyond any section a sweep measures",
@@ -182,39 +238,10 @@ VariantResult solve_budget(const ModelFile& src, const KernelInfo& k, const Cach
     // guards the rounding at the edge); the central estimate is only the size.
     const double edge = v.unrounded_bytes * (1 + 1e-12) + 1e-9;
     auto fits = [&](double n) { return n <= edge && (central || t(n) <= budget); };
-    // The largest multiple of g up to kMaxLimitBytes that fits: both conditions hold on a prefix of the
-    // multiples (t() grows with n, b > 0; its local scale steps a little where the points near n change, so
-    // the search ends on a size that fits, checked at that size), found by a binary search in ~30 steps.
-    auto largest_multiple = [&](std::uint64_t g) {
-        std::uint64_t lo = 0, hi = kMaxLimitBytes / g;  // in granules
-        while (lo < hi) {
-            const std::uint64_t mid = lo + (hi - lo + 1) / 2;
-            if (fits(static_cast<double>(mid * g)))
-                lo = mid;
-            else
-                hi = mid - 1;
-        }
-        return lo * g;
-    };
-    const std::uint64_t block = v.block_bytes;
-    std::uint64_t n = 0, granule = block;
-    if (o.round == Round::pow2) {
-        const std::uint64_t blocks = largest_multiple(block);
-        std::uint64_t p = block;
-        if (blocks >= block) {
-            while (p * 2 <= blocks) p *= 2;
-            n = p;
-        }
-        granule = n ? n : block;  // the next power of two up
-    } else {
-        granule = round_granule(o.round, v.block_bytes);
-        n = largest_multiple(granule);
-        if (n == 0 && granule != block) {
-            n = largest_multiple(block);
-            if (n) v.notes.push_back(fmt::format("less than 1 KiB fits: rounded to whole blocks ({} B)", block));
-            granule = block;
-        }
-    }
+    const Rounded r = round_limit(v, o.round, fits);
+    const std::uint64_t n = r.n, granule = r.granule;
+    if (n && r.to_blocks)
+        v.notes.push_back(fmt::format("less than 1 KiB fits: rounded to whole blocks ({} B)", granule));
     if (n == 0) return v;
     if (central && t(static_cast<double>(n)) > budget)
         v.notes.push_back(fmt::format("central estimate: the upper bound line predicts {} at this size",

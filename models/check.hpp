@@ -6,26 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "header_constants.hpp"  // parse_header_constants
 #include "recommend.hpp"
 
 namespace fputune {
-
-struct HeaderConstant {
-    std::string name;
-    std::uint64_t value = 0;
-    int line = 0;
-};
-
-// Every `#define NAME VALUE` with an integer value (decimal or hex, optional U/L suffixes, optional
-// parentheses), read as C reads it: comments and string literals skipped, line splices joined,
-// definitions under #if 0 (or another branch known not to be taken) ignored, #undef honoured. Other
-// defines are listed in `skipped` as "NAME (line N): why". A limit (a name ending in _FPU_BYTES or
-// _SIMD_MIN_BYTES) of 0, written with a leading 0 (octal in C) or beyond 64 bits, and any macro
-// defined twice with different values, are refused: InputError "source:line: ...". Lines are at most
-// kMaxHeaderLineBytes long.
-inline constexpr std::size_t kMaxHeaderLineBytes = 16384;
-std::vector<HeaderConstant> parse_header_constants(const std::string& text, std::vector<std::string>& skipped,
-                                                   const std::string& source = "header");
 
 struct CheckResult {
     HeaderConstant constant;

@@ -16,6 +16,7 @@
 #include "atomic_file.hpp"
 #include "errors.hpp"
 #include "fit.hpp"
+#include "provenance_json.hpp"
 #include "select_models.hpp"
 
 namespace fputune {
@@ -369,9 +370,7 @@ json side_json(const CompareSide& s) {
 
 json to_json(const CompareResult& r) {
     const RecommendOptions& o = r.options.recommend;
-    json j;
-    j["schema"] = kCompareSchema;
-    j["tool"] = {{"name", "fputune"}, {"version", tool_version()}, {"commit", tool_commit()}};
+    json j = provenance_json(kCompareSchema, tool_version(), tool_commit(), std::nullopt);
     j["kind"] = r.kind;
     j["a"] = side_json(r.a);
     j["b"] = side_json(r.b);

@@ -49,6 +49,110 @@ BoundStats bound_stats(const PointStats& pooled, const std::vector<RoundStats>& 
     return {std::accumulate(p90.begin(), p90.end(), 0.0) / n, std::accumulate(p99.begin(), p99.end(), 0.0) / n};
 }
 
+namespace {
+
+// A kernel whose broken points were skipped is refused, by name, when too few are left for a line.
+void refuse_too_few(const SweepFile& sweep, const std::string& source, const std::string& kernel,
+                    const std::string& what) {
+    const auto skipped = sweep.skipped_points.find(kernel);
+    if (skipped == sweep.skipped_points.end()) return;
+    std::string why;
+    for (const auto& n : sweep.notes)
+        if (n.rfind(kernel + ": ", 0) == 0) why = n.substr(kernel.size() + 2);
+    throw InputError(fmt::format("{}: {}: {} after {}; too few for a line: sweep it again (fputune sweep -k '{}')",
+                                 source, kernel, what, why, kernel));
+}
+
+// One section point with the statistics the fits use.
+struct Point {
+    std::uint64_t bytes;
+    PointStats st;  // in cycles
+    std::vector<RoundStats> rounds;  // in cycles
+};
+using PointGroups = std::map<std::pair<std::string, Cache>, std::vector<Point>>;
+
+// The section points by (kernel, cache); InputError naming a malformed one.
+PointGroups group_points(const SweepFile& sweep, const ModelFile& m, const std::string& source) {
+    PointGroups groups;
+    for (const auto& p : sweep.sections) {
+        if (!m.kernel(p.kernel))
+            throw InputError(
+                fmt::format("{}: malformed sweep file: section points for kernel '{}', which is not in "
+                            "its \"kernels\" list",
+                            source, p.kernel));
+        const std::optional<Cache> cache = parse_cache(p.cache);
+        if (!cache)
+            throw InputError(fmt::format("{}: malformed sweep file: cache '{}' for kernel '{}' (expected hot or cold)",
+                                         source, p.cache, p.kernel));
+        const PointStats st = point_cycles(sweep, p.ticks, p.cycles);
+        if (p.bytes == 0 || !(st.p50 > 0) || !(st.p90 > 0))
+            throw InputError(fmt::format("{}: malformed sweep file: point {} B of '{}' ({}) has no positive p50/p90",
+                                         source, p.bytes, p.kernel, p.cache));
+        groups[{p.kernel, *cache}].push_back({p.bytes, st, p.cycles.samples ? p.rounds : std::vector<RoundStats>{}});
+    }
+    if (groups.empty())
+        throw InputError(fmt::format("{}: the sweep has no section points{}; run `fputune sweep` (or --resume it)",
+                                     source, sweep.partial ? " (it was interrupted before the first)" : ""));
+    return groups;
+}
+
+// One kernel's lines in one cache state. The bounds: sizes whose typical section is at most
+// kBoundFitMaxSeconds, at least the kBoundFitMinPoints shortest.
+CacheModel fit_cache_model(const SweepFile& sweep, const ModelFile& m, const std::string& source,
+                           const KernelInfo& k, Cache cache, std::vector<Point>& points) {
+    CacheModel cm;
+    cm.kernel = k.name;
+    cm.cache = cache;
+    std::sort(points.begin(), points.end(), [](const Point& a, const Point& b) { return a.bytes < b.bytes; });
+    std::vector<double> xs, y50, bx, b90, b99;
+    std::vector<const std::vector<RoundStats>*> bound_rounds;
+    for (const auto& [bytes, st, rounds] : points) {
+        xs.push_back(static_cast<double>(bytes));
+        y50.push_back(st.p50);
+        cm.bytes.push_back(bytes);
+        const double p50_s = st.p50 / (m.core_per_tsc * m.tsc_hz);
+        if (bx.size() >= kBoundFitMinPoints && p50_s > kBoundFitMaxSeconds) continue;
+        bx.push_back(static_cast<double>(bytes));
+        const BoundStats b = bound_stats(st, rounds);
+        b90.push_back(b.p90);
+        b99.push_back(b.p99);
+        cm.bound_bytes.push_back(bytes);
+        bound_rounds.push_back(&rounds);
+    }
+    if (cm.bytes.size() < 2 || cm.bytes.front() == cm.bytes.back())
+        refuse_too_few(sweep, source, k.name, fmt::format("only {} B is left in {} cache", cm.bytes.front(), name(cache)));
+    cm.p50 = fit_line(xs, y50);
+    cm.p90 = fit_line(bx, b90);
+    cm.p99 = fit_line(bx, b99);
+    cm.bound_p90 = b90;
+    cm.bound_p99 = b99;
+    keep_rounds(cm, bound_rounds);
+    for (const auto& [q, f] : {std::pair{"p50", &cm.p50}, std::pair{"p90", &cm.p90}, std::pair{"p99", &cm.p99}})
+        for (double v : {f->a, f->b, f->a_lo, f->a_hi, f->b_lo, f->b_hi, f->r2, f->max_rel_residual})
+            if (!std::isfinite(v))
+                throw InputError(
+                    fmt::format("{}: the {} line of '{}' ({} cache) is not finite: its points span a range "
+                                "no section has; sweep it again",
+                                source, q, k.name, name(cache)));
+    return cm;
+}
+
+// What the model says of the sweep's clock and completeness.
+void sweep_notes(ModelFile& m, const SweepFile& sweep) {
+    if (sweep.partial) m.notes.push_back("the sweep is partial (interrupted): some points are missing");
+    if (sweep.ratio_trace.probes)
+        m.notes.push_back(
+            fmt::format("every sample converted to core cycles with the core/TSC ratio probed around it "
+                        "({} probes, {:.3f}..{:.3f}, median {:.3f}, the reference here)",
+                        sweep.ratio_trace.probes, sweep.ratio_trace.min, sweep.ratio_trace.max, sweep.ratio_trace.p50));
+    else if (sweep.core_per_tsc_end > 0 && std::abs(sweep.core_per_tsc_end / sweep.core_per_tsc - 1) > 0.02)
+        m.notes.push_back(
+            fmt::format("core/TSC ratio moved during the sweep: {:.3f} -> {:.3f}; the start value is used",
+                        sweep.core_per_tsc, sweep.core_per_tsc_end));
+}
+
+}  // namespace
+
 ModelFile fit_sweep(const SweepFile& sweep, const std::string& source, const std::vector<std::string>& kernel_globs) {
     ModelFile m = new_model(source, "sweep");
     m.machine = machine_name(sweep.cpu);
@@ -71,88 +175,14 @@ ModelFile fit_sweep(const SweepFile& sweep, const std::string& source, const std
     m.warnings = sweep.warnings;
     m.kernels = sweep.kernels;
     m.notes = sweep.notes;  // the points the reader skipped, named
-    // A kernel whose broken points were skipped is refused, by name, when too few are left for a line.
-    auto too_few = [&](const std::string& kernel, const std::string& what) {
-        const auto skipped = sweep.skipped_points.find(kernel);
-        if (skipped == sweep.skipped_points.end()) return;
-        std::string why;
-        for (const auto& n : sweep.notes)
-            if (n.rfind(kernel + ": ", 0) == 0) why = n.substr(kernel.size() + 2);
-        throw InputError(fmt::format("{}: {}: {} after {}; too few for a line: sweep it again (fputune sweep -k '{}')",
-                                     source, kernel, what, why, kernel));
-    };
-    // Group the section points by (kernel, cache), in the order of the kernel list, with the
-    // statistics the fits use.
-    struct Point {
-        std::uint64_t bytes;
-        PointStats st;  // in cycles
-        std::vector<RoundStats> rounds;  // in cycles
-    };
-    std::map<std::pair<std::string, Cache>, std::vector<Point>> groups;
-    for (const auto& p : sweep.sections) {
-        if (!m.kernel(p.kernel))
-            throw InputError(
-                fmt::format("{}: malformed sweep file: section points for kernel '{}', which is not in "
-                            "its \"kernels\" list",
-                            source, p.kernel));
-        const std::optional<Cache> cache = parse_cache(p.cache);
-        if (!cache)
-            throw InputError(fmt::format("{}: malformed sweep file: cache '{}' for kernel '{}' (expected hot or cold)",
-                                         source, p.cache, p.kernel));
-        const PointStats st = point_cycles(sweep, p.ticks, p.cycles);
-        if (p.bytes == 0 || !(st.p50 > 0) || !(st.p90 > 0))
-            throw InputError(fmt::format("{}: malformed sweep file: point {} B of '{}' ({}) has no positive p50/p90",
-                                         source, p.bytes, p.kernel, p.cache));
-        groups[{p.kernel, *cache}].push_back({p.bytes, st, p.cycles.samples ? p.rounds : std::vector<RoundStats>{}});
-    }
-    if (groups.empty())
-        throw InputError(fmt::format("{}: the sweep has no section points{}; run `fputune sweep` (or --resume it)",
-                                     source, sweep.partial ? " (it was interrupted before the first)" : ""));
+    PointGroups groups = group_points(sweep, m, source);
     for (const auto& k : sweep.kernels) {
         for (const Cache cache : {Cache::hot, Cache::cold}) {
             auto it = groups.find({k.name, cache});
-            if (it == groups.end()) continue;
-            CacheModel cm;
-            cm.kernel = k.name;
-            cm.cache = cache;
-            // The bounds: sizes whose typical section is at most kBoundFitMaxSeconds, at least the
-            // kBoundFitMinPoints shortest.
-            std::vector<Point>& points = it->second;
-            std::sort(points.begin(), points.end(), [](const Point& a, const Point& b) { return a.bytes < b.bytes; });
-            std::vector<double> xs, y50, bx, b90, b99;
-            std::vector<const std::vector<RoundStats>*> bound_rounds;
-            for (const auto& [bytes, st, rounds] : points) {
-                xs.push_back(static_cast<double>(bytes));
-                y50.push_back(st.p50);
-                cm.bytes.push_back(bytes);
-                const double p50_s = st.p50 / (m.core_per_tsc * m.tsc_hz);
-                if (bx.size() >= kBoundFitMinPoints && p50_s > kBoundFitMaxSeconds) continue;
-                bx.push_back(static_cast<double>(bytes));
-                const BoundStats b = bound_stats(st, rounds);
-                b90.push_back(b.p90);
-                b99.push_back(b.p99);
-                cm.bound_bytes.push_back(bytes);
-                bound_rounds.push_back(&rounds);
-            }
-            if (cm.bytes.size() < 2 || cm.bytes.front() == cm.bytes.back())
-                too_few(k.name, fmt::format("only {} B is left in {} cache", cm.bytes.front(), name(cache)));
-            cm.p50 = fit_line(xs, y50);
-            cm.p90 = fit_line(bx, b90);
-            cm.p99 = fit_line(bx, b99);
-            cm.bound_p90 = b90;
-            cm.bound_p99 = b99;
-            keep_rounds(cm, bound_rounds);
-            for (const auto& [q, f] : {std::pair{"p50", &cm.p50}, std::pair{"p90", &cm.p90}, std::pair{"p99", &cm.p99}})
-                for (double v : {f->a, f->b, f->a_lo, f->a_hi, f->b_lo, f->b_hi, f->r2, f->max_rel_residual})
-                    if (!std::isfinite(v))
-                        throw InputError(
-                            fmt::format("{}: the {} line of '{}' ({} cache) is not finite: its points span a range "
-                                        "no section has; sweep it again",
-                                        source, q, k.name, name(cache)));
-            m.models.push_back(std::move(cm));
+            if (it != groups.end()) m.models.push_back(fit_cache_model(sweep, m, source, k, cache, it->second));
         }
         const bool has_points = groups.count({k.name, Cache::hot}) || groups.count({k.name, Cache::cold});
-        if (k.needs_fpu && !has_points) too_few(k.name, "no section point is left");
+        if (k.needs_fpu && !has_points) refuse_too_few(sweep, source, k.name, "no section point is left");
         if (k.needs_fpu && !has_points && kernel_globs.empty()) {
             // Ours must be there in a complete sweep; a peer may have been listed for thresholds only.
             if (!sweep.partial && !is_peer(k))
@@ -170,16 +200,7 @@ ModelFile fit_sweep(const SweepFile& sweep, const std::string& source, const std
         throw InputError(fmt::format("{}: malformed sweep file: {}", source, e.what()));
     }
     filter_kernels(m, kernel_globs);
-    if (sweep.partial) m.notes.push_back("the sweep is partial (interrupted): some points are missing");
-    if (sweep.ratio_trace.probes)
-        m.notes.push_back(
-            fmt::format("every sample converted to core cycles with the core/TSC ratio probed around it "
-                        "({} probes, {:.3f}..{:.3f}, median {:.3f}, the reference here)",
-                        sweep.ratio_trace.probes, sweep.ratio_trace.min, sweep.ratio_trace.max, sweep.ratio_trace.p50));
-    else if (sweep.core_per_tsc_end > 0 && std::abs(sweep.core_per_tsc_end / sweep.core_per_tsc - 1) > 0.02)
-        m.notes.push_back(
-            fmt::format("core/TSC ratio moved during the sweep: {:.3f} -> {:.3f}; the start value is used",
-                        sweep.core_per_tsc, sweep.core_per_tsc_end));
+    sweep_notes(m, sweep);
     return m;
 }
 

@@ -9,48 +9,9 @@
 #include <fmt/format.h>
 
 #include "errors.hpp"
-#include "stripes.hpp"
 #include "units.hpp"
 
 namespace fputune {
-
-std::string macro_stem(const std::string& name) {
-    std::string s;
-    for (char c : name)
-        s += std::isalnum(static_cast<unsigned char>(c))
-                 ? static_cast<char>(std::toupper(static_cast<unsigned char>(c)))
-                 : '_';
-    return s;
-}
-std::string variant_macro(const std::string& kernel) { return "FPUTUNE_" + macro_stem(kernel) + "_FPU_BYTES"; }
-std::string algorithm_macro(const std::string& algorithm) { return "FPUTUNE_" + macro_stem(algorithm) + "_FPU_BYTES"; }
-std::string threshold_macro(const std::string& algorithm) {
-    return "FPUTUNE_" + macro_stem(algorithm) + "_SIMD_MIN_BYTES";
-}
-
-namespace {
-
-std::string without_idle(const std::string& name) {
-    const std::string suffix = ".idle";
-    return name.size() > suffix.size() && name.ends_with(suffix) ? name.substr(0, name.size() - suffix.size()) : name;
-}
-
-std::string stripe_suffix(const KernelInfo& k) {
-    const StripeUnit unit = stripe_unit(k);
-    return fmt::format("_{}_{}", k.sources + unit.extra, macro_stem(unit.word));
-}
-
-}  // namespace
-
-std::string series_stem(const KernelInfo& k) {
-    if (k.sources) return macro_stem(k.kernel()) + stripe_suffix(k);
-    return macro_stem(without_idle(k.name));
-}
-
-std::string series_algorithm_stem(const KernelInfo& k) {
-    if (k.sources) return macro_stem(k.algorithm.substr(0, k.algorithm.find(".x"))) + stripe_suffix(k);
-    return macro_stem(k.algorithm);
-}
 
 namespace {
 
@@ -62,10 +23,10 @@ std::string comment_safe(std::string s) {
 
 // A series' macros (an AAD part, N disks of a multi-source kernel) are named by its stems (series_stem).
 std::string variant_macro_of(const VariantResult& v) {
-    return v.stem.empty() ? variant_macro(v.kernel) : "FPUTUNE_" + v.stem + "_FPU_BYTES";
+    return v.stem.empty() ? variant_macro(v.kernel) : fpu_bytes_macro(v.stem);
 }
 std::string algorithm_macro_of(const AlgorithmRow& a) {
-    return a.stem.empty() ? algorithm_macro(a.algorithm) : "FPUTUNE_" + a.stem + "_FPU_BYTES";
+    return a.stem.empty() ? algorithm_macro(a.algorithm) : fpu_bytes_macro(a.stem);
 }
 
 // Two names that differ only in what a macro cannot spell ("sha256-avx2", "sha256.avx2") would define
@@ -98,13 +59,9 @@ void refuse_macro_collisions(const Recommendation& r) {
         claim(threshold_macro(a.algorithm), "the threshold of algorithm '" + a.algorithm + "'" + from(a.kernel));
 }
 
-}  // namespace
-
-std::string render_header(const Recommendation& r, const std::string& path) {
-    refuse_macro_collisions(r);
+// The opening comment: where the numbers came from and how to make them again.
+std::string provenance_comment(const Recommendation& r) {
     const RecommendOptions& o = r.options;
-    std::string base = path.substr(path.find_last_of('/') == std::string::npos ? 0 : path.find_last_of('/') + 1);
-    const std::string guard = "_FPUTUNE_" + macro_stem(base.empty() ? "limits.h" : base);
     const std::string freq = format_frequency(o.question.min_freq_hz);
     std::string h;
     h += "/* SPDX-License-Identifier: GPL-2.0 */\n";
@@ -139,7 +96,14 @@ std::string render_header(const Recommendation& r, const std::string& path) {
         " * Each limit is the {} of its interval (in the comment, bytes): where the bound line\n"
         " * meets the budget, widened by the fit's 95 % band and the spread between the sweep's rounds.\n */\n",
         o.emit == Emit::central ? "central estimate" : "low (conservative) end");
-    h += "#ifndef " + guard + "\n#define " + guard + "\n\n";
+    return h;
+}
+
+// Per variant: the most bytes one section may process.
+std::string variant_lines(const Recommendation& r) {
+    const RecommendOptions& o = r.options;
+    const std::string freq = format_frequency(o.question.min_freq_hz);
+    std::string h;
     h += "/* Per variant: the most bytes one section may process. */\n";
     auto macro_of = [](const VariantResult& v) { return variant_macro_of(v); };
     for (const auto& row : r.variants) {
@@ -155,6 +119,14 @@ std::string render_header(const Recommendation& r, const std::string& path) {
                          macro_of(v), v.bytes, format_duration(v.time_s), freq, v.interval_lo_bytes,
                          v.interval_hi_bytes, 100 * v.throughput_cost, comment_safe(by));
     }
+    return h;
+}
+
+// Per algorithm: its constant, bound by the variant and machine named.
+std::string algorithm_lines(const Recommendation& r) {
+    const RecommendOptions& o = r.options;
+    const std::string freq = format_frequency(o.question.min_freq_hz);
+    std::string h;
     if (o.per_algorithm == PerAlgorithm::selected)
         h += "\n/* Per algorithm (--per-algorithm selected): the variant the kernel selects on " +
              std::string(r.machines.size() > 1 ? "each CPU, the smallest across CPUs" : "this CPU") +
@@ -167,7 +139,7 @@ std::string render_header(const Recommendation& r, const std::string& path) {
         const std::string macro = algorithm_macro_of(a);
         // A kernel named like its algorithm (crc32c) already has this macro from the variant list.
         bool same_as_variant = false;
-        for (const auto& row : r.variants) same_as_variant |= macro_of(row.bound) == macro;
+        for (const auto& row : r.variants) same_as_variant |= variant_macro_of(row.bound) == macro;
         if (same_as_variant) {
             h += fmt::format("/* {}: see above (the only variant) */\n", macro);
             continue;
@@ -185,6 +157,13 @@ std::string render_header(const Recommendation& r, const std::string& path) {
                          : a.policy == PerAlgorithm::selected      ? " (selected)"
                                                                    : " (slowest: the kernel's choice is unknown)");
     }
+    return h;
+}
+
+// Multi-source kernels: the most disks (or sources) per section at 4 KiB stripes.
+std::string stripe_lines(const Recommendation& r) {
+    const std::string freq = format_frequency(r.options.question.min_freq_hz);
+    std::string h;
     if (!r.stripes.empty()) {
         h += "\n/* Multi-source kernels: the most disks (or sources) one section may cover at 4096-byte stripes, per "
              "variant and per\n"
@@ -193,7 +172,7 @@ std::string render_header(const Recommendation& r, const std::string& path) {
         auto line = [&](const StripeResult& s, const std::string& stem, const std::string& by) {
             if (!s.max_sources)
                 return "/* " +
-                       comment_safe(fmt::format("FPUTUNE_{}: not even one source of {} B fits: {} at {}{}", stem,
+                       comment_safe(fmt::format("{}: not even one source of {} B fits: {} at {}{}", count_macro(stem),
                                                 s.stripe_bytes, format_duration(s.one_source_s), freq, by)) +
                        " */\n";
             std::string what = fmt::format("{} at {}{}", format_duration(s.time_s), freq, by);
@@ -201,7 +180,7 @@ std::string render_header(const Recommendation& r, const std::string& path) {
                 what += fmt::format(", every count the kernel takes ({} sources)", s.cap);
             else if (s.extrapolated)
                 what += fmt::format(", extrapolated beyond {} sources measured", s.measured_max);
-            return fmt::format("#define FPUTUNE_{} {}U /* {} */\n", stem, s.count(), comment_safe(what));
+            return fmt::format("#define {} {}U /* {} */\n", count_macro(stem), s.count(), comment_safe(what));
         };
         for (const StripeRow& row : r.stripes)
             h += line(row.bound, stripe_count_stem(row.bound.kernel, row.bound.unit, row.bound.stripe_bytes),
@@ -210,6 +189,12 @@ std::string render_header(const Recommendation& r, const std::string& path) {
             h += line(a, stripe_count_stem(a.algorithm, a.unit, a.stripe_bytes),
                       ", bound by " + a.kernel + (r.machines.size() > 1 ? " on " + a.machine : ""));
     }
+    return h;
+}
+
+// The SIMD thresholds.
+std::string threshold_lines(const Recommendation& r) {
+    std::string h;
     bool any_threshold = false;
     for (const auto& a : r.algorithms) any_threshold |= a.threshold.has_value();
     if (any_threshold) {
@@ -235,6 +220,18 @@ std::string render_header(const Recommendation& r, const std::string& path) {
                                  comment_safe(what), t.kind == ThresholdKind::always ? ": always" : "");
         }
     }
+    return h;
+}
+
+}  // namespace
+
+std::string render_header(const Recommendation& r, const std::string& path) {
+    refuse_macro_collisions(r);
+    std::string base = path.substr(path.find_last_of('/') == std::string::npos ? 0 : path.find_last_of('/') + 1);
+    const std::string guard = "_FPUTUNE_" + macro_stem(base.empty() ? "limits.h" : base);
+    std::string h = provenance_comment(r);
+    h += "#ifndef " + guard + "\n#define " + guard + "\n\n";
+    h += variant_lines(r) + algorithm_lines(r) + stripe_lines(r) + threshold_lines(r);
     h += "\n#endif /* " + guard + " */\n";
     return h;
 }

@@ -11,7 +11,7 @@
 #include <fmt/format.h>
 
 #include "errors.hpp"
-#include "header.hpp"
+#include "macro_names.hpp"
 #include "select_models.hpp"
 #include "units.hpp"
 

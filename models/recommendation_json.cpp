@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // A recommendation as JSON: inputs, machines, per variant (and per machine) and per algorithm.
 #include "recommendation_json.hpp"
+#include "provenance_json.hpp"
 
 #include <cmath>
 
@@ -67,10 +68,7 @@ json variant_json(const VariantResult& v) {
 
 json to_json(const Recommendation& r) {
     const RecommendOptions& o = r.options;
-    json j;
-    j["schema"] = kRecommendationSchema;
-    j["tool"] = {{"name", "fputune"}, {"version", r.tool_version}, {"commit", r.tool_commit}};
-    j["date"] = r.date;
+    json j = provenance_json(kRecommendationSchema, r.tool_version, r.tool_commit, r.date);
     j["inputs"] = {{"budget_s", o.question.budget_s},
                    {"min_freq_hz", o.question.min_freq_hz},
                    {"margin", o.question.margin},

@@ -87,6 +87,58 @@ std::string machine_from_comments(const std::vector<std::string_view>& comments)
 
 }  // namespace
 
+namespace {
+
+// One data row: the kernel, and its one-point line in the model (InputError naming the line when it is wrong).
+void read_row(ModelFile& m, std::string_view line, std::size_t lineno, const std::string& source) {
+    std::vector<std::string_view> f;
+    for (std::string_view rest = line;;) {
+        const auto comma = rest.find(',');
+        f.push_back(trim(rest.substr(0, comma)));
+        if (comma == std::string_view::npos) break;
+        rest = rest.substr(comma + 1);
+    }
+    auto bad = [&](const std::string& why) {
+        return InputError(
+            fmt::format("{}:{}: {} in '{}' (expected algorithm,bytes,cycles_per_op, e.g. "
+                        "sha256-avx2,4096,21179)",
+                        source, lineno, why, printable(line)));
+    };
+    if (f.size() != 3) throw bad(fmt::format("{} fields", f.size()));
+    KernelInfo k;
+    if (!is_plain_name(f[0])) throw bad("a kernel name that is not 1 to 64 letters, digits, '.', '_', '+' or '-'");
+    k.name = std::string(f[0]);
+    k.algorithm = k.name.substr(0, k.name.find('-'));
+    k.isa = k.name.find('-') == std::string::npos ? "" : k.name.substr(k.name.find('-') + 1);
+    k.provider = kReferenceProvider;
+    k.needs_fpu = true;  // tcrypt measured the SIMD drivers
+    k.block_bytes = reference_block_bytes(k.algorithm);
+    if (k.block_bytes == 0) {
+        k.block_bytes = 1;
+        m.notes.push_back(fmt::format("{}: block size unknown for '{}'; limits are in bytes", k.name, k.algorithm));
+    }
+    const auto bytes = whole_bytes(f[1]);
+    if (!bytes) throw bad(fmt::format("bytes '{}' is not a whole number from 1 to 1073741824", printable(f[1])));
+    const auto cycles = cycles_count(f[2]);
+    if (!cycles)
+        throw bad(fmt::format("cycles_per_op '{}' is not a finite number > 0 (at most 1e15)", printable(f[2])));
+    if (const KernelInfo* first = m.kernel(k.name)) throw bad(fmt::format("a repeated kernel '{}'", first->name));
+    m.kernels.push_back(k);
+    CacheModel cm;
+    cm.kernel = k.name;
+    cm.cache = Cache::hot;
+    cm.bytes = {*bytes};
+    LineFit line_fit;
+    line_fit.a = line_fit.a_lo = line_fit.a_hi = 0;
+    line_fit.b = line_fit.b_lo = line_fit.b_hi = *cycles / static_cast<double>(*bytes);
+    line_fit.points = 1;
+    line_fit.note = "one point: A = 0, B = cycles/bytes";
+    cm.p50 = cm.p90 = cm.p99 = line_fit;
+    m.models.push_back(cm);
+}
+
+}  // namespace
+
 ModelFile read_reference_csv(const std::string& text, const std::string& source) {
     ModelFile m = new_model(source, "reference-csv");
     m.core_per_tsc = m.core_per_tsc_end = 1;  // cycles per op: the counter is the core clock there
@@ -111,50 +163,7 @@ ModelFile read_reference_csv(const std::string& text, const std::string& source)
             header = true;
             continue;
         }
-        std::vector<std::string_view> f;
-        for (std::string_view rest = line;;) {
-            const auto comma = rest.find(',');
-            f.push_back(trim(rest.substr(0, comma)));
-            if (comma == std::string_view::npos) break;
-            rest = rest.substr(comma + 1);
-        }
-        auto bad = [&](const std::string& why) {
-            return InputError(
-                fmt::format("{}:{}: {} in '{}' (expected algorithm,bytes,cycles_per_op, e.g. "
-                            "sha256-avx2,4096,21179)",
-                            source, lineno, why, printable(line)));
-        };
-        if (f.size() != 3) throw bad(fmt::format("{} fields", f.size()));
-        KernelInfo k;
-        if (!is_plain_name(f[0])) throw bad("a kernel name that is not 1 to 64 letters, digits, '.', '_', '+' or '-'");
-        k.name = std::string(f[0]);
-        k.algorithm = k.name.substr(0, k.name.find('-'));
-        k.isa = k.name.find('-') == std::string::npos ? "" : k.name.substr(k.name.find('-') + 1);
-        k.provider = kReferenceProvider;
-        k.needs_fpu = true;  // tcrypt measured the SIMD drivers
-        k.block_bytes = reference_block_bytes(k.algorithm);
-        if (k.block_bytes == 0) {
-            k.block_bytes = 1;
-            m.notes.push_back(fmt::format("{}: block size unknown for '{}'; limits are in bytes", k.name, k.algorithm));
-        }
-        const auto bytes = whole_bytes(f[1]);
-        if (!bytes) throw bad(fmt::format("bytes '{}' is not a whole number from 1 to 1073741824", printable(f[1])));
-        const auto cycles = cycles_count(f[2]);
-        if (!cycles)
-            throw bad(fmt::format("cycles_per_op '{}' is not a finite number > 0 (at most 1e15)", printable(f[2])));
-        if (const KernelInfo* first = m.kernel(k.name)) throw bad(fmt::format("a repeated kernel '{}'", first->name));
-        m.kernels.push_back(k);
-        CacheModel cm;
-        cm.kernel = k.name;
-        cm.cache = Cache::hot;
-        cm.bytes = {*bytes};
-        LineFit line_fit;
-        line_fit.a = line_fit.a_lo = line_fit.a_hi = 0;
-        line_fit.b = line_fit.b_lo = line_fit.b_hi = *cycles / static_cast<double>(*bytes);
-        line_fit.points = 1;
-        line_fit.note = "one point: A = 0, B = cycles/bytes";
-        cm.p50 = cm.p90 = cm.p99 = line_fit;
-        m.models.push_back(cm);
+        read_row(m, line, lineno, source);
     }
     if (!header) throw InputError(fmt::format("{}: no header line '{}'", source, kReferenceCsvHeader));
     {

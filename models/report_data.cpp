@@ -15,6 +15,7 @@
 #include "atomic_file.hpp"
 #include "errors.hpp"
 #include "fit_sweep.hpp"
+#include "select_models.hpp"
 
 namespace fputune {
 
@@ -232,11 +233,13 @@ TradeoffChart tradeoff_chart(const ReportData& d, const VariantRow& row) {
 // One machine's one-shot costs for an algorithm: every path that has threshold points, by dirty state.
 std::vector<CostCurve> cost_curves(const ModelFile& m, const SweepFile& sweep, const std::string& algorithm) {
     std::map<std::pair<std::string, std::string>, std::map<std::uint64_t, double>> cost;
+    const ModelSelection selected = select_models(std::span(&m, 1), BudgetQuestion{});
     for (const auto& p : sweep.thresholds) {
         const KernelInfo* k = m.kernel(p.kernel);
         if (!k || k->algorithm != algorithm) continue;
-        // -k selects the SIMD kernels; the no-FPU paths stay, as the baseline they are judged against.
-        if (k->needs_fpu && !m.model(k->name, Cache::hot) && !m.model(k->name, Cache::cold)) continue;
+        // -k selects the SIMD kernels (those with section points); the no-FPU paths stay, as the baseline
+        // they are judged against.
+        if (k->needs_fpu && !selected.find(m, k->name)) continue;
         const double cycles = point_cycles(sweep, p.ticks, p.cycles).p50;
         if (!(cycles > 0)) continue;
         auto& slot = cost[{p.kernel, p.dirty}];

@@ -10,8 +10,8 @@
 
 #include <fmt/format.h>
 
-#include "check.hpp"  // parse_header_constants
-#include "header.hpp"  // macro_stem
+#include "header_constants.hpp"
+#include "macro_names.hpp"
 #include "select_models.hpp"
 #include "units.hpp"
 #include "upstream.hpp"
@@ -19,10 +19,6 @@
 namespace fputune {
 
 namespace {
-
-bool ends_with(const std::string& s, const std::string& suffix) {
-    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
 
 // The one place that knows the unit of a model's lines: core cycles (fputune.model/2).
 double core_cycles(const LineFit& f, double bytes) { return f.at(bytes); }
@@ -172,20 +168,23 @@ SimLimits limits_from_header(const std::string& text, const std::string& source)
     l.label = source;
     std::vector<std::string> skipped;
     for (const auto& c : parse_header_constants(text, skipped, source)) {
-        if (!ends_with(c.name, "_FPU_BYTES")) {
-            if (!ends_with(c.name, "_SIMD_MIN_BYTES"))
+        const MacroName macro = parse_macro_name(c.name);
+        if (macro.kind != MacroKind::fpu_bytes) {
+            if (macro.kind != MacroKind::simd_min_bytes)
                 l.notes.push_back(fmt::format(
                     "ignored {} (line {}): not of the form FPUTUNE_<KERNEL|ALGORITHM>_FPU_BYTES", c.name, c.line));
             continue;
         }
-        std::string stem = c.name.substr(0, c.name.size() - std::string("_FPU_BYTES").size());
-        if (stem.rfind("FPUTUNE_", 0) == 0) stem = stem.substr(8);
         if (c.value == 0)
             throw std::invalid_argument(
                 fmt::format("{}:{}: {} is 0; a section limit is at least one block (the kernel's loop "
                             "would never end); remove it for no limit",
                             source, c.line, c.name));
-        l.by_stem[stem] = {c.value, fmt::format("{} (line {})", c.name, c.line)};
+        // Alternatives (#ifdef/#else): the first is simulated, the others named.
+        const auto [it, fresh] = l.by_stem.emplace(macro.stem, SimLimit{c.value, fmt::format("{} (line {})", c.name, c.line)});
+        if (!fresh)
+            l.notes.push_back(fmt::format("{} (line {}, {}): an alternative to {}; simulated with that one", c.name,
+                                          c.line, c.branch, it->second.from));
     }
     for (const auto& s : skipped) l.notes.push_back("ignored " + s);
     if (l.by_stem.empty())

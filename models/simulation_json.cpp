@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The fputune.simulation/1 file (`simulate --json`).
 #include "simulation_json.hpp"
+#include "provenance_json.hpp"
 
 #include "upstream.hpp"
 
@@ -31,10 +32,7 @@ json column_json(const SimColumn& c) {
 
 json to_json(const Simulation& s) {
     const SimulateOptions& o = s.options;
-    json j;
-    j["schema"] = kSimulationSchema;
-    j["tool"] = {{"name", "fputune"}, {"version", s.tool_version}, {"commit", s.tool_commit}};
-    j["date"] = s.date;
+    json j = provenance_json(kSimulationSchema, s.tool_version, s.tool_commit, s.date);
     j["workload"] = {{"name", s.workload.name},
                      {"description", s.workload.description},
                      {"source", s.workload.source},

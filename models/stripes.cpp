@@ -8,25 +8,20 @@
 
 #include <fmt/format.h>
 
-#include "header.hpp"
-#include "upstream.hpp"
+#include "select_models.hpp"
+
 
 namespace fputune {
 
-StripeUnit stripe_unit(const KernelInfo& k) {
-    const UpstreamLimit* u = find_upstream_limit(k.algorithm);
-    if (u && u->count == "disks") return {"disks", k.dest_count};
-    return {"sources", 0};
-}
-
 std::vector<StripeSeries> stripe_series(const ModelFile& m, Cache preferred) {
     std::vector<StripeSeries> out;
-    for (const KernelInfo& k : m.kernels) {
-        if (!k.sources || !k.needs_fpu) continue;
-        const CacheModel* cm = m.model(k.name, preferred);
-        Cache cache = preferred;
-        if (!cm) cm = m.model(k.name, cache = other(preferred));
-        if (!cm) continue;
+    BudgetQuestion q;
+    q.cache = preferred;
+    for (const ModelChoice& c : select_models(std::span(&m, 1), q).choices) {
+        const KernelInfo& k = *c.kernel;
+        if (!k.sources || !k.needs_fpu) continue;  // peers too: a multi-source peer has its own row
+        const CacheModel* cm = c.model;
+        const Cache cache = c.cache;
         auto it = std::find_if(out.begin(), out.end(), [&](const StripeSeries& s) { return s.kernel == k.kernel(); });
         if (it == out.end()) {
             StripeSeries s;
@@ -94,13 +89,6 @@ StripeResult solve_stripe_count(const StripeSeries& s, const RecommendOptions& o
         r.extrapolated = extrapolated && n > r.measured_max;
     }
     return r;
-}
-
-std::string stripe_count_stem(const std::string& kernel_or_algorithm, const StripeUnit& unit,
-                              std::uint64_t stripe_bytes) {
-    const std::string size =
-        stripe_bytes % 1024 == 0 ? fmt::format("{}K", stripe_bytes / 1024) : fmt::format("{}", stripe_bytes);
-    return macro_stem(kernel_or_algorithm) + "_MAX_" + macro_stem(unit.word) + "_" + size;
 }
 
 }  // namespace fputune

@@ -12,17 +12,10 @@
 #include <vector>
 
 #include "budget.hpp"
+#include "macro_names.hpp"  // StripeUnit
 #include "model.hpp"
 
 namespace fputune {
-
-// How Linux counts a multi-source call's buffers (linux-x86-sections.csv "count"): raid6 in disks (the N data
-// disks + P + Q, as gen_syndrome(disks, ...) and md's raid_disks count them), xor in sources (xor_gen's src_cnt).
-struct StripeUnit {
-    std::string word = "sources";  // "disks" | "sources"
-    std::uint32_t extra = 0;  // count = sources + extra
-};
-StripeUnit stripe_unit(const KernelInfo& k);
 
 // One multi-source kernel on one machine: its series' cost lines by N (warm and, with --zmm-idle, idle).
 struct StripeSeries {
@@ -56,9 +49,5 @@ struct StripeResult {
     std::uint32_t count() const { return max_sources ? max_sources + unit.extra : 0; }
 };
 StripeResult solve_stripe_count(const StripeSeries& s, const RecommendOptions& o, std::uint64_t stripe_bytes = 4096);
-
-// The macro stems: "RAID6_AVX512_MAX_DISKS_4K" / "RAID6_MAX_DISKS_4K" (4K: stripe_bytes 4096).
-std::string stripe_count_stem(const std::string& kernel_or_algorithm, const StripeUnit& unit,
-                              std::uint64_t stripe_bytes = 4096);
 
 }  // namespace fputune

@@ -64,9 +64,13 @@ double median(std::vector<double> v) {
 
 }  // namespace
 
-std::vector<SimdThreshold> compute_thresholds(const SweepFile& sweep) {
-    // p50 one-shot cost per (kernel, dirty) and length; a repeated point keeps its lowest median.
-    std::map<std::pair<std::string, Dirty>, std::map<std::uint64_t, double>> cost;
+namespace {
+
+using Costs = std::map<std::pair<std::string, Dirty>, std::map<std::uint64_t, double>>;
+
+// p50 one-shot cost per (kernel, dirty) and length; a repeated point keeps its lowest median.
+Costs one_shot_costs(const SweepFile& sweep) {
+    Costs cost;
     for (const auto& p : sweep.thresholds) {
         const std::optional<Dirty> dirty = parse_dirty_state(p.dirty);
         if (!dirty)
@@ -77,37 +81,73 @@ std::vector<SimdThreshold> compute_thresholds(const SweepFile& sweep) {
         const double p50 = point_cycles(sweep, p.ticks, p.cycles).p50;
         if (it == slot.end() || p50 < it->second) slot[p.bytes] = p50;
     }
+    return cost;
+}
+
+// The no-FPU baseline of an algorithm per length, and the kernels it is the best of.
+struct Baseline {
+    std::map<std::uint64_t, double> scalar;
+    std::string scalar_names;
+};
+Baseline no_fpu_baseline(const SweepFile& sweep, const Costs& cost, const std::string& alg) {
+    // The no-FPU baseline: the no-FPU kernel Linux runs where we name one and the sweep has it
+    // (crc32c: the one-chain crc32c-sse42, not the faster crc32c-sse42-3stream), else the best of our
+    // no-FPU kernels at each length.
+    const char* kernel_no_fpu = kernel_no_fpu_variant(alg);
+    const bool have_kernel_no_fpu = kernel_no_fpu && std::any_of(cost.begin(), cost.end(), [&](const auto& c) {
+                                        return c.first.first == kernel_no_fpu;
+                                    });
+    std::map<std::uint64_t, double> scalar;
+    std::string scalar_names;
+    for (const auto& k : sweep.kernels) {
+        if (k.algorithm != alg || k.needs_fpu || is_peer(k)) continue;
+        if (have_kernel_no_fpu && k.name != kernel_no_fpu) continue;
+        bool used = false;
+        for (const auto& [key, points] : cost) {
+            if (key.first != k.name) continue;
+            for (const auto& [len, cycles] : points) {
+                auto it = scalar.find(len);
+                if (it == scalar.end() || cycles < it->second) scalar[len] = cycles;
+                used = true;
+            }
+        }
+        if (used) scalar_names += (scalar_names.empty() ? "" : " ") + k.name;
+    }
+    return {scalar, scalar_names};
+}
+
+// What the state save costs: this state's points over the same kernel's unsaved ones, else the probe's.
+void set_save_cost(SimdThreshold& t, const SweepFile& sweep, const Costs& cost) {
+    const auto none = cost.find({t.kernel, Dirty::none});
+    if (t.dirty != Dirty::none) {
+        // What the save costs: this state's points over the same kernel's unsaved ones.
+        std::vector<double> diff;
+        if (none != cost.end())
+            for (std::size_t i = 0; i < t.lengths.size(); ++i)
+                if (auto it = none->second.find(t.lengths[i]); it != none->second.end())
+                    diff.push_back(t.simd_cycles[i] - it->second);
+        if (!diff.empty()) {
+            t.save_cycles = std::max(0.0, median(diff));
+            t.save_from = "threshold points";
+        } else if (const double probed = probed_save_cycles(sweep, t.dirty); probed > 0) {
+            t.save_cycles = probed;
+            t.save_from = "xsave probe";
+        }
+    }
+}
+
+}  // namespace
+
+std::vector<SimdThreshold> compute_thresholds(const SweepFile& sweep) {
+    const Costs cost = one_shot_costs(sweep);
     std::vector<SimdThreshold> out;
     std::set<std::string> algorithms;
     for (const auto& k : sweep.kernels) algorithms.insert(k.algorithm);
     for (const auto& alg : algorithms) {
-        // The no-FPU baseline: the no-FPU kernel Linux runs where we name one and the sweep has it
-        // (crc32c: the one-chain crc32c-sse42, not the faster crc32c-sse42-3stream), else the best of our
-        // no-FPU kernels at each length.
-        const char* kernel_no_fpu = kernel_no_fpu_variant(alg);
-        const bool have_kernel_no_fpu = kernel_no_fpu && std::any_of(cost.begin(), cost.end(), [&](const auto& c) {
-                                            return c.first.first == kernel_no_fpu;
-                                        });
-        std::map<std::uint64_t, double> scalar;
-        std::string scalar_names;
-        for (const auto& k : sweep.kernels) {
-            if (k.algorithm != alg || k.needs_fpu || is_peer(k)) continue;
-            if (have_kernel_no_fpu && k.name != kernel_no_fpu) continue;
-            bool used = false;
-            for (const auto& [key, points] : cost) {
-                if (key.first != k.name) continue;
-                for (const auto& [len, cycles] : points) {
-                    auto it = scalar.find(len);
-                    if (it == scalar.end() || cycles < it->second) scalar[len] = cycles;
-                    used = true;
-                }
-            }
-            if (used) scalar_names += (scalar_names.empty() ? "" : " ") + k.name;
-        }
+        const auto [scalar, scalar_names] = no_fpu_baseline(sweep, cost, alg);
         if (scalar.empty()) continue;
         for (const auto& k : sweep.kernels) {
             if (k.algorithm != alg || !k.needs_fpu) continue;
-            const auto none = cost.find({k.name, Dirty::none});
             for (const auto& [key, points] : cost) {
                 if (key.first != k.name) continue;
                 SimdThreshold t;
@@ -125,21 +165,7 @@ std::vector<SimdThreshold> compute_thresholds(const SweepFile& sweep) {
                 if (t.lengths.empty()) continue;
                 t.measured_from = t.lengths.front();
                 t.measured_to = t.lengths.back();
-                if (t.dirty != Dirty::none) {
-                    // What the save costs: this state's points over the same kernel's unsaved ones.
-                    std::vector<double> diff;
-                    if (none != cost.end())
-                        for (std::size_t i = 0; i < t.lengths.size(); ++i)
-                            if (auto it = none->second.find(t.lengths[i]); it != none->second.end())
-                                diff.push_back(t.simd_cycles[i] - it->second);
-                    if (!diff.empty()) {
-                        t.save_cycles = std::max(0.0, median(diff));
-                        t.save_from = "threshold points";
-                    } else if (const double probed = probed_save_cycles(sweep, t.dirty); probed > 0) {
-                        t.save_cycles = probed;
-                        t.save_from = "xsave probe";
-                    }
-                }
+                set_save_cost(t, sweep, cost);
                 read_curve(t, t.simd_cycles);
                 out.push_back(std::move(t));
             }

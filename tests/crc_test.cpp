@@ -13,7 +13,7 @@
 
 #include "cpu.hpp"
 #include "crc/crc.hpp"
-#include "peers/peers.hpp"
+#include "crc/crc_peers.hpp"
 #include "registry.hpp"
 #include "test_util.hpp"
 
@@ -97,7 +97,7 @@ void random_sections_any_tail(const Kernel& k) {
     }
 }
 
-// The update entry points (crc.hpp, peers.hpp) of the kernels of the same name.
+// The update entry points (crc.hpp, crc_peers.hpp) of the kernels of the same name.
 struct Entry {
     const char* name;
     crc::UpdateFn fn;

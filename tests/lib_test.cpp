@@ -240,6 +240,41 @@ TEST_CASE("clock and FPU emulation: sane TSC, ratio and save costs", "[clock]") 
     for (const auto& c : costs) CHECK(c.pair_ticks > 0);
 }
 
+TEST_CASE("sweep plans: the series names and the file's kernel list are the plan's; verify's plan measures each "
+          "series and size once",
+          "[sweep]") {
+    const Kernel* sha = select_kernels({"sha256-generic"}).at(0);
+    const Kernel* raid = nullptr;
+    for (const Kernel* k : all_kernels())
+        if (is_multisource(*k) && k->needs_fpu && !is_peer(*k)) raid = k;
+    const Kernel* best = best_kernel("sha256", usable_features());
+    REQUIRE(best != nullptr);
+    SweepOptions opt;
+    opt.kernels = {best, sha};
+    opt.sizes = {64, 4096};
+    opt.thresholds = false;
+    const SweepPlan plan = plan_sweep(opt, nullptr);
+    CHECK(plan.sections.size() == (best->needs_fpu ? 4u : 0u));  // hot and cold
+    for (const SectionTarget& t : plan.sections) CHECK(t.name == series_name(*t.kernel, t.series));
+    REQUIRE(plan.listed.size() == 2);
+    CHECK(plan.listed[0].name == best->name);
+    CHECK(plan.listed[1].name == "sha256-generic");  // no sections: listed for the thresholds
+    REQUIRE(raid != nullptr);
+    opt.cold = true;
+    opt.hot = false;
+    const SeriesSpec x4{SectionShape::stripe, 4}, x8{SectionShape::stripe, 8};
+    std::vector<std::size_t> points;
+    const SweepPlan v = plan_verify(
+        {{raid, x4, 4096}, {sha, {}, 4096}, {raid, x4, 4096}, {raid, x8, 4096}, {sha, {}, 1024}}, opt, points);
+    REQUIRE(v.sections.size() == 4);  // the repeated (raid x4, 4096) is one point
+    CHECK(points == std::vector<std::size_t>{0, 1, 0, 2, 3});
+    CHECK(v.sections[2].name == series_name(*raid, x8));
+    CHECK(v.sections[0].cold);
+    CHECK(v.kernels == std::vector<const Kernel*>{raid, sha});
+    CHECK(v.listed.size() == 3);  // raid x4, sha256-generic, raid x8
+    CHECK(v.thresholds.empty());
+}
+
 TEST_CASE("sweep engine: plan, measure and summarise a tiny sweep, a stop gives a partial file", "[sweep]") {
     const Kernel* k = best_kernel("sha256", usable_features());
     REQUIRE(k != nullptr);

@@ -15,6 +15,7 @@
 
 #include "cpu.hpp"
 #include "registry.hpp"
+#include "sha/sha.hpp"
 #include "test_util.hpp"
 
 using namespace fputune;
@@ -24,8 +25,9 @@ namespace {
 
 const char* const kAlgorithms[] = {"sha1", "sha224", "sha256", "sha384", "sha512", "sm3"};
 
+// The single-stream sha kernels (sha256-shani-2x, two messages per call, has its own cases below).
 bool is_sha(const Kernel& k) {
-    return std::find(std::begin(kAlgorithms), std::end(kAlgorithms), std::string(k.algorithm)) != std::end(kAlgorithms);
+    return !is_multisource(k) && std::find(std::begin(kAlgorithms), std::end(kAlgorithms), std::string(k.algorithm)) != std::end(kAlgorithms);
 }
 
 std::string hash_hex(const Kernel& k, const std::string& msg) {
@@ -150,4 +152,78 @@ TEST_CASE("sha: the table has every variant with sane fields", "[sha]") {
         CHECK(k->block_bytes == ((alg == "sha384" || alg == "sha512") ? 128u : 64u));
         if (!is_peer(*k)) CHECK(k->needs_fpu == (k->required != 0));
     }
+}
+
+// ---- sha256_finup_2x: two messages after one shared prefix ---------------------------------------------------
+
+namespace {
+
+std::string sha256_hex(const std::vector<std::uint8_t>& prefix, const std::uint8_t* data, std::size_t len) {
+    std::vector<std::uint8_t> all(prefix);
+    all.insert(all.end(), data, data + len);
+    std::uint8_t out[32];
+    SHA256(all.data(), all.size(), out);
+    return to_hex(out, 32);
+}
+
+bool has_shani() {
+    if (FeatureSet missing = missing_features(*select_kernels({"sha256-shani-2x"}).front(), usable_features())) {
+        WARN("SKIPPED: sha256-shani-2x needs " << feature_list_string(missing));
+        return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+// Every split of a message into the prefix (hashed by sha256_prefix_update, its partial block buffered) and
+// the two-message finup, at lengths around the block and the padding edges: both digests are SHA-256's.
+TEST_CASE("sha256-shani-2x: every split into prefix and two-message finup gives SHA-256 of each message",
+          "[sha][sha256-shani-2x][sections]") {
+    if (!has_shani()) return;
+    const auto m1 = random_bytes(300, 1801), m2 = random_bytes(300, 1802);
+    for (std::size_t total : {0, 1, 55, 56, 63, 64, 65, 119, 120, 127, 128, 129, 200, 300}) {
+        for (std::size_t split = 0; split <= total; ++split) {
+            INFO("message " << total << " bytes, prefix " << split);
+            // The prefix is common: the first split bytes of m1 stand for the salt of both.
+            const std::vector<std::uint8_t> prefix(m1.begin(), m1.begin() + static_cast<std::ptrdiff_t>(split));
+            sha::Sha256Prefix p;
+            sha::sha256_prefix_init(p);
+            sha::sha256_prefix_update(p, prefix.data(), prefix.size());
+            std::uint8_t out1[32], out2[32];
+            const std::size_t len = total - split;
+            sha::sha256_finup_2x_shani(p, m1.data() + split, m2.data() + split, len, out1, out2);
+            CHECK(to_hex(out1, 32) == sha256_hex(prefix, m1.data() + split, len));
+            CHECK(to_hex(out2, 32) == sha256_hex(prefix, m2.data() + split, len));
+        }
+    }
+}
+
+// Linux's policy (lib/crypto/x86/sha256.h): one two-message section only when 64 B <= len <= 64 KiB; outside
+// it each message goes the one-stream way, with the same digests.
+TEST_CASE("sha256-shani-2x: the two-message section runs only for 64 B to 64 KiB, digests equal everywhere",
+          "[sha][sha256-shani-2x]") {
+    if (!has_shani()) return;
+    const auto m1 = random_bytes(70000, 1811), m2 = random_bytes(70000, 1812);
+    const std::vector<std::uint8_t> salt = random_bytes(13, 1813);
+    for (std::size_t len : {0, 1, 63, 64, 65, 4096, 65535, 65536, 65537, 70000}) {
+        INFO("length " << len);
+        sha::Sha256Prefix p;
+        sha::sha256_prefix_init(p);
+        sha::sha256_prefix_update(p, salt.data(), salt.size());
+        std::uint8_t out1[32], out2[32];
+        CHECK(sha::sha256_finup_2x(p, m1.data(), m2.data(), len, out1, out2) ==
+              (len >= sha::kSha256Finup2xMinBytes && len <= sha::kSha256Finup2xMaxBytes));
+        CHECK(to_hex(out1, 32) == sha256_hex(salt, m1.data(), len));
+        CHECK(to_hex(out2, 32) == sha256_hex(salt, m2.data(), len));
+    }
+}
+
+TEST_CASE("sha256-shani-2x: a multi-message kernel of sha256, two messages per section", "[sha][sha256-shani-2x]") {
+    const Kernel& k = *select_kernels({"sha256-shani-2x"}).front();
+    CHECK(is_multimessage(k));
+    CHECK(std::string(kernel_kind(k)) == "hash");
+    CHECK((k.min_sources == 2 && k.max_sources == 2 && k.dest_count == 2));
+    CHECK(k.out_bytes == 32);
+    CHECK(std::string(best_kernel("sha256", usable_features())->name) != "sha256-shani-2x");  // one-stream callers
 }

@@ -126,10 +126,12 @@ TEST_CASE("shapes: -k takes kinds (hash, cipher, raid, all) beside globs", "[swe
     for (const Kernel* k : ciphers) CHECK(is_cipher(*k));
     const auto hashes = select_kernels_or_kinds({"hash"});
     REQUIRE(!hashes.empty());
-    for (const Kernel* k : hashes) CHECK_FALSE((is_cipher(*k) || is_multisource(*k)));
+    // A multi-message hash (sha256-shani-2x) is a hash; RAID and xor are the multi-source kernels of bytes.
+    for (const Kernel* k : hashes) CHECK_FALSE((is_cipher(*k) || (is_multisource(*k) && !is_multimessage(*k))));
+    CHECK(std::count(hashes.begin(), hashes.end(), &kernel("sha256-shani-2x")) == 1);
     const auto raid = select_kernels_or_kinds({"raid"});
     REQUIRE(!raid.empty());
-    for (const Kernel* k : raid) CHECK(is_multisource(*k));
+    for (const Kernel* k : raid) CHECK((is_multisource(*k) && !is_multimessage(*k)));
     CHECK(select_kernels_or_kinds({"all"}).size() == all_kernels().size());
     CHECK(select_kernels_or_kinds({"hash", "cipher", "raid"}).size() == all_kernels().size());
     const auto mixed = select_kernels_or_kinds({"cipher", "sha256-avx2"});
@@ -281,4 +283,31 @@ TEST_CASE("shapes: verify measures a MAX_DISKS_4K count as that many disks of 4 
     bool refused = false;  // 300 disks: more than the 255 data disks RAID6 takes, one line that says so
     for (const auto& n : j["notes"]) refused |= n.get<std::string>().find("298 sources") != std::string::npos;
     CHECK(refused);
+}
+
+// sha256_finup_2x (Linux, Biggers 2025): both messages in one section, so a sweep measures sections of 2 x bytes, one
+// series whose bytes are each message's length, named and listed like a multi-source series.
+TEST_CASE("shapes: sha256-shani-2x is swept as two messages of bytes per section", "[sweep][shapes]") {
+    const Kernel& k = kernel("sha256-shani-2x");
+    SweepOptions opt;
+    const auto series = section_series(k, opt);
+    REQUIRE(series.size() == 1);
+    CHECK(series[0].shape == SectionShape::stripe);
+    CHECK(series[0].sources == 2);
+    CHECK(series_name(k, series[0]) == "sha256-shani-2x.x2");
+    const KernelInfo info = series_info(k, series[0]);
+    CHECK(info.algorithm == "sha256.x2");
+    CHECK(info.of == "sha256-shani-2x");
+    // Each message at most half of what a one-stream series holds: the same bytes per section.
+    const auto sizes = series_sizes(k, series[0], opt);
+    REQUIRE(!sizes.empty());
+    CHECK(sizes.back() <= opt.max_section_bytes / 2);
+    CHECK(sizes.front() == k.block_bytes);
+    // Thresholds compare one-shot paths: sha256-generic's and the one-stream kernels', never the 2x's (it has none).
+    if (missing_features(k, usable_features())) return;
+    SweepOptions t = tiny_sweep();
+    t.kernels = {&k, &kernel("sha256-generic"), &kernel("sha256-shani")};
+    const SweepPlan plan = plan_sweep(t, nullptr);
+    CHECK(!plan.thresholds.empty());
+    for (const ThresholdTarget& th : plan.thresholds) CHECK(!is_multisource(*th.kernel));
 }

@@ -5,7 +5,7 @@
 // checked the CPU.
 #include "crc.hpp"
 #include "families.hpp"
-#include "peers/peers.hpp"
+#include "crc_peers.hpp"
 
 namespace fputune {
 namespace {

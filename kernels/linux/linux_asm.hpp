@@ -26,25 +26,44 @@ inline constexpr std::size_t kPoly1305ArchBytes = 256;
 }  // namespace fputune::linux_asm
 
 extern "C" {
-// sha1_ssse3_glue.c, sha256_ssse3_glue.c, sha512_ssse3_glue.c, sm3_avx_glue.c
-void sha1_transform_ssse3(std::uint32_t* state, const std::uint8_t* data, int blocks);
-void sha1_transform_avx(std::uint32_t* state, const std::uint8_t* data, int blocks);
-void sha1_transform_avx2(std::uint32_t* state, const std::uint8_t* data, int blocks);
-void sha1_ni_transform(std::uint32_t* state, const std::uint8_t* data, int blocks);
-void sha256_transform_ssse3(std::uint32_t* state, const std::uint8_t* data, int blocks);
-void sha256_transform_avx(std::uint32_t* state, const std::uint8_t* data, int blocks);
-void sha256_transform_rorx(std::uint32_t* state, const std::uint8_t* data, int blocks);
-void sha256_ni_transform(std::uint32_t* state, const std::uint8_t* data, int rounds);
-void sha512_transform_ssse3(std::uint64_t* state, const std::uint8_t* data, int blocks);
-void sha512_transform_avx(std::uint64_t* state, const std::uint8_t* data, int blocks);
-void sha512_transform_rorx(std::uint64_t* state, const std::uint8_t* data, int blocks);
-void sm3_transform_avx(std::uint32_t* state, const std::uint8_t* data, int nblocks);
+// sha1_ssse3_glue.c, sha256_ssse3_glue.c, sha512_ssse3_glue.c, sm3_avx_glue.c (6.12: int blocks, of which the asm
+// reads the whole register; lib/crypto/x86 in 6.17+: size_t nblocks): declared size_t for both.
+void sha1_transform_ssse3(std::uint32_t* state, const std::uint8_t* data, std::size_t blocks);
+void sha1_transform_avx(std::uint32_t* state, const std::uint8_t* data, std::size_t blocks);
+void sha1_transform_avx2(std::uint32_t* state, const std::uint8_t* data, std::size_t blocks);
+void sha1_ni_transform(std::uint32_t* state, const std::uint8_t* data, std::size_t blocks);
+void sha256_transform_ssse3(std::uint32_t* state, const std::uint8_t* data, std::size_t blocks);
+void sha256_transform_avx(std::uint32_t* state, const std::uint8_t* data, std::size_t blocks);
+void sha256_transform_rorx(std::uint32_t* state, const std::uint8_t* data, std::size_t blocks);
+void sha256_ni_transform(std::uint32_t* state, const std::uint8_t* data, std::size_t rounds);
+void sha512_transform_ssse3(std::uint64_t* state, const std::uint8_t* data, std::size_t blocks);
+void sha512_transform_avx(std::uint64_t* state, const std::uint8_t* data, std::size_t blocks);
+void sha512_transform_rorx(std::uint64_t* state, const std::uint8_t* data, std::size_t blocks);
+void sm3_transform_avx(std::uint32_t* state, const std::uint8_t* data, std::size_t nblocks);
+// lib/crypto/x86/sha256.h (Biggers 2025): ctx is struct __sha256_ctx (state, bytecount, buf); len >= 64.
+void sha256_ni_finup2x(const void* ctx, const std::uint8_t* data1, const std::uint8_t* data2, int len,
+                       std::uint8_t out1[32], std::uint8_t out2[32]);
 
 // crc32c-intel_glue.c, crc32-pclmul_glue.c, crct10dif-pclmul_glue.c
 unsigned int crc_pcl(const std::uint8_t* buffer, int len, unsigned int crc_init);
 std::uint32_t crc32_pclmul_le_16(const std::uint8_t* buffer, std::size_t len,
                                  std::uint32_t crc32);  // 16-byte aligned, len >= 64, % 16 == 0
 std::uint16_t crc_t10dif_pcl(std::uint16_t init_crc, const std::uint8_t* buf, std::size_t len);  // len >= 16
+
+// 6.15+ (lib/crc/x86/crc32.h, crc-pclmul-template.h): crc32c_x86_3way, and the template's functions, one per CRC
+// and width, len >= 16, consts = the address linux_crc_consts.c exports for that CRC.
+std::uint32_t crc32c_x86_3way(std::uint32_t crc, const std::uint8_t* buffer, std::size_t len);
+#define FPUTUNE_LINUX_CRC_TEMPLATE(prefix, crc_t)                                                         \
+    crc_t prefix##_pclmul_sse(crc_t crc, const std::uint8_t* p, std::size_t len, const void* consts);    \
+    crc_t prefix##_vpclmul_avx2(crc_t crc, const std::uint8_t* p, std::size_t len, const void* consts);  \
+    crc_t prefix##_vpclmul_avx512(crc_t crc, const std::uint8_t* p, std::size_t len, const void* consts);
+FPUTUNE_LINUX_CRC_TEMPLATE(crc32_lsb, std::uint32_t)
+FPUTUNE_LINUX_CRC_TEMPLATE(crc16_msb, std::uint16_t)
+FPUTUNE_LINUX_CRC_TEMPLATE(crc64_lsb, std::uint64_t)
+#undef FPUTUNE_LINUX_CRC_TEMPLATE
+extern const void* const fputune_linux_crc32_lsb_consts;
+extern const void* const fputune_linux_crc16_msb_consts;
+extern const void* const fputune_linux_crc64_lsb_consts;
 
 // ghash-clmulni-intel_glue.c: shash is the key as the kernel's ghash_setkey() prepares it (an le128).
 void clmul_ghash_mul(std::uint8_t* dst, const std::uint8_t* shash);

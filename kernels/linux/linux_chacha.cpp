@@ -83,7 +83,7 @@ void chacha20_xor(uint32_t state[16], uint8_t* dst, const uint8_t* src, std::siz
 
 void add_chacha(std::vector<Kernel>& out) {
     using chacha::Chacha20;
-    using F = Feature;
+    using F [[maybe_unused]] = Feature;  // unused when the tree has none of these files
     // What chacha_simd_mod_init() checks before it enables each path (AVX2 also wants the YMM state, which
     // the registry's AVX check covers), plus what the asm executes.
 #if FPUTUNE_LINUX_CHACHA_AVX512VL

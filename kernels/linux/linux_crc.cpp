@@ -47,7 +47,65 @@ uint64_t crct10dif_pcl(uint64_t crc, const uint8_t* data, std::size_t len) noexc
 }
 #endif
 
+#if FPUTUNE_LINUX_CRC32C_3WAY
+// crc32c_arch() of 6.15+ (lib/crc/x86/crc32.h) in its SIMD branch (from CRC32C_PCLMUL_BREAKEVEN = 512 bytes,
+// a policy left out as above).
+uint64_t crc32c_3way(uint64_t crc, const uint8_t* data, std::size_t len) noexcept {
+    return len ? crc32c_x86_3way(static_cast<std::uint32_t>(crc), data, len) : crc;
+}
+#endif
+
+// CRC_PCLMUL() of crc-pclmul-template.h (6.15+): the template's function from 16 bytes, the generic code below.
+template <typename CrcT, CrcT (*Fn)(CrcT, const uint8_t*, std::size_t, const void*), const void* const* Consts,
+          uint64_t (*Generic)(uint64_t, const uint8_t*, std::size_t) noexcept>
+uint64_t crc_template(uint64_t crc, const uint8_t* data, std::size_t len) noexcept {
+    if (len < 16) return Generic(crc, data, len);
+    return Fn(static_cast<CrcT>(crc), data, len, *Consts);
+}
+
 }  // namespace
+
+// The CRC template's widths (6.15+), named as ours: pclmul on xmm, vpclmul-avx2 on ymm, vpclmul-avx512 on zmm.
+static void add_crc_template([[maybe_unused]] std::vector<Kernel>& out) {
+    using namespace crc;
+    using F = Feature;
+    [[maybe_unused]] constexpr FeatureSet kSse = features(F::pclmul, F::ssse3, F::sse41);
+    [[maybe_unused]] constexpr FeatureSet kAvx2 = features(F::avx, F::avx2, F::pclmul, F::vpclmulqdq);
+    [[maybe_unused]] constexpr FeatureSet kAvx512 =
+        features(F::avx512f, F::avx512vl, F::avx512bw, F::pclmul, F::vpclmulqdq);
+#if FPUTUNE_LINUX_CRC32_LSB && !FPUTUNE_LINUX_CRC32_PCLMUL
+    using W32 = std::uint32_t;
+    constexpr auto g32 = crc::crc32_update_generic;
+    out.push_back(kernel<Crc32<crc_template<W32, crc32_lsb_vpclmul_avx512, &fputune_linux_crc32_lsb_consts, g32>, 64>>(
+        linux_variant("crc32-vpclmul-avx512-linux", "vpclmul-avx512", kAvx512)));
+    out.push_back(kernel<Crc32<crc_template<W32, crc32_lsb_vpclmul_avx2, &fputune_linux_crc32_lsb_consts, g32>, 32>>(
+        linux_variant("crc32-vpclmul-avx2-linux", "vpclmul-avx2", kAvx2)));
+    out.push_back(kernel<Crc32<crc_template<W32, crc32_lsb_pclmul_sse, &fputune_linux_crc32_lsb_consts, g32>, 16>>(
+        linux_variant("crc32-pclmul-linux", "pclmul", kSse)));
+#endif
+#if FPUTUNE_LINUX_CRC16_MSB && !FPUTUNE_LINUX_CRCT10DIF_PCL
+    using W16 = std::uint16_t;
+    constexpr auto g16 = crc::crct10dif_update_generic;
+    out.push_back(
+        kernel<CrcT10dif<crc_template<W16, crc16_msb_vpclmul_avx512, &fputune_linux_crc16_msb_consts, g16>, 64>>(
+            linux_variant("crct10dif-vpclmul-avx512-linux", "vpclmul-avx512", kAvx512)));
+    out.push_back(
+        kernel<CrcT10dif<crc_template<W16, crc16_msb_vpclmul_avx2, &fputune_linux_crc16_msb_consts, g16>, 32>>(
+            linux_variant("crct10dif-vpclmul-avx2-linux", "vpclmul-avx2", kAvx2)));
+    out.push_back(kernel<CrcT10dif<crc_template<W16, crc16_msb_pclmul_sse, &fputune_linux_crc16_msb_consts, g16>, 16>>(
+        linux_variant("crct10dif-pclmul-linux", "pclmul", kSse)));
+#endif
+#if FPUTUNE_LINUX_CRC64_LSB
+    using W64 = std::uint64_t;
+    constexpr auto g64 = crc::crc64_update_generic;
+    out.push_back(kernel<Crc64<crc_template<W64, crc64_lsb_vpclmul_avx512, &fputune_linux_crc64_lsb_consts, g64>, 64>>(
+        linux_variant("crc64-vpclmul-avx512-linux", "vpclmul-avx512", kAvx512)));
+    out.push_back(kernel<Crc64<crc_template<W64, crc64_lsb_vpclmul_avx2, &fputune_linux_crc64_lsb_consts, g64>, 32>>(
+        linux_variant("crc64-vpclmul-avx2-linux", "vpclmul-avx2", kAvx2)));
+    out.push_back(kernel<Crc64<crc_template<W64, crc64_lsb_pclmul_sse, &fputune_linux_crc64_lsb_consts, g64>, 16>>(
+        linux_variant("crc64-pclmul-linux", "pclmul", kSse)));
+#endif
+}
 
 void add_crc(std::vector<Kernel>& out) {
     using namespace crc;
@@ -67,6 +125,11 @@ void add_crc(std::vector<Kernel>& out) {
     out.push_back(kernel<CrcT10dif<crct10dif_pcl, 16>>(
         linux_variant("crct10dif-pclmul-linux", "pclmul", features(F::pclmul, F::ssse3))));
 #endif
+#if FPUTUNE_LINUX_CRC32C_3WAY && !FPUTUNE_LINUX_CRC32C_PCL  // the same function as 6.12's crc_pcl, renamed
+    out.push_back(
+        kernel<Crc32c<crc32c_3way, 16>>(linux_variant("crc32c-pclmul-linux", "pclmul", features(F::sse42, F::pclmul))));
+#endif
+    add_crc_template(out);
     (void)out;
 }
 

@@ -22,5 +22,6 @@ void add_crc(std::vector<Kernel>& out);
 void add_mac(std::vector<Kernel>& out);
 void add_chacha(std::vector<Kernel>& out);
 void add_aes(std::vector<Kernel>& out);
+void add_gcm_vaes_avx2(std::vector<Kernel>& out);  // linux_gcm_vaes_avx2.cpp: the 6.19 VAES-AVX2 GCM
 
 }  // namespace fputune::linux_glue

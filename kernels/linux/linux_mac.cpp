@@ -15,13 +15,13 @@ using std::uint32_t;
 using std::uint64_t;
 using std::uint8_t;
 
-uint64_t load_be64(const uint8_t* p) noexcept {
+[[maybe_unused]] uint64_t load_be64(const uint8_t* p) noexcept {
     uint64_t v = 0;
     for (int i = 0; i < 8; ++i) v = v << 8 | p[i];
     return v;
 }
 
-void xor_tail(uint8_t acc[16], const uint8_t* data, std::size_t len) noexcept {
+[[maybe_unused]] void xor_tail(uint8_t acc[16], const uint8_t* data, std::size_t len) noexcept {
     for (std::size_t i = 0; i < len; ++i) acc[i] ^= data[i];
 }
 
@@ -178,7 +178,7 @@ void blake2s_compress(mac::Blake2sState* st, const uint8_t* m, std::size_t nbloc
 }  // namespace
 
 void add_mac(std::vector<Kernel>& out) {
-    using F = Feature;
+    using F [[maybe_unused]] = Feature;  // unused when the tree has none of these files
     // Features: what each glue checks before it registers, and what its asm executes.
 #if FPUTUNE_LINUX_POLY1305
     out.push_back(kernel<Poly1305<poly1305_blocks_avx512, poly1305_emit_avx>>(

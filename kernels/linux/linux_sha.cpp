@@ -2,25 +2,44 @@
 // The kernel's sha1/sha256/sha512/sm3 transforms as kernels, through our Merkle-Damgard glue (sha.hpp):
 // blocks() is what the kernel's glue runs between kernel_fpu_begin() and kernel_fpu_end(), one transform
 // call over the whole blocks, as sha*_base_do_update() makes it; final() pads and calls the same transform.
+#include <cstring>
+
 #include "linux_glue.hpp"
 #include "sha.hpp"
 
 namespace fputune::linux_glue {
 namespace {
 
-// The kernel's transforms take `int blocks` and a state struct that begins with the chaining words.
-template <typename Word, void (*Transform)(Word*, const std::uint8_t*, int)>
+// The kernel's transforms take the block count and a state struct that begins with the chaining words.
+template <typename Word, void (*Transform)(Word*, const std::uint8_t*, std::size_t)>
 void transform(Word* state, const std::uint8_t* data, std::size_t nblocks) noexcept {
-    Transform(state, data, static_cast<int>(nblocks));
+    Transform(state, data, nblocks);
 }
 
 #if FPUTUNE_LINUX_SHA1_AVX2 && FPUTUNE_LINUX_SHA1_SSSE3
 // sha1_apply_transform_avx2(): below SHA1_AVX2_BLOCK_OPTSIZE (4) blocks the AVX code runs instead.
-void sha1_apply_transform_avx2(std::uint32_t* state, const std::uint8_t* data, int blocks) {
+void sha1_apply_transform_avx2(std::uint32_t* state, const std::uint8_t* data, std::size_t blocks) {
     if (blocks >= 4)
         sha1_transform_avx2(state, data, blocks);
     else
         sha1_transform_avx(state, data, blocks);
+}
+#endif
+
+#if FPUTUNE_LINUX_SHA256_NI_2X
+// sha256_finup_2x_arch() of lib/crypto/x86/sha256.h: the prefix as its struct __sha256_ctx, then the asm.
+struct Sha256Ctx {
+    std::uint32_t state[8];
+    std::uint64_t bytecount;
+    std::uint8_t buf[64];
+};
+void finup2x_ni(const sha::Sha256Prefix& p, const std::uint8_t* data1, const std::uint8_t* data2, std::size_t len,
+                std::uint8_t out1[32], std::uint8_t out2[32]) noexcept {
+    Sha256Ctx c;
+    std::memcpy(c.state, p.state, sizeof c.state);
+    c.bytecount = p.nbytes;
+    std::memcpy(c.buf, p.buf, sizeof c.buf);
+    sha256_ni_finup2x(&c, data1, data2, static_cast<int>(len), out1, out2);
 }
 #endif
 
@@ -52,6 +71,9 @@ void add_sha(std::vector<Kernel>& out) {
 #if FPUTUNE_LINUX_SHA256_NI
     out.push_back(
         kernel<Sha256<transform<W32, sha256_ni_transform>>>(linux_variant("sha256-shani-linux", "shani", kNi)));
+#endif
+#if FPUTUNE_LINUX_SHA256_NI_2X
+    out.push_back(kernel<Sha256Finup2x<finup2x_ni>>(linux_variant("sha256-shani-2x-linux", "shani-2x", kNi)));
 #endif
 #if FPUTUNE_LINUX_SHA256_AVX2
     out.push_back(

@@ -13,9 +13,17 @@ std::span<const Kernel> linux_kernels() noexcept {
         linux_glue::add_mac(t);
         linux_glue::add_chacha(t);
         linux_glue::add_aes(t);
+        linux_glue::add_gcm_vaes_avx2(t);
         return t;
     }();
     return table;
+}
+
+const char* linux_layout() noexcept { return FPUTUNE_LINUX_LAYOUT; }
+
+std::span<const char* const> linux_skipped_units() noexcept {
+    static constexpr const char* kSkipped[] = {FPUTUNE_LINUX_SKIPPED_UNITS nullptr};
+    return std::span<const char* const>(kSkipped, std::size(kSkipped) - 1);
 }
 
 }  // namespace fputune

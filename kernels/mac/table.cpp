@@ -4,7 +4,7 @@
 // registry has checked the CPU.
 #include "families.hpp"
 #include "mac.hpp"
-#include "peers/peers.hpp"
+#include "mac_peers.hpp"
 
 namespace fputune {
 namespace {

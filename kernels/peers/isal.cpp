@@ -7,7 +7,7 @@
 #include <cassert>
 #include <climits>
 
-#include "peers.hpp"
+#include "crc/crc_peers.hpp"
 
 // ISA-L's per-ISA entry points (what its dispatchers choose from): exported by libisal but not declared in
 // its headers; same arguments as the dispatched functions. Read from libisal 2.30's disassembly:

@@ -13,7 +13,8 @@
 #include <openssl/modes.h>
 #include <openssl/sha.h>
 
-#include "peers.hpp"
+#include "mac/mac_peers.hpp"
+#include "sha/sha_peers.hpp"
 
 namespace fputune::peers {
 

@@ -4,7 +4,7 @@
 
 #include <cassert>
 
-#include "peers.hpp"
+#include "mac/mac_peers.hpp"
 
 namespace fputune::peers {
 

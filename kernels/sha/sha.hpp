@@ -38,6 +38,55 @@ void sha256_blocks_avx(std::uint32_t state[8], const std::uint8_t* data, std::si
 void sha256_blocks_avx2(std::uint32_t state[8], const std::uint8_t* data, std::size_t nblocks) noexcept;
 void sha256_blocks_shani(std::uint32_t state[8], const std::uint8_t* data, std::size_t nblocks) noexcept;
 
+// Two SHA-256 chains at once (sha256_shani_2x.cpp): nblocks blocks of data_a into state_a, of data_b into state_b.
+void sha256_blocks_shani_2x(std::uint32_t state_a[8], std::uint32_t state_b[8], const std::uint8_t* data_a,
+                            const std::uint8_t* data_b, std::size_t nblocks) noexcept;
+
+// ---- sha256_finup_2x: two messages of one length after one shared prefix (sha256_2x.cpp) --------------------
+// Linux (lib/crypto/x86/sha256.h, Biggers 2025, after 6.17) hashes dm-verity's and fs-verity's blocks in pairs: a
+// salted prefix, then two data blocks of the same length, their SHA-NI rounds interleaved, both in ONE
+// kernel_fpu_begin()/end() section, and only when 64 B <= len <= 64 KiB ("to avoid spending too long with
+// preemption disabled"); otherwise each message goes the single-stream way.
+inline constexpr std::size_t kSha256Finup2xMinBytes = 64;
+inline constexpr std::size_t kSha256Finup2xMaxBytes = 65536;
+
+// The prefix: chaining state after its whole blocks, the bytes hashed so far, the partial block buffered.
+struct Sha256Prefix {
+    std::uint32_t state[8];
+    std::uint64_t nbytes;
+    std::uint8_t buf[64];
+};
+void sha256_prefix_init(Sha256Prefix& p) noexcept;
+void sha256_prefix_update(Sha256Prefix& p, const std::uint8_t* data, std::size_t len) noexcept;  // generic code
+// The digests of prefix||data1 and prefix||data2 (len bytes each), every block of both through one pass of the
+// two-chain block function: what one section of sha256_finup_2x() runs. Any len.
+void sha256_finup_2x_shani(const Sha256Prefix& p, const std::uint8_t* data1, const std::uint8_t* data2,
+                           std::size_t len, std::uint8_t out1[32], std::uint8_t out2[32]) noexcept;
+// The glue's policy: the two-chain section when kSha256Finup2xMinBytes <= len <= kSha256Finup2xMaxBytes (returns
+// true), else each message through the one-chain SHA-NI code (false). Needs SHA-NI.
+bool sha256_finup_2x(const Sha256Prefix& p, const std::uint8_t* data1, const std::uint8_t* data2, std::size_t len,
+                     std::uint8_t out1[32], std::uint8_t out2[32]) noexcept;
+
+using Finup2xFn = void (*)(const Sha256Prefix& p, const std::uint8_t* data1, const std::uint8_t* data2,
+                           std::size_t len, std::uint8_t out1[32], std::uint8_t out2[32]) noexcept;
+
+// A two-message finup as a multi-message kernel (kernel.hpp): stripe() over exactly 2 sources of `bytes` each
+// (the messages, after an empty prefix) writes their digests to the first 32 bytes of dst[0] and dst[1].
+template <Finup2xFn F>
+struct Sha256Finup2x {
+    static constexpr Algorithm algorithm = kSha256;
+    static constexpr std::uint32_t dest_count = 2;
+    static constexpr std::uint32_t min_sources = 2;
+    static constexpr std::uint32_t max_sources = 2;
+    static constexpr std::uint32_t align_bytes = 0;
+    static void stripe(std::size_t, std::size_t bytes, const std::uint8_t* const* src,
+                       std::uint8_t* const* dst) noexcept {
+        Sha256Prefix p;
+        sha256_prefix_init(p);
+        F(p, src[0], src[1], bytes, dst[0], dst[1]);
+    }
+};
+
 // SHA-384/512: 8 64-bit words of state, 128-byte blocks.
 void sha512_blocks_generic(std::uint64_t state[8], const std::uint8_t* data, std::size_t nblocks) noexcept;
 void sha512_blocks_ssse3(std::uint64_t state[8], const std::uint8_t* data, std::size_t nblocks) noexcept;

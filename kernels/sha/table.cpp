@@ -3,7 +3,7 @@
 // generic last among ours, then the OpenSSL peer. Baseline flags: the glue (sha.hpp) runs here and calls
 // the ISA block functions after the registry has checked the CPU.
 #include "families.hpp"
-#include "peers/peers.hpp"
+#include "sha_peers.hpp"
 #include "sha.hpp"
 
 namespace fputune {
@@ -33,6 +33,8 @@ constexpr Kernel kKernels[] = {
     kernel<peers::Sha224OpenSsl>({.name = "sha224-openssl", .provider = "openssl"}),
 
     kernel<Sha256<sha256_blocks_shani>>({.name = "sha256-shani", .required = kShani}),
+    // Two messages per section (sha.hpp, sha256_finup_2x): a multi-message kernel, after the one-stream best.
+    kernel<Sha256Finup2x<sha256_finup_2x_shani>>({.name = "sha256-shani-2x", .required = kShani}),
     kernel<Sha256<sha256_blocks_avx2>>({.name = "sha256-avx2", .required = kAvx2}),
     kernel<Sha256<sha256_blocks_avx>>({.name = "sha256-avx", .required = kAvxBmi2}),
     kernel<Sha256<sha256_blocks_ssse3>>({.name = "sha256-ssse3", .required = kSsse3}),
