@@ -61,9 +61,10 @@ std::string upstream_algorithm_line(const AlgorithmRow& a, std::size_t aw, doubl
     if (!a.upstream_cited.empty()) out += fmt::format("{:<{}}   {}\n", "", aw, a.upstream_cited);
     // An uncapped section judged at a message or stripe size: what nothing in the glue stops.
     if (!a.upstream_bytes && a.upstream_judged_at && a.fits) {
-        const UpstreamLimit* u = find_upstream_limit(a.algorithm, version);
+        const UpstreamLimit* u = find_upstream_limit(a.algorithm, version, a.kernel);
         const char* per = !series_sources(a.algorithm) ? ""
                           : u && u->count == "disks"   ? " per data disk"
+                          : u && u->shape == "message" ? " per message"
                                                        : " per source";
         out += fmt::format("{:<{}}   uncapped: a section over {} B{} would be OVER\n", "", aw, a.bytes, per);
     }
@@ -120,6 +121,9 @@ std::string render_upstream(const Recommendation& r, std::size_t& over) {
         out += upstream_algorithm_line(a, aw, budget, version);
     }
     for (const StripeResult& s : r.stripe_algorithms) {
+        // Only where upstream's section is a stripe of sources (raid6, xor): not sha256_finup_2x's two messages.
+        const UpstreamLimit* u = find_upstream_limit(s.algorithm, version);
+        if (!u || u->shape != "stripe") continue;
         ++judged;
         out += upstream_stripe_line(s, aw, version, over);
     }

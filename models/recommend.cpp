@@ -285,7 +285,10 @@ AlgorithmRow algorithm_row(const Recommendation& r, const std::string& alg, cons
     a.machine = worst->machine;
     a.stem = worst->algorithm_stem.empty() ? macro_stem(alg) : worst->algorithm_stem;
     const std::string version = resolve_linux_version(o.linux_version);
-    if (const UpstreamLimit* u = find_upstream_limit(alg, version); u && !u->absent()) {
+    // The binding kernel's own row where it has one there (sha256-shani-2x's finup_2x), else the algorithm's.
+    const UpstreamLimit* u = find_upstream_limit(alg, version, a.kernel);
+    if (!u || u->absent()) u = find_upstream_limit(alg, version);
+    if (u && !u->absent()) {
         a.upstream_cited = u->cited(version);
         if (!u->judged_because.empty()) {
             a.upstream_because = u->judged_because;
