@@ -6,6 +6,7 @@
 
 #include "load.hpp"
 #include "units.hpp"
+#include "upstream.hpp"
 
 namespace fputune::cli {
 
@@ -72,6 +73,7 @@ RecommendOptions budget_options(const po::variables_map& vm, const std::string& 
             parse_option("per-algorithm", vm["per-algorithm"].as<std::string>(), parse_per_algorithm,
                          "expected selected (the variant the kernel runs on each swept CPU) or slowest (the smallest "
                          "limit over every variant)");
+    if (vm.count("linux")) o.linux_version = resolve_linux_version(vm["linux"].as<std::string>());
     o.command_line = command_line(command, args);
     validate(o);
     return o;
@@ -100,6 +102,7 @@ void add_budget_options(po::options_description& desc) {
         "kernel,k", po::value<std::vector<std::string>>()->composing(),
         "show only these kernels: a glob, an algorithm (all its variants), a kind (hash, cipher, raid) or all "
         "(repeatable)")(
+        "linux", po::value<std::string>(), linux_option_help().c_str())(
         "force", "accept a --budget outside 100ns..1s or a --min-freq outside 1MHz..10GHz");
 }
 
@@ -124,9 +127,27 @@ std::vector<ModelFile> load_sources(const po::variables_map& vm) {
     const std::vector<std::string> from = from_paths(vm);
     std::vector<std::string> globs;
     if (vm.count("kernel")) globs = vm["kernel"].as<std::vector<std::string>>();
+    reject_version_as_glob(globs);
     std::vector<ModelFile> sources;
     for (const auto& f : from) sources.push_back(load_models(f, globs));
     return sources;
+}
+
+const std::string& linux_option_help() {
+    static const std::string help = [] {
+        return upstream_versions_text(" | ") + ": the Linux version whose upstream sections are judged (default " +
+               newest_upstream_version() + ", the newest the data knows)";
+    }();
+    return help;
+}
+
+void reject_version_as_glob(const std::vector<std::string>& globs) {
+    for (const auto& g : globs)
+        if (!g.empty() && g.find_first_not_of("0123456789.") == std::string::npos && g.find('.') != std::string::npos)
+            throw UsageError("--kernel " + g +
+                             " names kernels (globs such as 'sha256-*'); for the Linux version whose upstream "
+                             "sections are judged, give --linux " +
+                             g);
 }
 
 // For commands that take some of these options without a required --budget (simulate).

@@ -28,6 +28,10 @@ std::vector<NamedPath> source_paths(const po::variables_map& vm);
 // for the provenance, and --margin's value (UsageError when it is not a number).
 std::string command_line_of(const std::string& command, const Args& args);
 double margin_option(const std::string& text);
+// --linux's help (the versions the upstream data knows); a -k glob that is a version ("6.12") refused with a
+// UsageError that points at --linux.
+const std::string& linux_option_help();
+void reject_version_as_glob(const std::vector<std::string>& globs);
 // --cache and --quantile (UsageError naming the value and the accepted ones otherwise).
 Cache cache_option(const std::string& text);
 Quantile quantile_option(const std::string& text);

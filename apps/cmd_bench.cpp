@@ -127,6 +127,8 @@ int run_bench(const Args& args) {
                  {"algorithm", row.k->algorithm},
                  {"provider", row.k->provider},
                  {"bytes", row.r.bytes},
+                 {"size_bytes", row.r.size_bytes},
+                 {"sources", row.r.sources ? nlohmann::json(row.r.sources) : nlohmann::json(nullptr)},
                  {"samples", row.r.ticks_per_call.samples},
                  {"ticks_p50", row.r.ticks_per_call.p50},
                  {"ticks_p10", row.r.ticks_per_call.p10},
@@ -155,8 +157,8 @@ int run_bench(const Args& args) {
                      "size (<1 = ours faster)\n";
     if (std::any_of(rows.begin(), rows.end(), [](const Row& row) { return is_multisource(*row.k); }))
         std::cout << fmt::format(
-            "# multi-source kernels (raid6, xor): one stripe() over {} sources of --sizes bytes each; bytes = "
-            "sources x size, the data it reads\n",
+            "# multi-source kernels (raid6, xor): one stripe() over {} sources of --sizes bytes each, shown as "
+            "sources x size; c/B and GB/s count all the data it reads\n",
             kStripeSources[0]);
     std::cout << fmt::format("{:<24} {:>9} {:>10} {:>7} {:>9} {:>8} {:>8}", "kernel", "bytes", "TSC c/B", "+-%",
                              "core c/B", "GB/s", "vs peer")
@@ -169,8 +171,10 @@ int run_bench(const Args& args) {
         auto it = peer_cpb.find({row.k->algorithm, row.r.bytes});
         std::string vs = it == peer_cpb.end() ? "-" : fmt::format("{:.2f}", cpb / it->second);
         std::string unstable = row.r.ticks_per_call.rel_ci50 > 0.05 ? " unstable" : "";
-        std::cout << fmt::format("{:<24} {:>9} {:>10.3f} {:>7.1f} {:>9.3f} {:>8.2f} {:>8}", row.k->name, row.r.bytes,
-                                 cpb, 100 * row.r.ticks_per_call.rel_ci50, cpb * ratio.best,
+        const std::string bytes =
+            row.r.sources ? fmt::format("{}x{}", row.r.sources, row.r.size_bytes) : fmt::format("{}", row.r.bytes);
+        std::cout << fmt::format("{:<24} {:>9} {:>10.3f} {:>7.1f} {:>9.3f} {:>8.2f} {:>8}", row.k->name, bytes, cpb,
+                                 100 * row.r.ticks_per_call.rel_ci50, cpb * ratio.best,
                                  row.r.bytes / (row.r.ticks_per_call.p50 / tsc.hz) / 1e9, vs)
                   << (linux_cpb.empty()
                           ? ""

@@ -16,6 +16,7 @@
 #include "simulate.hpp"
 #include "simulation_json.hpp"
 #include "units.hpp"
+#include "upstream.hpp"
 
 namespace fputune::cli {
 
@@ -143,6 +144,7 @@ SimulateOptions simulate_options(const po::variables_map& vm, const Args& args) 
         o.question.quantile = quantile_option(vm["quantile"].as<std::string>());
         o.pair_cycles = vm["pair-cycles"].as<double>();
         o.repeat = vm["repeat"].as<std::uint64_t>();
+        if (vm.count("linux")) o.linux_version = resolve_linux_version(vm["linux"].as<std::string>());
         o.command_line = command_line_of("simulate", args);
         validate(o);
     } catch (const std::invalid_argument& e) {
@@ -159,9 +161,9 @@ int run_simulate(const Args& args) {
         "from", po::value<std::vector<std::string>>()->multitoken()->composing(),
         "sweep files, model files or reference CSVs (default fputune-sweep.json); one table per machine")(
         "workload", po::value<std::string>(),
-        "bigbuf (10 x 1 MiB per kernel), module-signing (the modules hashed with sha256/sha512), dm-crypt (4 KiB "
-        "sectors), "
-        "wireguard (a packet mix through poly1305), or a CSV file of kernel,bytes,count requests")(
+        "bigbuf (10 x 1 MiB per kernel), module-signing (the modules hashed with sha256/sha512), dm-crypt "
+        "(AES-256-XTS on 4 KiB sectors), wireguard (ChaCha20-Poly1305 on a packet mix), or a CSV file of "
+        "kernel,bytes,count requests")(
         "limits", po::value<std::string>(),
         "a header of FPUTUNE_<KERNEL|ALGORITHM>_FPU_BYTES limits (from `recommend --header`, or by hand)")(
         "budget", po::value<std::string>(),
@@ -181,14 +183,14 @@ int run_simulate(const Args& args) {
         "repeat", po::value<std::uint64_t>()->default_value(1),
         "multiply every request count (Elliott 2022's tcrypt made 1000 x 1 MiB)")(
         "kernel,k", po::value<std::vector<std::string>>()->composing(), "only kernels matching GLOB (repeatable)")(
-        "json", "print JSON (fputune.simulation/1)");
+        "linux", po::value<std::string>(), linux_option_help().c_str())("json", "print JSON (fputune.simulation/1)");
     po::variables_map vm;
     if (!parse("simulate",
                "--workload bigbuf|module-signing|dm-crypt|wireguard|FILE.csv [--from FILE...] [--limits limits.h | "
                "--budget 30us] "
                "[--min-freq 1GHz] [--margin 1.0] [--cache cold|hot] [--modules DIR|FILE|SIZES] [--pair-cycles N] "
                "[--repeat N] "
-               "[-k GLOB]... [--json]",
+               "[-k GLOB]... [--linux VERSION] [--json]",
                desc, args, vm, false))
         return kExitOk;
     const SimulateOptions o = simulate_options(vm, args);
@@ -206,6 +208,7 @@ int run_simulate(const Args& args) {
     if (!limits && o.question.budget_s > 0) {
         RecommendOptions r;
         r.question = o.question;
+        r.linux_version = o.linux_version;
         r.command_line = o.command_line;
         limits = limits_from_recommendation(recommend(sources, r));
     }

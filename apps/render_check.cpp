@@ -9,6 +9,7 @@
 
 #include "render.hpp"
 #include "units.hpp"
+#include "upstream.hpp"
 
 namespace fputune {
 
@@ -39,18 +40,77 @@ std::string render_check(const CheckReport& report, const std::string& source, c
     return out;
 }
 
+namespace {
+
+std::string upstream_section_text(const AlgorithmRow& a) {
+    if (a.upstream_bytes) return fmt::format("{} B", *a.upstream_bytes);
+    if (a.upstream_judged_at) return fmt::format("none, at {} B", *a.upstream_judged_at);
+    return "none";
+}
+
+// One algorithm's row of `check --upstream`, and under it the row's version and source.
+std::string upstream_algorithm_line(const AlgorithmRow& a, std::size_t aw, double budget, const std::string& version) {
+    const bool unbounded = std::isinf(a.upstream_time_s);
+    const std::string simd = a.upstream_simd_min.empty()     ? "-"
+                             : a.upstream_simd_min == "none" ? "any"
+                                                             : a.upstream_simd_min + " B";
+    std::string out = fmt::format(
+        "{:<{}} {:<16} {:>11} {:<7} {:>9} {:>9}  {}\n", a.algorithm, aw, upstream_section_text(a),
+        unbounded ? std::string("unbounded") : format_duration(a.upstream_time_s), a.upstream_pass ? "PASS" : "OVER",
+        unbounded ? std::string("-") : fmt::format("{:.2f}", a.upstream_time_s / budget), simd, a.kernel);
+    if (!a.upstream_cited.empty()) out += fmt::format("{:<{}}   {}\n", "", aw, a.upstream_cited);
+    // An uncapped section judged at a message or stripe size: what nothing in the glue stops.
+    if (!a.upstream_bytes && a.upstream_judged_at && a.fits) {
+        const UpstreamLimit* u = find_upstream_limit(a.algorithm, version, a.kernel);
+        const char* per = !series_sources(a.algorithm) ? ""
+                          : u && u->count == "disks"   ? " per data disk"
+                          : u && u->shape == "message" ? " per message"
+                                                       : " per source";
+        out += fmt::format("{:<{}}   uncapped: a section over {} B{} would be OVER\n", "", aw, a.bytes, per);
+    }
+    return out;
+}
+
+// A multi-source kernel: PASS when every count upstream puts in one section fits.
+std::string upstream_stripe_line(const StripeResult& s, std::size_t aw, const std::string& version, std::size_t& over) {
+    const UpstreamLimit* u = find_upstream_limit(s.algorithm, version);
+    const std::uint32_t per_section = u && u->sources_per_section ? *u->sources_per_section : 0;
+    std::string out;
+    if (per_section) {
+        const bool pass = s.max_sources >= per_section;
+        over += !pass;
+        out = fmt::format(
+            "{:<{}} {:<16} {}\n", s.algorithm, aw, fmt::format("{} {}, 4096 B", per_section, s.unit.word),
+            pass ? fmt::format("PASS: {} {} per section fit (up to {})", per_section, s.unit.word, s.count())
+                 : fmt::format("OVER: {} {} per section, {} fit (bound by {})", per_section, s.unit.word, s.count(),
+                               s.kernel));
+    } else {
+        const bool all = s.cap && s.max_sources >= s.cap;
+        over += !all;
+        out = fmt::format(
+            "{:<{}} {:<16} {}\n", s.algorithm, aw, fmt::format("any {}, 4096 B", s.unit.word),
+            all ? fmt::format("PASS: every count the kernel takes fits ({} {})", s.cap + s.unit.extra, s.unit.word)
+                : fmt::format("OVER above {} {} (bound by {})", s.count(), s.unit.word, s.kernel));
+    }
+    if (u) out += fmt::format("{:<{}}   {}\n", "", aw, u->cited(version));
+    return out;
+}
+
+}  // namespace
+
 std::string render_upstream(const Recommendation& r, std::size_t& over) {
     const RecommendOptions& o = r.options;
+    const std::string version = resolve_linux_version(o.linux_version);
     const bool many = r.machines.size() > 1;
     std::string out = fmt::format(
-        "\nupstream: what Linux's x86 glue holds in one section today (data/reference/linux-x86-limits.csv, "
-        "linux-x86-sections.csv), judged by the same lines on the slowest variant{}\n",
-        many ? " and machine" : "");
+        "\nupstream: what Linux {}'s x86 glue holds in one section (data/reference/linux-x86-limits.csv, "
+        "linux-x86-sections.csv; --linux {}), judged by the same lines on the slowest variant{}\n",
+        version, upstream_versions_text(), many ? " and machine" : "");
     const std::string tcol = "time@" + format_frequency(o.question.min_freq_hz);
     std::size_t aw = 11;
     for (const auto& a : r.algorithms) aw = std::max(aw, a.algorithm.size());
-    out += fmt::format("{:<{}} {:<16} {:>11} {:<7} {:>9}  {}\n", "algorithm", aw, "upstream section", tcol, "verdict",
-                       "x budget", "slowest");
+    out += fmt::format("{:<{}} {:<16} {:>11} {:<7} {:>9} {:>9}  {}\n", "algorithm", aw, "upstream section", tcol,
+                       "verdict", "x budget", "simd from", "slowest");
     std::size_t judged = 0;
     over = 0;
     const double budget = effective_budget_s(o.question);
@@ -58,23 +118,14 @@ std::string render_upstream(const Recommendation& r, std::size_t& over) {
         if (!a.upstream_known) continue;
         ++judged;
         over += !a.upstream_pass;
-        const std::string section = a.upstream_bytes       ? fmt::format("{} B", *a.upstream_bytes)
-                                    : a.upstream_judged_at ? fmt::format("none, at {} B", *a.upstream_judged_at)
-                                                           : std::string("none");
-        const bool unbounded = std::isinf(a.upstream_time_s);
-        out += fmt::format("{:<{}} {:<16} {:>11} {:<7} {:>9}  {}\n", a.algorithm, aw, section,
-                           unbounded ? std::string("unbounded") : format_duration(a.upstream_time_s),
-                           a.upstream_pass ? "PASS" : "OVER",
-                           unbounded ? std::string("-") : fmt::format("{:.2f}", a.upstream_time_s / budget), a.kernel);
+        out += upstream_algorithm_line(a, aw, budget, version);
     }
     for (const StripeResult& s : r.stripe_algorithms) {
+        // Only where upstream's section is a stripe of sources (raid6, xor): not sha256_finup_2x's two messages.
+        const UpstreamLimit* u = find_upstream_limit(s.algorithm, version);
+        if (!u || u->shape != "stripe") continue;
         ++judged;
-        const bool all = s.cap && s.max_sources >= s.cap;
-        over += !all;
-        out += fmt::format(
-            "{:<{}} {:<16} {}\n", s.algorithm, aw, fmt::format("any {}, 4096 B", s.unit.word),
-            all ? fmt::format("PASS: every count the kernel takes fits ({} {})", s.cap + s.unit.extra, s.unit.word)
-                : fmt::format("OVER above {} {} (bound by {})", s.count(), s.unit.word, s.kernel));
+        out += upstream_stripe_line(s, aw, version, over);
     }
     // Why each is judged where it is: one line per upstream row (a multi-source kernel's series share theirs).
     std::vector<std::pair<std::string, std::string>> why;  // (algorithms, because)
@@ -87,8 +138,9 @@ std::string render_upstream(const Recommendation& r, std::size_t& over) {
             it->first += ", " + a.algorithm;
     }
     for (const auto& [algs, because] : why) out += fmt::format("  {}: {}\n", algs, because);
-    out += judged ? fmt::format("{} of {} upstream behaviours OVER the budget\n", over, judged)
-                  : "no algorithm of the inputs has an upstream row\n";
+    if (const std::string tail = softirq_tail_note(version); !tail.empty()) out += "note: " + tail + "\n";
+    out += judged ? fmt::format("{} of {} upstream behaviours in Linux {} OVER the budget\n", over, judged, version)
+                  : fmt::format("no algorithm of the inputs has an upstream row for Linux {}\n", version);
     return out;
 }
 

@@ -10,6 +10,7 @@
 
 #include "render.hpp"
 #include "units.hpp"
+#include "upstream.hpp"
 
 namespace fputune {
 
@@ -72,6 +73,19 @@ std::string render_thresholds_upstream(const Recommendation& r) {
         "through the curves from 64 B, which explains the threshold read from the curve (ours)\n";
     return out;
 }
+
+// Which version's upstream the columns hold, and each algorithm's row: its file and what says so.
+std::string render_upstream_sources(const Recommendation& r) {
+    const std::string version = resolve_linux_version(r.options.linux_version);
+    std::string out;
+    for (const auto& a : r.algorithms)
+        if (a.upstream_known && !a.upstream_cited.empty())
+            out += fmt::format("  {}: {}\n", a.algorithm, a.upstream_cited);
+    return fmt::format("\nupstream columns: Linux {} (--linux {}){}\n", version, upstream_versions_text(),
+                       out.empty() ? ": no algorithm here has a row" : "") +
+           out;
+}
+
 
 // The fit-shape notes ("p50 fit: not a straight line: 23% off at 64 B (...)"): kept on their variant's line with
 // --verbose, else summarised in one line per algorithm.
@@ -289,6 +303,7 @@ std::string render_table(const Recommendation& r, const RecommendView& view) {
             "(most: linear in the number of sources between the ones measured, never beyond them; measured: the counts "
             "around it; ^ capped at the largest measured, * every count the kernel takes)\n";
     }
+    out += render_upstream_sources(r);
     bool any_because = false;
     for (const auto& a : r.algorithms) any_because |= !a.upstream_because.empty();
     if (any_because) {
@@ -321,6 +336,7 @@ std::string render_table(const Recommendation& r, const RecommendView& view) {
            "(A / (A + B n), p50 fit); simd min: shortest input from which the SIMD path beats the no-FPU one\n";
     out += render_thresholds_upstream(r);
     for (const auto& n : r.notes) out += "note: " + n + "\n";
+    if (const std::string tail = softirq_tail_note(o.linux_version); !tail.empty()) out += "note: " + tail + "\n";
     return out;
 }
 

@@ -33,8 +33,6 @@ std::string column_line(const SimRow& row, const SimColumn& c, const std::string
                        longest_time(c), bpf, bpf / 1024, c.longest_bytes, verdict(c), from);
 }
 
-std::string signed_percent(double x) { return fmt::format("{:+.1f} %", 100 * x); }
-
 }  // namespace
 
 std::string render_simulation(const Simulation& s) {
@@ -80,17 +78,18 @@ std::string render_simulation(const Simulation& s) {
             out += column_header(tcol, "limit from");
             for (const SimRow& row : m.rows) out += column_line(row, *row.limited, row.limited->limit_from);
             out +=
-                "\nwhat the limits change (throughput cost: total cycles, inside + cost, with the limits against "
-                "without)\n";
-            out += fmt::format("{:<24} {:>27} {:>25} {:>23} {:>16}\n", "kernel", "maxcycles", tcol, "calls",
+                "\nwhat the limits change (throughput cost: total cycles, inside + cost, against no limit at all, "
+                "today's chunks -> the limits)\n";
+            out += fmt::format("{:<24} {:>27} {:>25} {:>23} {:>18}\n", "kernel", "maxcycles", tcol, "calls",
                                "throughput cost");
             for (const SimRow& row : m.rows) {
                 const SimColumn &a = row.upstream, &b = *row.limited;
-                out += fmt::format("{:<24} {:>27} {:>25} {:>23} {:>16}\n", row.kernel,
-                                   fmt::format("{:.0f} -> {:.0f}", a.longest_cycles, b.longest_cycles),
-                                   fmt::format("{} -> {}", longest_time(a), longest_time(b)),
-                                   fmt::format("{:.0f} -> {:.0f}", a.sections, b.sections),
-                                   signed_percent(row.throughput_cost));
+                out += fmt::format(
+                    "{:<24} {:>27} {:>25} {:>23} {:>18}\n", row.kernel,
+                    fmt::format("{:.0f} -> {:.0f}", a.longest_cycles, b.longest_cycles),
+                    fmt::format("{} -> {}", longest_time(a), longest_time(b)),
+                    fmt::format("{:.0f} -> {:.0f}", a.sections, b.sections),
+                    fmt::format("{:.1f} % -> {:.1f} %", 100 * row.upstream_cost, 100 * row.throughput_cost));
             }
         }
         out += "\n";

@@ -316,13 +316,14 @@ Chart threshold_chart(const ReportData& d, const ThresholdChart& t, const std::s
               fmt::format("crossover {} B{}", t.crossover->bytes,
                           d.inputs.size() > 1 && t.binds ? " (binds)" : ""));  // which variant: the caption
     }
-    const UpstreamLimit* u = find_upstream_limit(t.algorithm);
-    if (u && u->simd_min_len != "none" && !u->simd_min_len.empty()) {
-        const double x = std::strtod(u->simd_min_len.c_str(), nullptr);
+    const std::string version = resolve_linux_version(d.options.linux_version);
+    const std::string simd_min = upstream_simd_min(t.algorithm, version);
+    if (simd_min != "none" && !simd_min.empty()) {
+        const double x = std::strtod(simd_min.c_str(), nullptr);
         if (x > 0) {
             p.script += datablock(id + "_upstream", {{x, y_lo}, {x, y_hi}});
             p.add(fmt::format("${}_upstream using 1:2 with lines lw 1.5 dt 5 lc rgb '{}'", id, kUpstreamColour),
-                  fmt::format("upstream: SIMD from {} B", u->simd_min_len));
+                  fmt::format("upstream (Linux {}): SIMD from {} B", version, simd_min));
         }
     }
     // Two columns under the chart (what fits the width; an entry that does not fit would be dropped).

@@ -8,6 +8,7 @@
 
 #include "report.hpp"
 #include "units.hpp"
+#include "upstream.hpp"
 
 namespace fputune::cli {
 
@@ -96,6 +97,15 @@ std::string threshold_text(const std::optional<SimdThreshold>& t) {
     if (t->kind == ThresholdKind::never) return fmt::format("never (SIMD loses up to {} B)", t->measured_to);
     if (t->kind == ThresholdKind::always) return fmt::format("always (from one block, {} B)", t->bytes);
     return fmt::format("{} B", t->bytes);
+}
+
+// Which Linux the upstream columns hold for and, from 6.15, what a section's bound leaves out.
+std::string upstream_version_html(const std::string& version) {
+    const std::string v = resolve_linux_version(version);
+    std::string s =
+        "<p>Upstream columns: Linux " + esc(v) + " (<code>--linux " + esc(upstream_versions_text()) + "</code>).";
+    if (const std::string tail = softirq_tail_note(v); !tail.empty()) s += " Note: " + esc(tail) + ".";
+    return s + "</p>\n";
 }
 
 std::string upstream_text(bool known, const std::optional<std::uint64_t>& bytes) {
@@ -263,7 +273,7 @@ std::string summary(const ReportData& d) {
         esc(format_frequency(o.question.min_freq_hz)), esc(format_frequency(o.question.min_freq_hz)),
         many ? "<th>threshold from</th>" : "");
     s += summary_algorithm_rows(d);
-    s += "</table>\n<h3>Per variant</h3>\n";
+    s += "</table>\n" + upstream_version_html(o.linux_version) + "<h3>Per variant</h3>\n";
     s += fmt::format(
         "<table class=\"summary variants\"><tr><th>kernel</th><th>cache</th><th>limit</th><th>unrounded</th>"
         "<th>interval</th><th>time at {}</th>"
@@ -467,7 +477,7 @@ std::string workloads(const ReportData& d, const std::string& algorithm) {
                 if (r.limited)
                     rows += fmt::format(
                         "<td class=\"num\">{}</td><td class=\"num\">{:.0f}</td><td class=\"num\">{}</td><td "
-                        "class=\"num\">{:+.1f} %</td>",
+                        "class=\"num\">{:.1f} %</td>",
                         r.limited->limit_bytes ? esc(size_text(*r.limited->limit_bytes)) : "-", r.limited->sections,
                         sim_longest(*r.limited), 100 * r.throughput_cost);
                 else
@@ -491,8 +501,8 @@ std::string workloads(const ReportData& d, const std::string& algorithm) {
     if (!s.empty())
         s += "<p class=\"muted\">Throughput cost: total cycles (inside the sections, plus the state save and restore "
              "per request) "
-             "with the limits against today; negative where the limits make fewer or cheaper sections than upstream's "
-             "own chunks.</p>\n";
+             "with the limits against no limit at all (one section per request): never negative, as a limit only adds "
+             "sections.</p>\n";
     if (extrapolated)
         s += "<p class=\"muted\">* beyond the sizes the bound line was fitted on (sections of at most 50 µs): an "
              "extrapolation.</p>\n";
@@ -519,7 +529,7 @@ std::string algorithm(const ReportData& d, const AlgorithmReport& a, const std::
     if (r.upstream_known)
         line += "Upstream: " + esc(upstream_text(true, r.upstream_bytes)) + ", " +
                 verdict_html(true, r.upstream_time_s, r.upstream_pass) + " here" +
-                (a.upstream ? " (<code>" + esc(a.upstream->source) + "</code>)" : "") + ". ";
+                (r.upstream_cited.empty() ? "" : " (<code>" + esc(r.upstream_cited) + "</code>)") + ". ";
     else
         line += "Upstream: no constant known. ";
     line += "SIMD from: " + esc(threshold_text(r.threshold));

@@ -69,6 +69,8 @@ BenchResult bench_stripe(const Kernel& k, std::uint64_t size_bytes, double time_
     const std::size_t n = std::clamp<std::size_t>(kStripeSources[0], k.min_sources, k.max_sources);
     const std::uint64_t bytes = std::max<std::uint64_t>(1, size_bytes / k.block_bytes) * k.block_bytes;
     r.bytes = n * bytes;
+    r.size_bytes = bytes;
+    r.sources = static_cast<std::uint32_t>(n);
     std::mt19937_64 rng(1);
     std::vector<std::vector<std::uint8_t>> storage(n + k.dest_count);
     std::vector<const std::uint8_t*> src;
@@ -91,6 +93,7 @@ BenchResult bench_kernel(const Kernel& k, std::uint64_t size_bytes, double time_
     BenchResult r;
     const std::uint64_t nblocks = std::max<std::uint64_t>(1, size_bytes / k.block_bytes);
     r.bytes = nblocks * k.block_bytes;
+    r.size_bytes = r.bytes;
     std::mt19937_64 rng(1);
     std::vector<std::uint8_t> storage, dst_storage;
     const std::uint8_t* data = random_buffer(storage, r.bytes, rng);

@@ -11,6 +11,8 @@ namespace fputune {
 
 struct BenchResult {
     std::uint64_t bytes = 0;  // whole blocks actually hashed per call (multi-source: sources x stripe bytes)
+    std::uint64_t size_bytes = 0;  // the size asked for, in whole blocks: per source for a multi-source kernel
+    std::uint32_t sources = 0;  // a multi-source kernel's sources per call; 0 for the others
     std::uint64_t calls_per_sample = 0;
     PointStats ticks_per_call;  // per section call (timer overhead subtracted, batch-averaged)
 };

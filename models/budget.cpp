@@ -259,9 +259,21 @@ VariantResult solve_budget(const ModelFile& src, const KernelInfo& k, const Cach
 }
 
 void judge_upstream(VariantResult& v, const CacheModel& cm, const RecommendOptions& o) {
-    const UpstreamLimit* u = find_upstream_limit(v.algorithm);
+    const std::string version = resolve_linux_version(o.linux_version);
+    const UpstreamLimit* u = find_upstream_limit(v.algorithm, version, v.kernel);
     if (!u) return;
+    if (u->absent()) {  // that version has no such code: the kernel runs another variant there
+        v.notes.push_back(fmt::format("upstream ({}): {}", u->cited(version), u->judged_because));
+        return;
+    }
+    // A series of more sources than upstream puts in one section (xor before 7.1): no such section upstream.
+    if (u->sources_per_section && series_sources(v.algorithm) > *u->sources_per_section) {
+        v.notes.push_back(fmt::format("upstream (Linux {}): at most {} sources per section, judged in the .x{} series",
+                                      version, *u->sources_per_section, *u->sources_per_section));
+        return;
+    }
     v.upstream_known = true;
+    v.upstream_cited = u->cited(version);
     v.upstream_bytes = u->fpu_chunk_bytes;
     if (!u->fpu_chunk_bytes) v.upstream_judged_at = u->judged_at_bytes;
     if (const std::optional<std::uint64_t> judged = u->judged_bytes()) {

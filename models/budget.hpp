@@ -85,6 +85,7 @@ struct VariantResult {
         upstream_judged_at;  // no limit upstream, judged at this section (an XTS message, a stripe)
     double upstream_time_s = 0;  // infinity when upstream has no limit
     bool upstream_pass = false;
+    std::string upstream_cited;  // "Linux 7.1: <file>; <evidence>" (upstream.hpp UpstreamLimit::cited)
     std::optional<SimdThreshold> threshold;
     std::vector<std::string> notes;
     // Series (lib/sweep.hpp): the stems of the variant's and its algorithm's macros (header.hpp series_stem),

@@ -288,16 +288,19 @@ AlgorithmRow algorithm_row(const Recommendation& r, const std::string& alg, cons
     a.kernel = worst->kernel;
     a.machine = worst->machine;
     a.stem = worst->algorithm_stem.empty() ? macro_stem(alg) : worst->algorithm_stem;
-    if (const UpstreamLimit* u = find_upstream_limit(alg); u && !u->judged_because.empty()) {
-        a.upstream_because = u->judged_because;
-        a.upstream_source = u->source;
+    const std::string version = resolve_linux_version(o.linux_version);
+    // The binding kernel's own row where it has one there (sha256-shani-2x's finup_2x), else the algorithm's.
+    const UpstreamLimit* u = find_upstream_limit(alg, version, a.kernel);
+    if (!u || u->absent()) u = find_upstream_limit(alg, version);
+    if (u && !u->absent()) {
+        a.upstream_cited = u->cited(version);
+        if (!u->judged_because.empty()) {
+            a.upstream_because = u->judged_because;
+            a.upstream_source = u->source;
+        }
     }
     algorithm_threshold(a, sources, paid, selected_on, o);
-    if (const UpstreamLimit* u = find_upstream_limit(alg)) a.upstream_simd_min = u->simd_min_len;
-    // A cipher judged by its section row (linux-x86-sections.csv) takes its SIMD minimum from the limits
-    // table, where upstream names it ("chacha" for our chacha20).
-    if (a.upstream_simd_min.empty() && alg == "chacha20")
-        if (const UpstreamLimit* u = find_upstream_limit("chacha")) a.upstream_simd_min = u->simd_min_len;
+    a.upstream_simd_min = upstream_simd_min(alg, version);
     return a;
 }
 

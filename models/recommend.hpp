@@ -38,6 +38,7 @@ struct AlgorithmRow {
     std::string stem;  // of its macro (header.hpp series_algorithm_stem)
     std::optional<std::uint64_t> upstream_judged_at;  // no cap upstream, judged at this section
     std::string upstream_because, upstream_source;  // linux-x86-sections.csv: why there, and where upstream does it
+    std::string upstream_cited;  // the row judged: "Linux 7.1: <file>; <evidence>" (UpstreamLimit::cited)
     // The same variant and machine's threshold with the save paid by every one-shot and by none, and
     // what it is made of (see thresholds.hpp), to set against upstream's.
     std::optional<SimdThreshold> threshold_every, threshold_none;

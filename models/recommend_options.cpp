@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "upstream.hpp"
+
 namespace fputune {
 
 void validate(const RecommendOptions& o) {
@@ -15,6 +17,7 @@ void validate(const RecommendOptions& o) {
             fmt::format("--save-every {}: must be 1 .. 1e9 (1 = every one-shot pays the state save, "
                         "193 = one in 193 as in a laptop trace; --dirty none = none pays)",
                         o.save_every));
+    if (!o.linux_version.empty()) resolve_linux_version(o.linux_version);  // throws naming the known versions
 }
 
 }  // namespace fputune

@@ -22,6 +22,8 @@ struct RecommendOptions {
     std::uint64_t save_every = 1;
     // Which variant the per-algorithm limit stands for (selection.hpp).
     PerAlgorithm per_algorithm = PerAlgorithm::slowest;
+    // The kernel version whose upstream sections are judged (upstream.hpp: "6.12", "6.15", "7.1"); "" = the newest.
+    std::string linux_version;
     std::string command_line;  // for the provenance
 };
 // Throws std::invalid_argument naming the option and how to mend it (the question with a budget required,

@@ -5,6 +5,8 @@
 
 #include <cmath>
 
+#include "upstream.hpp"
+
 namespace fputune {
 
 using nlohmann::json;
@@ -55,7 +57,8 @@ json variant_json(const VariantResult& v) {
     j["upstream"] = v.upstream_known
                         ? json{{"fpu_chunk_bytes", v.upstream_bytes ? json(*v.upstream_bytes) : json("none")},
                                {"time_s", std::isinf(v.upstream_time_s) ? json(nullptr) : json(v.upstream_time_s)},
-                               {"verdict", v.upstream_pass ? "PASS" : "OVER"}}
+                               {"verdict", v.upstream_pass ? "PASS" : "OVER"},
+                               {"source", v.upstream_cited}}
                         : json(nullptr);
     j["simd_threshold"] = threshold_json(v.threshold);
     return j;
@@ -100,6 +103,7 @@ json to_json(const Recommendation& r) {
                    {"round", std::string(name(o.round))},
                    {"save_every", o.save_every},
                    {"per_algorithm", std::string(name(o.per_algorithm))},
+                   {"linux", resolve_linux_version(o.linux_version)},
                    {"command", o.command_line}};
     j["machines"] = json::array();
     for (const auto& m : r.machines)
@@ -131,7 +135,8 @@ json to_json(const Recommendation& r) {
               a.upstream_known
                   ? json{{"fpu_chunk_bytes", a.upstream_bytes ? json(*a.upstream_bytes) : json("none")},
                          {"time_s", std::isinf(a.upstream_time_s) ? json(nullptr) : json(a.upstream_time_s)},
-                         {"verdict", a.upstream_pass ? "PASS" : "OVER"}}
+                         {"verdict", a.upstream_pass ? "PASS" : "OVER"},
+                         {"source", a.upstream_cited}}
                   : json(nullptr)},
              {"simd_threshold", threshold_json(a.threshold)},
              {"simd_threshold_machine", a.threshold_machine}});

@@ -314,6 +314,7 @@ ReportData build_report(std::vector<ReportInput> inputs, const RecommendOptions&
         const SimLimits limits = limits_from_recommendation(r);
         SimulateOptions so;
         so.question = options.question;
+        so.linux_version = options.linux_version;
         so.command_line = options.command_line;
         for (const Workload& w : workloads) {
             try {
@@ -327,7 +328,7 @@ ReportData build_report(std::vector<ReportInput> inputs, const RecommendOptions&
         AlgorithmReport ar;
         ar.algorithm = a.algorithm;
         ar.row = a;
-        if (const UpstreamLimit* u = find_upstream_limit(a.algorithm)) ar.upstream = *u;
+        if (const UpstreamLimit* u = find_upstream_limit(a.algorithm, options.linux_version)) ar.upstream = *u;
         for (const VariantRow& row : r.variants)
             if (row.bound.algorithm == a.algorithm) ar.tradeoffs.push_back(tradeoff_chart(d, row));
         for (std::size_t i = 0; i < d.inputs.size(); ++i) {

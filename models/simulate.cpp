@@ -14,6 +14,7 @@
 #include "macro_names.hpp"
 #include "select_models.hpp"
 #include "units.hpp"
+#include "upstream.hpp"
 
 namespace fputune {
 
@@ -40,13 +41,34 @@ Shape section_shape(const std::string& algorithm) {
     return {};
 }
 
-std::uint64_t upstream_threshold(const UpstreamLimit* u) {
-    if (!u || u->simd_min_len.empty() || u->simd_min_len == "none") return 0;
+std::uint64_t upstream_threshold(const std::string& simd_min_len) {
+    if (simd_min_len.empty() || simd_min_len == "none") return 0;
     try {
-        return std::stoull(u->simd_min_len);
+        return std::stoull(simd_min_len);
     } catch (const std::exception&) {
         return 0;
     }
+}
+
+// The "today" column before it is costed: the --linux version's chunks and SIMD threshold for the kernel (a
+// variant that version lacks takes its algorithm's sections, with a note).
+SimColumn upstream_column(const KernelInfo& k, const std::string& version, SimRow& row) {
+    const UpstreamLimit* u = find_upstream_limit(k.algorithm, version, k.name);
+    if (u && u->absent()) {
+        row.notes.push_back(
+            fmt::format("{} ({}); simulated with {}'s sections", u->judged_because, u->cited(version), k.algorithm));
+        u = find_upstream_limit(k.algorithm, version);
+    }
+    SimColumn up;
+    up.simd_min_bytes = upstream_threshold(upstream_simd_min(k.algorithm, version));
+    if (u && u->fpu_chunk_bytes) {
+        up.limit_bytes = u->fpu_chunk_bytes;
+        up.limit_from = "upstream Linux " + version + " " + u->source;
+    } else {
+        up.limit_from = u ? "none (upstream Linux " + version + " " + u->source + ")"
+                          : "none (no upstream entry for Linux " + version + ")";
+    }
+    return up;
 }
 
 // The probe's XSAVE costs for the dirty state the sections were swept with, in ticks.
@@ -198,6 +220,7 @@ void validate(const SimulateOptions& o) {
         throw std::invalid_argument(
             "--pair-cycles: must be 0 or more core cycles (Elliott 2022 measured 45-56 per begin/end pair)");
     if (o.repeat == 0) throw std::invalid_argument("--repeat: must be at least 1");
+    if (!o.linux_version.empty()) resolve_linux_version(o.linux_version);  // throws naming the known versions
 }
 
 namespace {
@@ -276,22 +299,17 @@ SimRow sim_row(const ModelChoice& c, const SimMachine& m, const std::vector<cons
     row.bound_fit_max_bytes = c.model->bound_bytes.empty() ? 0 : c.model->bound_bytes.back();
     const Costing costing{c.model,           m.save_cycles,        m.restore_cycles, o.pair_cycles, run.w.kernel_thread,
                           o.question.quantile, o.question.min_freq_hz};
-    const UpstreamLimit* u = find_upstream_limit(k.algorithm);
-    SimColumn up;
-    up.simd_min_bytes = upstream_threshold(u);
-    if (u && u->fpu_chunk_bytes) {
-        up.limit_bytes = u->fpu_chunk_bytes;
-        up.limit_from = "upstream " + u->source;
-    } else {
-        up.limit_from = u ? "none (upstream " + u->source + ")" : "none (no upstream entry)";
-    }
-    SimColumn lim = up;
+    SimColumn up = upstream_column(k, resolve_linux_version(o.linux_version), row);
+    SimColumn lim = up, unlimited = up;
+    unlimited.limit_bytes.reset();
     simulate_requests(up, costing, k, reqs, o.repeat);
+    simulate_requests(unlimited, costing, k, reqs, o.repeat);
+    const double none = unlimited.total_cycles();
+    row.upstream_cost = none > 0 ? up.total_cycles() / none - 1 : 0;
     if (run.limits) {
         apply_limit(lim, row, k, run);
         simulate_requests(lim, costing, k, reqs, o.repeat);
-        const double before = up.total_cycles();
-        row.throughput_cost = before > 0 ? lim.total_cycles() / before - 1 : 0;
+        row.throughput_cost = none > 0 ? lim.total_cycles() / none - 1 : 0;
     }
     if (o.question.budget_s > 0) {
         const double budget = effective_budget_s(o.question);
@@ -358,7 +376,9 @@ void check_limits_used(Simulation& sim, const SimRun& run, const std::string& kn
     }
     std::vector<std::string> unused;
     for (const auto& [stem, l] : limits.by_stem)
-        if (!run.used_stems.count(stem)) unused.push_back(l.from);
+        if (!run.used_stems.count(stem))  // a header's constant names itself; a recommended limit gets its name
+            unused.push_back(l.from.find("_FPU_BYTES") != std::string::npos ? l.from
+                                                                            : "FPUTUNE_" + stem + "_FPU_BYTES");
     if (unused.empty()) return;
     std::string names;
     for (std::size_t i = 0; i < unused.size() && i < 8; ++i) names += (i ? ", " : "") + unused[i];
@@ -402,6 +422,7 @@ Simulation simulate(const std::vector<ModelFile>& sources, const Workload& w, co
     const std::string known = known_kernels(selection);
     check_reached(sim, run, known);
     if (limits) check_limits_used(sim, run, known);
+    if (const std::string tail = softirq_tail_note(o.linux_version); !tail.empty()) sim.notes.push_back(tail);
     return sim;
 }
 

@@ -42,6 +42,8 @@ struct SimulateOptions {
     BudgetQuestion question;
     double pair_cycles = 0;  // begin/end cost per section outside the timed section, core cycles
     std::uint64_t repeat = 1;  // every request count is multiplied by this
+    // The Linux version whose sections make the "today" column (upstream.hpp: "6.12", "6.15", "7.1"); "" = newest.
+    std::string linux_version;
     std::string command_line;
 };
 // Throws std::invalid_argument naming the option (the question with or without a budget; cache and
@@ -74,7 +76,9 @@ struct SimRow {
     std::uint64_t bound_fit_max_bytes = 0;  // the longest section the bound line was fitted on
     SimColumn upstream;  // what the kernel does today (its own chunks where it has them)
     std::optional<SimColumn> limited;
-    double throughput_cost = 0;  // limited total / upstream total - 1 (negative: the limits save time)
+    // Against no limit (one section per request, upstream's SIMD threshold kept): never negative, as a limit
+    // only adds sections. throughput_cost: with the limits; upstream_cost: upstream's own chunks.
+    double throughput_cost = 0, upstream_cost = 0;
     std::vector<std::string> notes;
 };
 

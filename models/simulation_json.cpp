@@ -3,6 +3,8 @@
 #include "simulation_json.hpp"
 #include "provenance_json.hpp"
 
+#include "upstream.hpp"
+
 namespace fputune {
 
 using nlohmann::json;
@@ -46,6 +48,7 @@ json to_json(const Simulation& s) {
                    {"quantile", std::string(name(o.question.quantile))},
                    {"pair_cycles", o.pair_cycles},
                    {"repeat", o.repeat},
+                   {"linux", resolve_linux_version(o.linux_version)},
                    {"limits", s.limits_label.empty() ? json(nullptr) : json(s.limits_label)},
                    {"command", o.command_line}};
     j["machines"] = json::array();
@@ -69,6 +72,8 @@ json to_json(const Simulation& s) {
                       {"without_limits", column_json(row.upstream)},
                       {"notes", row.notes}};
             r["with_limits"] = row.limited ? column_json(*row.limited) : json(nullptr);
+            // Both against no limit at all (never negative): upstream's chunks, and the limits.
+            r["upstream_cost"] = row.upstream_cost;
             r["throughput_cost"] = row.limited ? json(row.throughput_cost) : json(nullptr);
             jm["kernels"].push_back(r);
         }

@@ -34,9 +34,10 @@ bool is_builtin_workload(const std::string& name);
 
 // bigbuf: 10 x 1 MiB per kernel (Elliott's tcrypt test, 2022).
 Workload bigbuf_workload();
-// dm-crypt: 4 KiB sectors, 1 GiB per kernel.
+// dm-crypt: AES-256-XTS (aes-xts-plain64, 512-bit key) on 4 KiB sectors, 1 GiB per kernel.
 Workload dm_crypt_workload();
-// wireguard: Simple IMIX (7:4:1 of 40, 576, 1500-byte IP packets) through a 1420-byte tunnel, for poly1305.
+// wireguard: Simple IMIX (7:4:1 of 40, 576, 1500-byte IP packets) through a 1420-byte tunnel: ChaCha20 and
+// Poly1305 on each packet.
 Workload wireguard_workload();
 // module-signing: each module hashed once with sha256 and with sha512 (`sizes`: the modules, `from`:
 // where the sizes came from, for the table's provenance).

@@ -3,6 +3,7 @@
 # The speed table of docs/results.md is what data/machines/bench/ gives (tools/bench_table.py), and the check notices a
 # table that differs: a copy of docs/results.md with one cell changed fails it, and rewriting the copy mends it.
 # Usage: tests/bench_table_test.py SOURCE_DIR
+import glob
 import os
 import re
 import shutil
@@ -43,5 +44,17 @@ with tempfile.TemporaryDirectory() as tmp:
     if check(tmp).returncode != 0 or open(os.path.join(tmp, "docs", "results.md")).read() != text:
         print("FAIL rewriting the table did not give the committed one back")
         failed = 1
-print("speed table: " + ("FAILED" if failed else "matches the bench files; a changed cell is caught and mended"))
+# `--runs` at 16 KiB finds the multi-source kernels, benched at 16 KiB per source (bytes = sources x size).
+runs = glob.glob(os.path.join(source, "data/machines/bench/*-16KiB-x7.runs.json"))
+for f in runs:
+    r = subprocess.run([sys.executable, tool, "--runs", f], capture_output=True, text=True)
+    for variant in ("raid6-avx2", "xor-avx"):
+        if not re.search(r"\| " + variant + r" \| \S+ \| \d+\.\d\d \|", r.stdout):
+            print(f"FAIL --runs {os.path.basename(f)}: no ours / peer for {variant} at 16 KiB\n" + r.stdout + r.stderr)
+            failed = 1
+if not runs:
+    print("FAIL no *-16KiB-x7.runs.json under data/machines/bench")
+    failed = 1
+print("speed table: " + ("FAILED" if failed else "matches the bench files; a changed cell is caught and mended; "
+      "--runs pairs the multi-source kernels at the size given"))
 sys.exit(failed)

@@ -9,6 +9,7 @@
 #include <catch2/catch.hpp>
 
 #include "atomic_file.hpp"
+#include "bench.hpp"
 #include "clock.hpp"
 #include "cpu.hpp"
 #include "fpu.hpp"
@@ -320,4 +321,18 @@ TEST_CASE("sweep engine: plan, measure and summarise a tiny sweep, a stop gives 
     const SweepFile g = measure_sweep(opt, in, hooks);
     CHECK((g.partial || !k->needs_fpu));
     CHECK(impossible_points(g).empty());
+}
+
+TEST_CASE("bench: a multi-source kernel runs at the size given, per source, and says how many sources", "[bench]") {
+    const Kernel* xor_sse = select_kernels({"xor-sse"}).at(0);
+    const Kernel* sha = select_kernels({"sha256-generic"}).at(0);
+    const BenchResult x = bench_kernel(*xor_sse, 16384, 0.002);
+    CHECK(x.size_bytes == 16384);  // --sizes 16KiB: 16 KiB per source, as a 16 KiB stripe is
+    CHECK(x.sources == kStripeSources[0]);
+    CHECK(x.bytes == x.sources * x.size_bytes);  // the data one call reads
+    CHECK(bench_call(*xor_sse).find("sources") != std::string::npos);
+    const BenchResult s = bench_kernel(*sha, 16384, 0.002);
+    CHECK(s.size_bytes == 16384);
+    CHECK(s.bytes == 16384);
+    CHECK(s.sources == 0);
 }

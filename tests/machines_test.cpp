@@ -95,3 +95,43 @@ TEST_CASE("golden: the p99 bound (uninterrupted samples) is stricter than the p9
     }
     CHECK_FALSE(parse_quantile("p98"));  // the CLI's message, "--quantile p98: ...", is checked in models_test.cpp
 }
+
+TEST_CASE("golden: recommend on the committed Zen 3 sweep (AMD EPYC Milan VM, 2026-12-01), 30 us at 1 GHz",
+          "[models][golden]") {
+    struct Golden {
+        const char* kernel;
+        const char* cache;
+        double unrounded_bytes;
+    };
+    // `xz -dc data/machines/zen3-milan-vm-2026-12-01.json.xz > zen3.json; fputune recommend --from zen3.json
+    // --budget 30us --min-freq 1GHz [--cache hot] --json` (variants[].unrounded_bytes)
+    const Golden golden[] = {{"sha256-shani", "cold", 12461.7},
+                             {"sha256-avx2", "cold", 2486.6},
+                             {"sha512-avx2", "cold", 3757.4},
+                             {"crc32c-3way", "cold", 43827.3},
+                             {"poly1305-avx2", "cold", 40062.9},
+                             {"ghash-pclmul", "cold", 43655.9},
+                             {"chacha20-avx2", "cold", 15792.7},
+                             {"aes-256-xts-aesni", "cold", 30074.7},
+                             {"aes-256-xts-vaes-avx2", "cold", 51455.3},
+                             {"sha256-shani", "hot", 12812.0},
+                             {"crc32c-3way", "hot", 98205.9},
+                             {"aes-256-xts-vaes-avx2", "hot", 65750.2}};
+    const Recommendation cold = run({FPUTUNE_ZEN3_SWEEP}, "cold"), hot = run({FPUTUNE_ZEN3_SWEEP}, "hot");
+    REQUIRE(cold.machines.size() == 1);
+    CHECK(cold.machines[0].machine.find("AMD EPYC") != std::string::npos);
+    for (const Golden& g : golden) {
+        INFO(g.kernel << " " << g.cache);
+        const VariantResult& v = variant(std::string(g.cache) == "hot" ? hot : cold, g.kernel);
+        REQUIRE(v.fits);
+        CHECK(name(v.cache) == g.cache);
+        CHECK(std::abs(v.unrounded_bytes - g.unrounded_bytes) <= v.block_bytes);
+        // The low end of the interval (the sweep has rounds): whole blocks at or below the unrounded size.
+        CHECK(v.bytes % v.block_bytes == 0);
+        CHECK(v.bytes <= v.unrounded_bytes);
+        CHECK(v.unrounded_bytes - v.bytes < v.block_bytes);
+        CHECK(v.time_s <= 30e-6);
+    }
+    // Zen 3 has no AVX-512: none of those variants was swept.
+    for (const auto& row : cold.variants) CHECK(row.bound.kernel.find("avx512") == std::string::npos);
+}

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include <catch2/catch.hpp>
@@ -283,8 +284,8 @@ TEST_CASE("simulate on the Emerald Rapids sweep with its generated header: every
     SimulateOptions o;
     o.question.budget_s = 30e-6;
     o.question.min_freq_hz = 1e9;
-    for (const Workload& w :
-         {bigbuf_workload(), dm_crypt_workload(), module_signing_workload({48186713, 1 << 20, 4096}, "test")}) {
+    // (dm-crypt and wireguard reach the AES and ChaCha20 kernels, which this sweep predates: the Zen 3 test below.)
+    for (const Workload& w : {bigbuf_workload(), module_signing_workload({48186713, 1 << 20, 4096}, "test")}) {
         const Simulation s = simulate(sources, w, &limits, o);
         REQUIRE_FALSE(s.machines[0].rows.empty());
         for (const SimRow& r : s.machines[0].rows) {
@@ -297,7 +298,7 @@ TEST_CASE("simulate on the Emerald Rapids sweep with its generated header: every
             // Upstream leaves SHA, SM3 and CRC unlimited: over the budget whenever a request is long.
             const bool unlimited_upstream =
                 r.algorithm.rfind("sha", 0) == 0 || r.algorithm == "sm3" || r.algorithm.rfind("crc", 0) == 0;
-            if (unlimited_upstream && w.name != "dm-crypt") {
+            if (unlimited_upstream) {
                 CHECK_FALSE(r.upstream.limit_bytes);
                 CHECK_FALSE(*r.upstream.within_budget);
             }
@@ -320,9 +321,16 @@ TEST_CASE("workloads: built-ins, the request CSV and module sizes", "[simulate]"
     CHECK_FALSE(is_builtin_workload("boot"));
     CHECK(bigbuf_workload().requests.at(0).bytes == 1 << 20);
     CHECK(dm_crypt_workload().requests.at(0).bytes == 4096);
-    std::uint64_t packets = 0;
-    for (const auto& r : wireguard_workload().requests) packets += r.count;
-    CHECK(packets == 120000);
+    // Each built-in reaches only the algorithms its workload runs.
+    for (const auto& r : dm_crypt_workload().requests) CHECK(r.target == "aes-256-xts");
+    std::map<std::string, std::uint64_t> packets;
+    for (const auto& r : wireguard_workload().requests) packets[r.target] += r.count;
+    CHECK(packets == std::map<std::string, std::uint64_t>{{"chacha20", 120000}, {"poly1305", 120000}});
+    for (const Workload& w : {bigbuf_workload(), dm_crypt_workload(), wireguard_workload()}) {
+        INFO(w.name);
+        for (const auto& n : w.notes) CHECK(n.find("not modelled") == std::string::npos);
+        CHECK(w.source.find("not modelled") == std::string::npos);
+    }
     const Workload ms = module_signing_workload({100, 200, 100}, "here");
     CHECK(ms.requests.size() == 4);  // two sizes x sha256, sha512
     CHECK(ms.requests.at(0).count == 2);
@@ -411,8 +419,9 @@ TEST_CASE("simulate: limits from a header or a recommendation, and what it canno
     // The algorithm constant covers both variants; a constant that names nothing reached is a note.
     CHECK(row(s, "sha256-avx2").limited->limit_bytes == std::optional<std::uint64_t>(4096));
     CHECK(row(s, "sha256-ssse3").limited->limit_bytes == std::optional<std::uint64_t>(4096));
-    REQUIRE(s.notes.size() == 3);
+    REQUIRE(s.notes.size() == 4);
     CHECK(s.notes[2] == "1 constant of h.h names no kernel this workload reaches: SHA1_AVX2_FPU_BYTES (line 2)");
+    CHECK(s.notes[3].find("softirqs") != std::string::npos);  // Linux 7.1, the default: the softirq tail
     // A header that names nothing the workload reaches is an error, not an empty column.
     const SimLimits other = limits_from_header("#define FPUTUNE_CRC32C_FPU_BYTES 4096\n", "crc.h");
     CHECK_THROWS_WITH(simulate({m}, bigbuf_workload(), &other, SimulateOptions{}),
@@ -423,7 +432,7 @@ TEST_CASE("simulate: limits from a header or a recommendation, and what it canno
                           Catch::Contains("sha256-avx2"));
     // A built-in workload that reaches nothing in the models.
     CHECK_THROWS_WITH(simulate({m}, wireguard_workload(), nullptr, SimulateOptions{}),
-                      Catch::Contains("reaches poly1305"));
+                      Catch::Contains("reaches chacha20, poly1305"));
     ModelFile no_fpu = line_model("crc32c-sse42", 0.2);
     no_fpu.kernels[0].needs_fpu = false;  // the crc32 instruction: no section at all
     CHECK_THROWS_WITH(simulate({no_fpu}, bigbuf_workload(), nullptr, SimulateOptions{}),
@@ -450,7 +459,8 @@ TEST_CASE("simulate renders Elliott 2022's columns and JSON", "[simulate]") {
     CHECK_THAT(t, Catch::Contains("calls") && Catch::Contains("cost") && Catch::Contains("maxcycles") &&
                       Catch::Contains("bpf") && Catch::Contains("KiB") && Catch::Contains("maxlen") &&
                       Catch::Contains("Intel Cascade Lake") && Catch::Contains("without limits") &&
-                      Catch::Contains("with limits") && Catch::Contains("none (upstream lib/crypto/x86/sha256.h)") &&
+                      Catch::Contains("with limits") &&
+                      Catch::Contains("none (upstream Linux 7.1 lib/crypto/x86/sha256.h)") &&
                       Catch::Contains("FPUTUNE_SHA256_AVX2_FPU_BYTES") && Catch::Contains("throughput cost") &&
                       Catch::Contains("2.2 GHz"));
     const nlohmann::json j = to_json(s);
@@ -510,7 +520,7 @@ TEST_CASE("CLI: simulate prints the tables, and bad input is one line and exit 2
          "bad.csv:2"},
         {"simulate" + from + " --workload " + write_scratch("unknown.csv", "sha3-avx2,64,1\n"),
          "'sha3-avx2' is not in the models"},
-        {"simulate" + from + " --workload wireguard", "reaches poly1305"},
+        {"simulate" + from + " --workload wireguard", "reaches chacha20, poly1305"},
         {"simulate" + from + " --workload module-signing --modules /nonexistent-dir", "/nonexistent-dir"},
         {"simulate" + from + " --workload module-signing --modules " + write_scratch("sizes.txt", "12\nabc\n"),
          "sizes.txt:2"},
@@ -535,4 +545,75 @@ TEST_CASE("CLI: simulate prints the tables, and bad input is one line and exit 2
         CHECK(std::count(b.err.begin(), b.err.end(), '\n') == 1);
         CHECK(b.out.empty());
     }
+}
+
+TEST_CASE("workloads on the Zen 3 sweep: each reaches only its algorithms, in the --linux version's shapes",
+          "[simulate][golden]") {
+    const std::vector<ModelFile> zen3 = {load_models(FPUTUNE_ZEN3_SWEEP)};
+    SimulateOptions o;
+    o.question.budget_s = 30e-6;
+    auto algorithms = [](const Simulation& s) {
+        std::set<std::string> a;
+        for (const SimRow& r : s.machines.at(0).rows) a.insert(r.algorithm);
+        return a;
+    };
+    o.linux_version = "6.12";
+    const Simulation dm_old = simulate(zen3, dm_crypt_workload(), nullptr, o);
+    o.linux_version = "7.1";
+    const Simulation dm_new = simulate(zen3, dm_crypt_workload(), nullptr, o);
+    CHECK(algorithms(dm_new) == std::set<std::string>{"aes-256-xts"});
+    for (const SimRow& r : dm_old.machines.at(0).rows) {
+        INFO(r.kernel);
+        CHECK(r.upstream.limit_bytes == 4096u);  // 6.12: the fast path only within one page
+        CHECK(r.upstream.limit_from.find("Linux 6.12") != std::string::npos);
+        CHECK(r.upstream.sections == 262144);
+    }
+    for (const SimRow& r : dm_new.machines.at(0).rows) {
+        INFO(r.kernel);
+        CHECK_FALSE(r.upstream.limit_bytes);  // 6.15+: the whole message, a 4 KiB sector
+        CHECK(r.upstream.limit_from.find("Linux 7.1") != std::string::npos);
+        CHECK(r.upstream.sections == 262144);
+    }
+    const Simulation wg = simulate(zen3, wireguard_workload(), nullptr, o);
+    CHECK(algorithms(wg) == std::set<std::string>{"chacha20", "poly1305"});
+    for (const SimRow& r : wg.machines.at(0).rows) {
+        INFO(r.kernel);
+        CHECK(r.upstream.simd_min_bytes == (r.algorithm == "chacha20" ? 65u : 288u));
+        CHECK(r.upstream.simd_requests == 50000);  // the 48-byte packets take the no-FPU path
+    }
+    for (const auto& n : wg.workload.notes) CHECK(n.find("not modelled") == std::string::npos);
+}
+
+TEST_CASE("simulate: costs are against no limit, never negative; nhpoly1305 has 6.12's 4 KiB chunks",
+          "[simulate][golden]") {
+    const std::vector<ModelFile> zen3 = {load_models(FPUTUNE_ZEN3_SWEEP)};
+    RecommendOptions ro;
+    ro.question.budget_s = 30e-6;
+    const SimLimits limits = limits_from_recommendation(recommend(zen3, ro));
+    SimulateOptions o;
+    o.question.budget_s = 30e-6;
+    for (const char* version : {"6.12", "7.1"}) {
+        o.linux_version = version;
+        const Simulation s = simulate(zen3, bigbuf_workload(), &limits, o);
+        for (const SimRow& r : s.machines.at(0).rows) {
+            INFO(version << " " << r.kernel);
+            CHECK(r.throughput_cost >= 0);  // nh's was -46 %: its 1 KiB upstream chunks against a larger limit
+            CHECK(r.upstream_cost >= 0);
+        }
+        const SimRow& nhp = row(s, "nhpoly1305-avx2");
+        CHECK(nhp.upstream.limit_bytes == (std::string(version) == "6.12" ? 4096u : 1024u));
+        CHECK(nhp.upstream.limit_from.find("no upstream entry") == std::string::npos);
+        // nh against no limit: 1 KiB (7.1) or 4 KiB (6.12) chunks of 1 MiB cost something, never a saving.
+        CHECK(row(s, "nh-avx2").upstream_cost > 0);
+    }
+    // Constants the workload does not reach are named as constants.
+    const Simulation wg = simulate(zen3, wireguard_workload(), &limits, o);
+    bool named = false;
+    for (const auto& n : wg.notes)
+        if (n.find("name no kernel this workload reaches") != std::string::npos) {
+            named = true;
+            CHECK(n.find("recommended, recommended") == std::string::npos);
+            CHECK(n.find("FPUTUNE_") != std::string::npos);
+        }
+    CHECK(named);
 }
