@@ -17,12 +17,11 @@ namespace fputune {
 
 using nlohmann::json;
 
-ModelFile load_models(const std::string& path, const std::vector<std::string>& kernel_globs) {
-    return models_from_text(read_file(path), path, kernel_globs);
-}
+namespace {
 
-ModelFile models_from_text(const std::string& text, const std::string& path,
-                           const std::vector<std::string>& kernel_globs) {
+// The file's models as it states them.
+ModelFile models_from_source(const std::string& text, const std::string& path,
+                             const std::vector<std::string>& kernel_globs) {
     const std::string_view body = without_bom(text);
     const auto first = body.find_first_not_of(" \t\r\n");
     if (first != std::string::npos && body[first] == '{') {
@@ -48,6 +47,20 @@ ModelFile models_from_text(const std::string& text, const std::string& path,
     throw InputError(
         path + ": neither a sweep/model JSON file (with a \"schema\" field) nor a reference CSV with the header '" +
         kReferenceCsvHeader + "'");
+}
+
+}  // namespace
+
+ModelFile load_models(const std::string& path, const std::vector<std::string>& kernel_globs,
+                      const ContentionTarget& contention) {
+    return models_from_text(read_file(path), path, kernel_globs, contention);
+}
+
+ModelFile models_from_text(const std::string& text, const std::string& path,
+                           const std::vector<std::string>& kernel_globs, const ContentionTarget& contention) {
+    ModelFile m = models_from_source(text, path, kernel_globs);
+    restate_contention(m, contention);
+    return m;
 }
 
 }  // namespace fputune
