@@ -51,20 +51,20 @@ RecommendOptions budget_options(const po::variables_map& vm, const std::string& 
     // The parsers and validate() throw std::invalid_argument naming the option: bad usage, exit 2.
     RecommendOptions o;
     if (!vm.count("budget")) throw UsageError("--budget is required, e.g. --budget 30us");
-    o.budget_s = parse_duration_s(vm["budget"].as<std::string>(), "--budget");
-    o.min_freq_hz = parse_frequency_hz(vm["min-freq"].as<std::string>(), "--min-freq");
+    o.question.budget_s = parse_duration_s(vm["budget"].as<std::string>(), "--budget");
+    o.question.min_freq_hz = parse_frequency_hz(vm["min-freq"].as<std::string>(), "--min-freq");
     if (!vm.count("force")) {
-        check_plausible_budget(o.budget_s, "--budget");
-        check_plausible_min_freq(o.min_freq_hz, "--min-freq");
+        check_plausible_budget(o.question.budget_s, "--budget");
+        check_plausible_min_freq(o.question.min_freq_hz, "--min-freq");
     }
-    o.margin = parse_margin(vm["margin"].as<std::string>());
+    o.question.margin = parse_margin(vm["margin"].as<std::string>());
     if (vm.count("round"))
         o.round = parse_option("round", vm["round"].as<std::string>(), parse_round, "expected block, kib or pow2");
-    if (vm.count("cache")) o.cache = cache_option(vm["cache"].as<std::string>());
+    if (vm.count("cache")) o.question.cache = cache_option(vm["cache"].as<std::string>());
     if (vm.count("dirty"))
         o.dirty = parse_option("dirty", vm["dirty"].as<std::string>(), parse_dirty_state,
                                "expected xmm, ymm, zmm or none (thresholds with the user state already saved)");
-    o.quantile = quantile_option(vm["quantile"].as<std::string>());
+    o.question.quantile = quantile_option(vm["quantile"].as<std::string>());
     if (vm.count("emit"))
         o.emit = parse_option("emit", vm["emit"].as<std::string>(), parse_emit, "expected conservative or central");
     if (vm.count("per-algorithm"))

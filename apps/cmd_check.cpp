@@ -45,8 +45,8 @@ int run_check(const Args& args) {
     } else {
         std::cout << fmt::format(
             "fputune {} ({}) check --upstream: budget {} per FPU section at {} minimum, margin {}, {} cache\n",
-            tool_version(), tool_commit(), format_duration(o.budget_s), format_frequency(o.min_freq_hz),
-            format_margin(o.margin), name(o.cache));
+            tool_version(), tool_commit(), format_duration(o.question.budget_s), format_frequency(o.question.min_freq_hz),
+            format_margin(o.question.margin), name(o.question.cache));
         for (const auto& s : sources)
             std::cout << fmt::format("machine: {} ({} {}{})\n", s.machine, s.source_kind, s.source,
                                      s.sweep_date.empty() ? "" : ", " + s.sweep_date);

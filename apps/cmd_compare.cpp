@@ -62,8 +62,8 @@ void print_table(const CompareResult& r) {
             ? "bench files, core cycles per byte (p50)"
             : fmt::format("sweeps, {} cache, core cycles per byte of the p50 and {} lines, limits for {} at {} "
                           "(margin {}, rounding {})",
-                          name(o.cache), name(o.quantile), format_duration(o.budget_s), format_frequency(o.min_freq_hz),
-                          format_margin(o.margin), name(o.round)));
+                          name(o.question.cache), name(o.question.quantile), format_duration(o.question.budget_s), format_frequency(o.question.min_freq_hz),
+                          format_margin(o.question.margin), name(o.round)));
     std::cout << "A: " << side_text(r.a) << "\n";
     std::cout << "B: " << side_text(r.b) << "\n";
     std::cout << fmt::format(
@@ -79,7 +79,7 @@ void print_table(const CompareResult& r) {
                                      change_cells(row.p50_cpb, "{:.3f}", w), w, row.verdict);
     } else {
         auto kernel = [&](const CompareRow& row) {
-            return row.kernel + (row.cache != o.cache ? " (" + std::string(name(row.cache)) + ")" : "");
+            return row.kernel + (row.cache != o.question.cache ? " (" + std::string(name(row.cache)) + ")" : "");
         };
         std::size_t kw = 24;  // series names (an AAD part, N sources) run longer than kernels
         for (const auto& row : r.rows) kw = std::max(kw, kernel(row).size());
@@ -175,19 +175,19 @@ int run_compare(const Args& args) {
         throw UsageError("which two files? e.g. `fputune compare before.json after.json`");
     CompareOptions o;
     try {
-        o.recommend.budget_s = parse_duration_s(vm["budget"].as<std::string>(), "--budget");
-        o.recommend.min_freq_hz = parse_frequency_hz(vm["min-freq"].as<std::string>(), "--min-freq");
+        o.recommend.question.budget_s = parse_duration_s(vm["budget"].as<std::string>(), "--budget");
+        o.recommend.question.min_freq_hz = parse_frequency_hz(vm["min-freq"].as<std::string>(), "--min-freq");
     } catch (const std::invalid_argument& e) {
         throw UsageError(e.what());
     }
-    o.recommend.margin = margin_option(vm["margin"].as<std::string>());
+    o.recommend.question.margin = margin_option(vm["margin"].as<std::string>());
     const std::string round = vm["round"].as<std::string>();
     if (const auto r = parse_round(round))
         o.recommend.round = *r;
     else
         throw UsageError("--round " + round + ": expected block, kib or pow2");
-    o.recommend.cache = cache_option(vm["cache"].as<std::string>());
-    o.recommend.quantile = quantile_option(vm["quantile"].as<std::string>());
+    o.recommend.question.cache = cache_option(vm["cache"].as<std::string>());
+    o.recommend.question.quantile = quantile_option(vm["quantile"].as<std::string>());
     o.recommend.command_line = command_line_of("compare", args);
     try {
         validate(o.recommend);

@@ -170,11 +170,11 @@ int run_simulate(const Args& args) {
         return kExitOk;
     SimulateOptions o;
     try {
-        o.min_freq_hz = parse_frequency_hz(vm["min-freq"].as<std::string>(), "--min-freq");
-        if (vm.count("budget")) o.budget_s = parse_duration_s(vm["budget"].as<std::string>(), "--budget");
-        o.margin = margin_option(vm["margin"].as<std::string>());
-        o.cache = cache_option(vm["cache"].as<std::string>());
-        o.quantile = quantile_option(vm["quantile"].as<std::string>());
+        o.question.min_freq_hz = parse_frequency_hz(vm["min-freq"].as<std::string>(), "--min-freq");
+        if (vm.count("budget")) o.question.budget_s = parse_duration_s(vm["budget"].as<std::string>(), "--budget");
+        o.question.margin = margin_option(vm["margin"].as<std::string>());
+        o.question.cache = cache_option(vm["cache"].as<std::string>());
+        o.question.quantile = quantile_option(vm["quantile"].as<std::string>());
         o.pair_cycles = vm["pair-cycles"].as<double>();
         o.repeat = vm["repeat"].as<std::uint64_t>();
         o.command_line = command_line_of("simulate", args);
@@ -193,13 +193,9 @@ int run_simulate(const Args& args) {
         }
     }
     const std::vector<ModelFile> sources = load_sources(vm);
-    if (!limits && o.budget_s > 0) {
+    if (!limits && o.question.budget_s > 0) {
         RecommendOptions r;
-        r.budget_s = o.budget_s;
-        r.min_freq_hz = o.min_freq_hz;
-        r.margin = o.margin;
-        r.cache = o.cache;
-        r.quantile = o.quantile;
+        r.question = o.question;
         r.command_line = o.command_line;
         limits = limits_from_recommendation(recommend(sources, r));
     }

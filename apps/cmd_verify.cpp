@@ -9,6 +9,7 @@
 #include <spdlog/spdlog.h>
 
 #include "atomic_file.hpp"
+#include "budget_options.hpp"
 #include "check.hpp"
 #include "cli.hpp"
 #include "clock.hpp"
@@ -42,9 +43,8 @@ bool ends_with(const std::string& s, const std::string& suffix) {
 // A multi-source kernel's count at md's 4 KiB stripes (FPUTUNE_RAID6_AVX512_MAX_DISKS_4K, FPUTUNE_XOR_MAX_SOURCES_4K):
 // one section of that many disks (data + P + Q) or sources of 4096 B each, on the kernel or on every variant
 // of the algorithm. False: not such a constant.
-bool map_count_constant(const HeaderConstant& c, const SweepOptions& opt, SweepPlan& plan,
-                        std::map<std::pair<std::string, std::uint64_t>, std::size_t>& index, std::vector<Constant>& out,
-                        std::vector<std::string>& notes) {
+bool map_count_constant(const HeaderConstant& c, const SweepOptions& opt, std::vector<VerifyTarget>& targets,
+                        std::vector<Constant>& out, std::vector<std::string>& notes) {
     constexpr std::uint64_t kStripeBytes = 4096;
     const std::string stem = c.name.rfind("FPUTUNE_", 0) == 0 ? c.name.substr(8) : c.name;
     Constant k{c, "", {}};
@@ -68,13 +68,8 @@ bool map_count_constant(const HeaderConstant& c, const SweepOptions& opt, SweepP
             const std::uint64_t bytes =
                 std::max<std::uint64_t>(1, kStripeBytes / kern->block_bytes) * kern->block_bytes;
             k.target = name == kern->name ? series_name(*kern, series) : name;
-            auto [it, fresh] = index.emplace(std::make_pair(series_name(*kern, series), bytes), plan.sections.size());
-            if (fresh) {
-                plan.sections.push_back({kern, opt.cold, bytes, series});
-                if (std::find(plan.kernels.begin(), plan.kernels.end(), kern) == plan.kernels.end())
-                    plan.kernels.push_back(kern);
-            }
-            k.points.push_back(it->second);
+            k.points.push_back(targets.size());
+            targets.push_back({kern, series, bytes});
             break;
         }
     }
@@ -85,14 +80,14 @@ bool map_count_constant(const HeaderConstant& c, const SweepOptions& opt, SweepP
     return true;
 }
 
-// The constants of the header that name a kernel or algorithm of ours, and the plan that measures them.
-std::vector<Constant> map_constants(const std::string& text, const SweepOptions& opt, SweepPlan& plan,
-                                    std::vector<std::string>& notes) {
+// The constants of the header that name a kernel or algorithm of ours, and what measures them: each
+// constant's points index `targets`.
+std::vector<Constant> map_constants(const std::string& text, const SweepOptions& opt,
+                                    std::vector<VerifyTarget>& targets, std::vector<std::string>& notes) {
     std::vector<std::string> skipped;
     std::vector<Constant> out;
-    std::map<std::pair<std::string, std::uint64_t>, std::size_t> index;  // (series, bytes) -> point
     for (const HeaderConstant& c : parse_header_constants(text, skipped)) {
-        if (map_count_constant(c, opt, plan, index, out, notes)) continue;
+        if (map_count_constant(c, opt, targets, out, notes)) continue;
         if (!ends_with(c.name, "_FPU_BYTES")) continue;  // thresholds and the include guard are not sections
         std::string stem = c.name.substr(0, c.name.size() - std::string("_FPU_BYTES").size());
         if (stem.rfind("FPUTUNE_", 0) == 0) stem = stem.substr(8);
@@ -115,13 +110,8 @@ std::vector<Constant> map_constants(const std::string& text, const SweepOptions&
                     notes.push_back(
                         fmt::format("{} (line {}): {} B is not whole blocks of {} B; {} measures {} B per section",
                                     c.name, c.line, c.value, kern->block_bytes, info.name, bytes));
-                auto [it, fresh] = index.emplace(std::make_pair(info.name, bytes), plan.sections.size());
-                if (fresh) {
-                    plan.sections.push_back({kern, opt.cold, bytes, series});
-                    if (std::find(plan.kernels.begin(), plan.kernels.end(), kern) == plan.kernels.end())
-                        plan.kernels.push_back(kern);
-                }
-                k.points.push_back(it->second);
+                k.points.push_back(targets.size());
+                targets.push_back({kern, series, bytes});
             }
         }
         if (k.points.empty()) {
@@ -137,10 +127,14 @@ std::vector<Constant> map_constants(const std::string& text, const SweepOptions&
     return out;
 }
 
-}  // namespace
+struct VerifyOptions {
+    BudgetQuestion question;  // budget, frequency, cache and quantile (no margin: the budget itself is judged)
+    SweepOptions sweep;  // how each section is measured
+    std::string header;
+    bool json = false;
+};
 
-int run_verify(const Args& args) {
-    po::options_description desc("verify options");
+void add_verify_options(po::options_description& desc) {
     desc.add_options()(
         "header", po::value<std::string>(),
         "the header whose FPUTUNE_*_FPU_BYTES constants (and *_MAX_DISKS_4K, *_MAX_SOURCES_4K counts) to measure")(
@@ -156,32 +150,28 @@ int run_verify(const Args& args) {
                                                         "seconds for the measurement")(
         "json", "print the results as JSON (fputune.verify/1)")("cpu", po::value<int>(),
                                                                 "pin to this CPU (default: the last allowed)");
-    po::positional_options_description pos;
-    pos.add("header", 1);
-    po::variables_map vm;
-    if (!parse("verify", "limits.h --budget 30us [--min-freq 1GHz] [--cache cold] [--dirty ymm] [--json]", desc, args,
-               vm, true, &pos))
-        return kExitOk;
+}
+
+// The options as given (UsageError naming the option when one is wrong); the CPU is pinned later.
+VerifyOptions verify_options(const po::variables_map& vm) {
     if (!vm.count("header"))
         throw UsageError("which header? e.g. `fputune verify limits.h --budget 30us --min-freq 1GHz`");
     if (!vm.count("budget")) throw UsageError("--budget is required, e.g. --budget 30us");
-    SweepOptions opt;
-    double budget_s = 0, min_freq_hz = 0;
+    VerifyOptions o;
+    SweepOptions& opt = o.sweep;
     try {
-        budget_s = parse_duration_s(vm["budget"].as<std::string>(), "--budget");
-        min_freq_hz = parse_frequency_hz(vm["min-freq"].as<std::string>(), "--min-freq");
+        o.question.budget_s = parse_duration_s(vm["budget"].as<std::string>(), "--budget");
+        o.question.min_freq_hz = parse_frequency_hz(vm["min-freq"].as<std::string>(), "--min-freq");
         opt.dirty = parse_dirty(vm["dirty"].as<std::string>());
     } catch (const std::invalid_argument& e) {
         throw UsageError(e.what());
     }
-    const std::string quantile = vm["quantile"].as<std::string>();
-    if (quantile != "p99" && quantile != "p90") throw UsageError("--quantile " + quantile + ": expected p90 or p99");
+    o.question.quantile = quantile_option(vm["quantile"].as<std::string>());
     if (!dirty_supported(opt.dirty))
         throw UsageError("--dirty " + vm["dirty"].as<std::string>() +
                          ": this CPU (or --disable) lacks that register state");
-    const std::string cache = vm["cache"].as<std::string>();
-    if (cache != "hot" && cache != "cold") throw UsageError("--cache '" + cache + "': accepted: hot, cold");
-    opt.cold = cache == "cold";
+    o.question.cache = cache_option(vm["cache"].as<std::string>());
+    opt.cold = o.question.cache == Cache::cold;
     opt.hot = !opt.cold;
     opt.section_overhead_cycles = vm["section-overhead"].as<std::uint64_t>();
     if (opt.section_overhead_cycles > 1000000) throw UsageError("--section-overhead: at most 1000000 cycles");
@@ -195,106 +185,143 @@ int run_verify(const Args& args) {
     opt.sampling.tail_max_s = 1;
     opt.sampling.point_cap_s = 2;
     opt.sampling.max_samples = 20000;
+    o.header = vm["header"].as<std::string>();
+    o.json = vm.count("json") > 0;
+    return o;
+}
 
-    const std::string path = vm["header"].as<std::string>();
-    const std::string text = read_file(path);
-    SweepPlan plan;
+// One measured section: its p50 and the judged statistic at the minimum frequency.
+struct Row {
+    std::string kernel;
+    std::uint64_t bytes;
+    double p50_s, bound_s;
+    std::uint64_t samples, interrupted;
+};
+
+Row row_of(const SweepPlan& plan, const SweepMeasurement& m, std::size_t i, const BudgetQuestion& q) {
+    const PointSamples& s = m.pool.points[i];
+    const PointStats st = summarize(s.cycles);
+    // The statistics recommend bounds: p99 of the uninterrupted samples (never below the p90), or the p90,
+    // each round's, averaged over the rounds.
+    std::vector<RoundStats> rounds;
+    for (std::size_t r = 0; r < s.round_begin.size(); ++r) {
+        const PointStats rs = summarize(s.round_cycles(r));
+        rounds.push_back({rs.samples, rs.p10, rs.p50, rs.p90, rs.p99_clean, rs.interrupted});
+    }
+    const BoundStats b = bound_stats(st, rounds, OverRounds::mean);
+    const double bound = q.quantile == Quantile::p99 ? b.p99 : b.p90;
+    return Row{plan.sections[i].name, plan.sections[i].bytes, st.p50 / q.min_freq_hz, bound / q.min_freq_hz,
+               st.samples, st.interrupted};
+}
+
+// Every constant's sections judged: the table, the JSON results, and whether all pass.
+struct Verdicts {
+    std::string table;
+    nlohmann::json results = nlohmann::json::array();
+    bool all_pass = true;
+};
+
+Verdicts judge(const std::vector<Constant>& constants, const SweepPlan& plan, const SweepMeasurement& m,
+               const BudgetQuestion& q) {
+    Verdicts v;
+    v.table = fmt::format("{:<36} {:>9} {:<26} {:>9} {:>10} {:>8}  {}\n", "constant", "bytes", "kernel", "p50",
+                          q.quantile == Quantile::p99 ? "p99 clean" : "p90", "samples", "verdict");
+    for (const Constant& c : constants) {
+        for (std::size_t i : c.points) {
+            const Row r = row_of(plan, m, i, q);
+            const bool pass = r.bound_s <= q.budget_s && r.samples > 0;
+            v.all_pass = v.all_pass && pass;
+            v.table +=
+                fmt::format("{:<36} {:>9} {:<26} {:>9} {:>10} {:>8}  {}\n", c.c.name, r.bytes, r.kernel,
+                            format_duration(r.p50_s), format_duration(r.bound_s), r.samples, pass ? "PASS" : "OVER");
+            v.results.push_back({{"constant", c.c.name},
+                                 {"line", c.c.line},
+                                 {"value", c.c.value},
+                                 {"target", c.target},
+                                 {"kernel", r.kernel},
+                                 {"bytes", r.bytes},
+                                 {"p50_s", r.p50_s},
+                                 {"bound_s", r.bound_s},
+                                 {"samples", r.samples},
+                                 {"interrupted", r.interrupted},
+                                 {"pass", pass}});
+        }
+    }
+    return v;
+}
+
+void print_json(const VerifyOptions& o, const DoctorReport& doctor, const SweepMeasurement& m, const Verdicts& v,
+                const std::vector<std::string>& notes) {
+    nlohmann::json j = {{"schema", "fputune.verify/1"},
+                        {"tool", {{"name", "fputune"}, {"version", tool_version()}, {"commit", tool_commit()}}},
+                        {"date", utc_now_iso8601()},
+                        {"header", o.header},
+                        {"machine", probe_cpu().value("brand", "?")},
+                        {"cpu", o.sweep.cpu},
+                        {"budget_s", o.question.budget_s},
+                        {"min_freq_hz", o.question.min_freq_hz},
+                        {"quantile", name(o.question.quantile)},
+                        {"options", o.sweep.to_json()},
+                        {"doctor", doctor.to_json()},
+                        {"disturbances", m.pool.events.size()},
+                        {"results", v.results},
+                        {"notes", notes},
+                        {"pass", v.all_pass}};
+    std::cout << j.dump(1) << "\n";
+}
+
+void print_text(const VerifyOptions& o, const DoctorReport& doctor, const SweepPlan& plan, const SweepMeasurement& m,
+                const Verdicts& v, const std::vector<std::string>& notes) {
+    const SweepOptions& opt = o.sweep;
+    std::cout << fmt::format(
+        "fputune {} ({}) verify {}: each section measured on CPU {} ({}), {} cache, dirty {}, section overhead {} "
+        "cycles; {} in core cycles at {} against {}\n\n",
+        tool_version(), tool_commit(), o.header, opt.cpu, probe_cpu().value("brand", "?"), name(o.question.cache),
+        dirty_name(opt.dirty), opt.section_overhead_cycles,
+        o.question.quantile == Quantile::p99 ? "p99 of uninterrupted samples" : "p90",
+        format_frequency(o.question.min_freq_hz), format_duration(o.question.budget_s));
+    std::cout << v.table;
+    for (const std::string& n : notes) std::cout << "note: " << n << "\n";
+    std::cout << fmt::format("\n{}: {} sections measured in {:.1f} s ({} host disturbances waited out; doctor: {})\n",
+                             v.all_pass ? "PASS" : "OVER", plan.sections.size(), m.pool.elapsed_s, m.pool.events.size(),
+                             verdict_name(doctor.verdict));
+}
+
+}  // namespace
+
+int run_verify(const Args& args) {
+    po::options_description desc("verify options");
+    add_verify_options(desc);
+    po::positional_options_description pos;
+    pos.add("header", 1);
+    po::variables_map vm;
+    if (!parse("verify", "limits.h --budget 30us [--min-freq 1GHz] [--cache cold] [--dirty ymm] [--json]", desc, args,
+               vm, true, &pos))
+        return kExitOk;
+    VerifyOptions o = verify_options(vm);
+    const std::string text = read_file(o.header);
+    std::vector<VerifyTarget> targets;
     std::vector<std::string> notes;
-    const std::vector<Constant> constants = map_constants(text, opt, plan, notes);
+    std::vector<Constant> constants = map_constants(text, o.sweep, targets, notes);
     if (constants.empty())
         throw UsageError(fmt::format(
             "{}: no constant of the form FPUTUNE_<KERNEL>_FPU_BYTES or FPUTUNE_<ALGORITHM>_FPU_BYTES names a kernel "
             "this CPU runs; write one, e.g. #define FPUTUNE_SHA256_FPU_BYTES 4096U",
-            path));
-    opt.cpu = pin_cpu(vm);
-    DoctorReport doctor = fputune::run_doctor("/", opt.cpu, 0.5);
-    const bool json_out = vm.count("json") > 0;
-    if (!json_out) spdlog::info("doctor (quick): this machine is {}", verdict_name(doctor.verdict));
-    const SweepMeasurement m = measure_plan(plan, opt, doctor.health.calm, PoolHooks{});
-
-    // Per constant: its worst variant.
-    const double q = quantile == "p99" ? 0.99 : 0.90;
-    struct Row {
-        std::string kernel;
-        std::uint64_t bytes;
-        double p50_s, bound_s;
-        std::uint64_t samples, interrupted;
-    };
-    auto row_of = [&](std::size_t i) {
-        const PointSamples& s = m.pool.points[i];
-        const PointStats st = summarize(s.cycles);
-        // The statistics recommend bounds: p99 of the uninterrupted samples (never below the p90), or the p90,
-        // each round's, averaged over the rounds.
-        std::vector<RoundStats> rounds;
-        for (std::size_t r = 0; r < s.round_begin.size(); ++r) {
-            const PointStats rs = summarize(s.round_cycles(r));
-            rounds.push_back({rs.samples, rs.p10, rs.p50, rs.p90, rs.p99_clean, rs.interrupted});
-        }
-        const BoundStats b = bound_stats(st, rounds, OverRounds::mean);
-        const double bound = q == 0.99 ? b.p99 : b.p90;
-        return Row{series_name(*plan.sections[i].kernel, plan.sections[i].series),
-                   plan.sections[i].bytes,
-                   st.p50 / min_freq_hz,
-                   bound / min_freq_hz,
-                   st.samples,
-                   st.interrupted};
-    };
-    bool all_pass = true;
-    nlohmann::json results = nlohmann::json::array();
-    std::string table = fmt::format("{:<36} {:>9} {:<26} {:>9} {:>10} {:>8}  {}\n", "constant", "bytes", "kernel",
-                                    "p50", quantile == "p99" ? "p99 clean" : "p90", "samples", "verdict");
-    for (const Constant& c : constants) {
-        for (std::size_t i : c.points) {
-            const Row r = row_of(i);
-            const bool pass = r.bound_s <= budget_s && r.samples > 0;
-            all_pass = all_pass && pass;
-            table +=
-                fmt::format("{:<36} {:>9} {:<26} {:>9} {:>10} {:>8}  {}\n", c.c.name, r.bytes, r.kernel,
-                            format_duration(r.p50_s), format_duration(r.bound_s), r.samples, pass ? "PASS" : "OVER");
-            results.push_back({{"constant", c.c.name},
-                               {"line", c.c.line},
-                               {"value", c.c.value},
-                               {"target", c.target},
-                               {"kernel", r.kernel},
-                               {"bytes", r.bytes},
-                               {"p50_s", r.p50_s},
-                               {"bound_s", r.bound_s},
-                               {"samples", r.samples},
-                               {"interrupted", r.interrupted},
-                               {"pass", pass}});
-        }
-    }
-    if (json_out) {
-        nlohmann::json j = {{"schema", "fputune.verify/1"},
-                            {"tool", {{"name", "fputune"}, {"version", tool_version()}, {"commit", tool_commit()}}},
-                            {"date", utc_now_iso8601()},
-                            {"header", path},
-                            {"machine", probe_cpu().value("brand", "?")},
-                            {"cpu", opt.cpu},
-                            {"budget_s", budget_s},
-                            {"min_freq_hz", min_freq_hz},
-                            {"quantile", quantile},
-                            {"options", opt.to_json()},
-                            {"doctor", doctor.to_json()},
-                            {"disturbances", m.pool.events.size()},
-                            {"results", results},
-                            {"notes", notes},
-                            {"pass", all_pass}};
-        std::cout << j.dump(1) << "\n";
-        return all_pass ? kExitOk : kExitCheckFailed;
-    }
-    std::cout << fmt::format(
-        "fputune {} ({}) verify {}: each section measured on CPU {} ({}), {} cache, dirty {}, section overhead {} "
-        "cycles; {} in core cycles at {} against {}\n\n",
-        tool_version(), tool_commit(), path, opt.cpu, probe_cpu().value("brand", "?"), cache, dirty_name(opt.dirty),
-        opt.section_overhead_cycles, quantile == "p99" ? "p99 of uninterrupted samples" : "p90",
-        format_frequency(min_freq_hz), format_duration(budget_s));
-    std::cout << table;
-    for (const std::string& n : notes) std::cout << "note: " << n << "\n";
-    std::cout << fmt::format("\n{}: {} sections measured in {:.1f} s ({} host disturbances waited out; doctor: {})\n",
-                             all_pass ? "PASS" : "OVER", plan.sections.size(), m.pool.elapsed_s, m.pool.events.size(),
-                             verdict_name(doctor.verdict));
-    return all_pass ? kExitOk : kExitCheckFailed;
+            o.header));
+    std::vector<std::size_t> points;
+    const SweepPlan plan = plan_verify(targets, o.sweep, points);
+    for (Constant& c : constants)
+        for (std::size_t& i : c.points) i = points[i];
+    o.sweep.cpu = pin_cpu(vm);
+    DoctorReport doctor = fputune::run_doctor("/", o.sweep.cpu, 0.5);
+    if (!o.json) spdlog::info("doctor (quick): this machine is {}", verdict_name(doctor.verdict));
+    const SweepMeasurement m = measure_plan(plan, o.sweep, doctor.health.calm, PoolHooks{});
+    const Verdicts v = judge(constants, plan, m, o.question);
+    if (o.json)
+        print_json(o, doctor, m, v, notes);
+    else
+        print_text(o, doctor, plan, m, v, notes);
+    return v.all_pass ? kExitOk : kExitCheckFailed;
 }
 
 }  // namespace fputune::cli

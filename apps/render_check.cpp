@@ -16,19 +16,19 @@ std::string render_check(const CheckReport& report, const std::string& source, c
                          const RecommendOptions& o) {
     std::string out = fmt::format(
         "fputune {} ({}) check {}: budget {} per FPU section at {} minimum, margin {} (fits {}), {} cache\n",
-        tool_version(), tool_commit(), source, format_duration(o.budget_s), format_frequency(o.min_freq_hz),
-        format_margin(o.margin), format_duration(effective_budget_s(o)), name(o.cache));
+        tool_version(), tool_commit(), source, format_duration(o.question.budget_s), format_frequency(o.question.min_freq_hz),
+        format_margin(o.question.margin), format_duration(effective_budget_s(o.question)), name(o.question.cache));
     for (const auto& s : sources)
         out += fmt::format("machine: {} ({} {}{})\n", s.machine, s.source_kind, s.source,
                            s.sweep_date.empty() ? "" : ", " + s.sweep_date);
     out += "\n";
-    const std::string tcol = "time@" + format_frequency(o.min_freq_hz);
+    const std::string tcol = "time@" + format_frequency(o.question.min_freq_hz);
     out += fmt::format("{:<40} {:>9} {:>11} {:<7} {}\n", "constant", "bytes", tcol, "verdict", "slowest");
     for (const auto& r : report.results) {
         out += fmt::format(
             "{:<40} {:>9} {:>11} {:<7} {}{}{}\n", r.constant.name, r.constant.value, format_duration(r.time_s),
             r.pass ? "PASS" : "OVER", r.kernel, sources.size() > 1 ? " on " + r.machine : "",
-            r.cache != o.cache ? fmt::format(" ({} cache: no {} points)", name(r.cache), name(o.cache)) : "");
+            r.cache != o.question.cache ? fmt::format(" ({} cache: no {} points)", name(r.cache), name(o.question.cache)) : "");
         if (!r.note.empty()) out += fmt::format("{:<40}   note: {}\n", "", r.note);
     }
     for (const auto& n : report.notes) out += "note: " + n + "\n";
@@ -46,14 +46,14 @@ std::string render_upstream(const Recommendation& r, std::size_t& over) {
         "\nupstream: what Linux's x86 glue holds in one section today (data/reference/linux-x86-limits.csv, "
         "linux-x86-sections.csv), judged by the same lines on the slowest variant{}\n",
         many ? " and machine" : "");
-    const std::string tcol = "time@" + format_frequency(o.min_freq_hz);
+    const std::string tcol = "time@" + format_frequency(o.question.min_freq_hz);
     std::size_t aw = 11;
     for (const auto& a : r.algorithms) aw = std::max(aw, a.algorithm.size());
     out += fmt::format("{:<{}} {:<16} {:>11} {:<7} {:>9}  {}\n", "algorithm", aw, "upstream section", tcol, "verdict",
                        "x budget", "slowest");
     std::size_t judged = 0;
     over = 0;
-    const double budget = effective_budget_s(o);
+    const double budget = effective_budget_s(o.question);
     for (const auto& a : r.algorithms) {
         if (!a.upstream_known) continue;
         ++judged;

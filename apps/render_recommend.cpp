@@ -81,9 +81,9 @@ std::string render_table(const Recommendation& r) {
     out += fmt::format(
         "fputune {} ({}) recommend: budget {} per FPU section at {} minimum, margin {} (limit fits {}), "
         "{} cache, dirty {}, rounding {}, bound {}\n",
-        r.tool_version, r.tool_commit, format_duration(o.budget_s), format_frequency(o.min_freq_hz),
-        format_margin(o.margin), format_duration(effective_budget_s(o)), name(o.cache), r.dirty_label(), name(o.round),
-        name(o.quantile));
+        r.tool_version, r.tool_commit, format_duration(o.question.budget_s), format_frequency(o.question.min_freq_hz),
+        format_margin(o.question.margin), format_duration(effective_budget_s(o.question)), name(o.question.cache), r.dirty_label(), name(o.round),
+        name(o.question.quantile));
     for (std::size_t i = 0; i < r.machines.size(); ++i) {
         const auto& m = r.machines[i];
         out += fmt::format("machine{}: {} ({} {}{}, core/TSC {:.3f})\n", many ? fmt::format(" [{}]", i + 1) : "",
@@ -95,7 +95,7 @@ std::string render_table(const Recommendation& r) {
         return name;
     };
     out += "\n";
-    const std::string tcol = "time@" + format_frequency(o.min_freq_hz);
+    const std::string tcol = "time@" + format_frequency(o.question.min_freq_hz);
     // Series (an AAD part, N sources, the warm-up state) have longer names than kernels.
     std::size_t kw = 22, aw = 11;
     for (const auto& row : r.variants) kw = std::max(kw, row.bound.kernel.size());
@@ -108,7 +108,7 @@ std::string render_table(const Recommendation& r) {
         const std::string by = many ? "  " + machine_ref(v.machine) : "";
         if (!v.fits) {
             out +=
-                fmt::format("{:<{}} {:<5} {}{}\n", v.kernel, kw, name(v.cache), no_fit_message(v, o.min_freq_hz), by);
+                fmt::format("{:<{}} {:<5} {}{}\n", v.kernel, kw, name(v.cache), no_fit_message(v, o.question.min_freq_hz), by);
             for (const auto& n : v.notes) out += fmt::format("{:<{}}   note: {}\n", "", kw, n);
             continue;
         }
@@ -134,7 +134,7 @@ std::string render_table(const Recommendation& r) {
         const std::string thr = threshold_text(a.threshold);
         if (!a.fits) {
             out += fmt::format("{:<{}} no size fits: one block of {} takes {} at {}  ({})\n", a.algorithm, aw, a.kernel,
-                               format_duration(a.one_block_s), format_frequency(o.min_freq_hz), by);
+                               format_duration(a.one_block_s), format_frequency(o.question.min_freq_hz), by);
             continue;
         }
         out += fmt::format("{:<{}} {:>20} {:>11} {:>9} {:>17} {:>14}  {}\n", a.algorithm, aw,
@@ -156,7 +156,7 @@ std::string render_table(const Recommendation& r) {
             const std::string unit = x.unit.word;
             if (!x.max_sources)
                 return fmt::format("{:<{}} none: one source of {} B takes {} at {}{}\n", label, kw, x.stripe_bytes,
-                                   format_duration(x.one_source_s), format_frequency(o.min_freq_hz), by);
+                                   format_duration(x.one_source_s), format_frequency(o.question.min_freq_hz), by);
             std::string most = fmt::format("{} {}", x.count(), unit);
             if (x.cap && x.max_sources >= x.cap)
                 most += "*";
@@ -198,7 +198,7 @@ std::string render_table(const Recommendation& r) {
     out += fmt::format(
                "\nlimit: largest section in whole {} whose predicted time (upper 95 % bound of the {} fit, "
                "core cycles = ticks x core/TSC) at the minimum frequency ",
-               whole, name(o.quantile)) +
+               whole, name(o.question.quantile)) +
            fmt::format(
                "fits budget / margin, at most the {} end of its interval; interval: the sizes at which the bound "
                "line meets the budget, its 95 % band widened by the spread between the sweep's rounds (* = the band "

@@ -46,15 +46,15 @@ std::string render_simulation(const Simulation& s) {
     out += "workload source: " + w.source + "\n";
     out += fmt::format(
         "minimum frequency {}, {} cache, longest section: upper 95 % line of the {} fit; totals: the p50 line{}\n",
-        format_frequency(o.min_freq_hz), name(o.cache), name(o.quantile),
-        o.budget_s > 0
-            ? fmt::format("; budget {} per section (margin {}: judged against {})", format_duration(o.budget_s),
-                          format_margin(o.margin), format_duration(o.budget_s / o.margin))
+        format_frequency(o.question.min_freq_hz), name(o.question.cache), name(o.question.quantile),
+        o.question.budget_s > 0
+            ? fmt::format("; budget {} per section (margin {}: judged against {})", format_duration(o.question.budget_s),
+                          format_margin(o.question.margin), format_duration(o.question.budget_s / o.question.margin))
             : "");
     if (!s.limits_label.empty()) out += "limits: " + s.limits_label + "\n";
     if (o.pair_cycles > 0)
         out += fmt::format("begin/end cost outside each section: {:.0f} core cycles (--pair-cycles)\n", o.pair_cycles);
-    const std::string tcol = "max@" + format_frequency(o.min_freq_hz);
+    const std::string tcol = "max@" + format_frequency(o.question.min_freq_hz);
     for (const SimMachine& m : s.machines) {
         out += fmt::format(
             "\nmachine: {} ({} {}{}), core/TSC {:.3f}, state save + restore per request: {}\n", m.machine, m.kind,
@@ -105,7 +105,7 @@ std::string render_simulation(const Simulation& s) {
             out += fmt::format(
                 "note: * the longest section is beyond the sizes the {} line was fitted on (sections of at most ~50 us "
                 "at the sweep's clock), so it is extrapolated: {}\n",
-                name(o.quantile), extrapolated);
+                name(o.question.quantile), extrapolated);
         for (const auto& n : m.notes) out += "note: " + n + "\n";
     }
     if (!w.notes.empty() || !s.notes.empty()) out += "\n";

@@ -116,10 +116,10 @@ Chart tradeoff_chart(const ReportData& d, const TradeoffChart& t, const std::str
     c.id = id;
     c.kind = "tradeoff";
     c.title = fmt::format("{}: section time at {} and throughput against bytes per FPU section", t.kernel,
-                          format_frequency(o.min_freq_hz));
-    const std::string q(name(o.quantile));
+                          format_frequency(o.question.min_freq_hz));
+    const std::string q(name(o.question.quantile));
     // y range (us): every line and point, and the budget.
-    double y_lo = effective_budget_s(o) * 1e6, y_hi = o.budget_s * 1e6;
+    double y_lo = effective_budget_s(o.question) * 1e6, y_hi = o.question.budget_s * 1e6;
     auto widen = [&](double s) {
         if (s > 0 && std::isfinite(s)) y_lo = std::min(y_lo, s * 1e6), y_hi = std::max(y_hi, s * 1e6);
     };
@@ -141,7 +141,7 @@ Chart tradeoff_chart(const ReportData& d, const TradeoffChart& t, const std::str
         "set xlabel 'bytes per FPU section (log)' noenhanced\nset ylabel {} noenhanced\n"
         "set y2label 'throughput, % of unlimited (p50)' noenhanced\n",
         number(t.x_min), number(t.x_max), number(y_lo), number(y_hi), size_tics(t.x_min, t.x_max),
-        quoted(fmt::format("section time at {} (us, log)", format_frequency(o.min_freq_hz))));
+        quoted(fmt::format("section time at {} (us, log)", format_frequency(o.question.min_freq_hz))));
     const bool many = d.inputs.size() > 1;
     const bool aligned = many && t.curves.size() <= 2;
     // Each machine's series, padded to as many legend rows as the machine with the most, so that the
@@ -206,14 +206,14 @@ Chart tradeoff_chart(const ReportData& d, const TradeoffChart& t, const std::str
         for (; aligned && n < rows; ++n) p.pad();
     }
     const std::size_t before_common = p.clauses.size();
-    p.script += datablock(id + "_budget", {{t.x_min, o.budget_s * 1e6}, {t.x_max, o.budget_s * 1e6}});
+    p.script += datablock(id + "_budget", {{t.x_min, o.question.budget_s * 1e6}, {t.x_max, o.question.budget_s * 1e6}});
     p.add(fmt::format("${}_budget using 1:2 with lines lw 2 lc rgb '{}'", id, kBudgetColour),
-          "budget " + format_duration(o.budget_s));
-    if (o.margin > 1) {
-        const double e = effective_budget_s(o) * 1e6;
+          "budget " + format_duration(o.question.budget_s));
+    if (o.question.margin > 1) {
+        const double e = effective_budget_s(o.question) * 1e6;
         p.script += datablock(id + "_margin", {{t.x_min, e}, {t.x_max, e}});
         p.add(fmt::format("${}_margin using 1:2 with lines lw 1.5 dt 2 lc rgb '{}'", id, kBudgetColour),
-              "budget / margin " + format_duration(effective_budget_s(o)));
+              "budget / margin " + format_duration(effective_budget_s(o.question)));
     }
     if (t.bound.upstream_bytes) {
         const double x = static_cast<double>(*t.bound.upstream_bytes);

@@ -204,7 +204,7 @@ std::string summary(const ReportData& d) {
     s += fmt::format(
         "<table class=\"summary algorithms\"><tr><th>algorithm</th><th>limit</th><th>time at {}</th><th>bound by</th>"
         "<th>upstream</th><th>upstream at {}</th><th>SIMD from</th>{}</tr>\n",
-        esc(format_frequency(o.min_freq_hz)), esc(format_frequency(o.min_freq_hz)),
+        esc(format_frequency(o.question.min_freq_hz)), esc(format_frequency(o.question.min_freq_hz)),
         many ? "<th>threshold from</th>" : "");
     for (const auto& a : r.algorithms) {
         const std::string by =
@@ -224,7 +224,7 @@ std::string summary(const ReportData& d) {
         "<table class=\"summary variants\"><tr><th>kernel</th><th>cache</th><th>limit</th><th>unrounded</th>"
         "<th>interval</th><th>time at {}</th>"
         "<th>throughput cost</th><th>upstream</th><th>upstream at {}</th><th>SIMD from</th>{}<th>notes</th></tr>\n",
-        esc(format_frequency(o.min_freq_hz)), esc(format_frequency(o.min_freq_hz)), many ? "<th>bound by</th>" : "");
+        esc(format_frequency(o.question.min_freq_hz)), esc(format_frequency(o.question.min_freq_hz)), many ? "<th>bound by</th>" : "");
     for (const auto& vr : r.variants) {
         const VariantResult& v = vr.bound;
         std::string per;
@@ -264,7 +264,7 @@ std::string summary(const ReportData& d) {
         o.round == Round::block ? "blocks"
         : o.round == Round::kib ? "KiB (and blocks)"
                                 : "blocks, a power of two",
-        esc(o.quantile), esc(format_frequency(o.min_freq_hz)), esc(format_duration(effective_budget_s(o))));
+        esc(o.question.quantile), esc(format_frequency(o.question.min_freq_hz)), esc(format_duration(effective_budget_s(o.question))));
     s += notes_list(r.notes);
     return s + "</section>\n";
 }
@@ -453,8 +453,8 @@ std::string workloads(const ReportData& d, const std::string& algorithm) {
             "<th colspan=\"4\">with the limits</th></tr>\n<tr><th>sections</th><th>longest section at "
             "{}</th><th>chunking</th>"
             "<th>limit</th><th>sections</th><th>longest section at {}</th><th>throughput cost</th></tr>\n{}</table>\n",
-            many ? "<th rowspan=\"2\">machine</th>" : "", esc(format_frequency(d.options.min_freq_hz)),
-            esc(format_frequency(d.options.min_freq_hz)), rows);
+            many ? "<th rowspan=\"2\">machine</th>" : "", esc(format_frequency(d.options.question.min_freq_hz)),
+            esc(format_frequency(d.options.question.min_freq_hz)), rows);
     }
     if (!s.empty())
         s += "<p class=\"muted\">Throughput cost: total cycles (inside the sections, plus the state save and restore "
@@ -479,9 +479,9 @@ std::string algorithm(const ReportData& d, const AlgorithmReport& a, const std::
     std::string s = fmt::format("<section class=\"algorithm\" id=\"alg-{}\" data-algorithm=\"{}\">\n<h2>{}</h2>\n",
                                 esc(a.algorithm), esc(a.algorithm), esc(a.algorithm));
     std::string line = r.fits ? fmt::format("Limit <b>{}</b>, {} at {}", esc(size_text(r.bytes)),
-                                            esc(format_duration(r.time_s)), esc(format_frequency(o.min_freq_hz)))
+                                            esc(format_duration(r.time_s)), esc(format_frequency(o.question.min_freq_hz)))
                               : fmt::format("<b>No size fits</b>: one block takes {} at {}",
-                                            esc(format_duration(r.one_block_s)), esc(format_frequency(o.min_freq_hz)));
+                                            esc(format_duration(r.one_block_s)), esc(format_frequency(o.question.min_freq_hz)));
     line += ", bound by <span class=\"binds\">" + esc(r.kernel) + (many ? " on " + esc(machine_label(r.machine)) : "") +
             "</span>. ";
     if (r.upstream_known)
@@ -507,7 +507,7 @@ std::string algorithm(const ReportData& d, const AlgorithmReport& a, const std::
             const VariantResult& v = cv.result;
             cap += "<br>" + (many ? esc(d.labels[cv.input]) + ": " : "") +
                    (v.fits ? fmt::format("limit {} = {}", esc(size_text(v.bytes)), esc(format_duration(v.time_s)))
-                           : esc(no_fit_message(v, o.min_freq_hz))) +
+                           : esc(no_fit_message(v, o.question.min_freq_hz))) +
                    (v.fits ? ", interval " + esc(interval_text(v)) : "") +
                    (v.fits ? fmt::format(", throughput cost {:.1f} %", 100 * v.throughput_cost) : "") +
                    (v.upstream_bytes ? ", upstream " + verdict_html(true, v.upstream_time_s, v.upstream_pass) : "") +
@@ -548,7 +548,7 @@ std::string report_html(const ReportData& d, const std::map<std::string, Chart>&
     s += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
     std::string machines_title;
     for (const auto& in : d.inputs) machines_title += (machines_title.empty() ? "" : ", ") + in.machine;
-    s += "<title>fputune report: " + esc(format_duration(o.budget_s)) + " at " + esc(format_frequency(o.min_freq_hz)) +
+    s += "<title>fputune report: " + esc(format_duration(o.question.budget_s)) + " at " + esc(format_frequency(o.question.min_freq_hz)) +
          " — " + esc(machines_title) + "</title>\n";
     s += std::string("<style>") + kStyle + "</style>\n</head>\n<body>\n";
     s += "<header>\n<h1>fputune report</h1>\n";
@@ -557,10 +557,10 @@ std::string report_html(const ReportData& d, const std::map<std::string, Chart>&
         "section "
         "for a budget of <b>{}</b> at a minimum core frequency of <b>{}</b> (margin {}: limits fit {}), {} cache, "
         "thresholds with {} dirty, bound: the {} line, rounding {}.</p>\n",
-        esc(format_duration(o.budget_s)), esc(format_frequency(o.min_freq_hz)), esc(format_margin(o.margin)),
-        esc(format_duration(effective_budget_s(o))), esc(o.cache),
+        esc(format_duration(o.question.budget_s)), esc(format_frequency(o.question.min_freq_hz)), esc(format_margin(o.question.margin)),
+        esc(format_duration(effective_budget_s(o.question))), esc(o.question.cache),
         esc(d.recommendation ? d.recommendation->dirty_label() : (o.dirty ? std::string(name(*o.dirty)) : "as swept")),
-        o.quantile == Quantile::p99 ? "p99 (of samples not hit by an interruption)" : "p90", esc(o.round));
+        o.question.quantile == Quantile::p99 ? "p99 (of samples not hit by an interruption)" : "p90", esc(o.round));
     s += "<ul class=\"machines\">";
     for (std::size_t i = 0; i < d.inputs.size(); ++i)
         s += fmt::format("<li><a href=\"#machine-{}\">{}</a>: <span class=\"mono\">{}</span> ({})</li>", i + 1,
@@ -602,7 +602,7 @@ std::string report_html(const ReportData& d, const std::map<std::string, Chart>&
         "<li><b>Machines</b>: the cost of the user-state save and restore that a section's first "
         "<code>kernel_fpu_begin()</code> "
         "pays, by how much state the user had dirtied.</li>\n</ul>\n",
-        esc(format_frequency(o.min_freq_hz)), esc(format_frequency(o.min_freq_hz)), esc(o.quantile), esc(o.quantile));
+        esc(format_frequency(o.question.min_freq_hz)), esc(format_frequency(o.question.min_freq_hz)), esc(o.question.quantile), esc(o.question.quantile));
     s += "</body>\n</html>\n";
     return s;
 }

@@ -423,6 +423,16 @@ private:
 
 }  // namespace
 
+namespace {
+
+// A kernel in the file's list, once.
+void list_kernel(SweepPlan& plan, KernelInfo info) {
+    if (std::none_of(plan.listed.begin(), plan.listed.end(), [&](const KernelInfo& i) { return i.name == info.name; }))
+        plan.listed.push_back(std::move(info));
+}
+
+}  // namespace
+
 SweepPlan plan_sweep(const SweepOptions& opt, const SweepFile* resume) {
     SweepPlan plan;
     std::vector<DirtyState> tdirty = opt.threshold_dirty;
@@ -435,14 +445,17 @@ SweepPlan plan_sweep(const SweepOptions& opt, const SweepFile* resume) {
         opt.thresholds ? threshold_algorithms(plan.kernels) : std::vector<std::string>{};
     const std::vector<std::uint64_t> lengths = default_threshold_lengths();
     for (const Kernel* k : plan.kernels) {
-        for (const SeriesSpec& series : section_series(*k, opt)) {
+        const std::vector<SeriesSpec> all_series = section_series(*k, opt);
+        if (all_series.empty()) list_kernel(plan, {k->name, k->algorithm, k->isa, k->provider, k->block_bytes, k->needs_fpu});
+        for (const SeriesSpec& series : all_series) {
+            list_kernel(plan, series_info(*k, series));
             const std::vector<std::uint64_t> sizes = series_sizes(*k, series, opt);
             const std::string name = series_name(*k, series);
             for (bool cold : {false, true}) {
                 if (cold ? !opt.cold : !opt.hot) continue;
                 for (std::uint64_t bytes : sizes)
                     if (!resume || !has_point(*resume, name, cold ? "cold" : "hot", bytes))
-                        plan.sections.push_back({k, cold, bytes, series});
+                        plan.sections.push_back({k, cold, bytes, series, name});
             }
         }
         if (std::find(talgs.begin(), talgs.end(), k->algorithm) == talgs.end()) continue;
@@ -450,6 +463,25 @@ SweepPlan plan_sweep(const SweepOptions& opt, const SweepFile* resume) {
             if (resume && has_threshold_group(*resume, k->name, dirty_name(d))) continue;
             for (std::uint64_t len : lengths) plan.thresholds.push_back({k, d, len});
         }
+    }
+    return plan;
+}
+
+SweepPlan plan_verify(const std::vector<VerifyTarget>& targets, const SweepOptions& opt,
+                      std::vector<std::size_t>& points) {
+    SweepPlan plan;
+    std::map<std::pair<std::string, std::uint64_t>, std::size_t> index;  // (series, bytes) -> point
+    points.clear();
+    for (const VerifyTarget& t : targets) {
+        const std::string name = series_name(*t.kernel, t.series);
+        auto [it, fresh] = index.emplace(std::make_pair(name, t.bytes), plan.sections.size());
+        if (fresh) {
+            plan.sections.push_back({t.kernel, opt.cold, t.bytes, t.series, name});
+            if (std::find(plan.kernels.begin(), plan.kernels.end(), t.kernel) == plan.kernels.end())
+                plan.kernels.push_back(t.kernel);
+            list_kernel(plan, series_info(*t.kernel, t.series));
+        }
+        points.push_back(it->second);
     }
     return plan;
 }
@@ -532,8 +564,11 @@ std::string cold_buffer_warning(const ColdBuffer& c) {
         100 * share);
 }
 
-SweepFile summarise_sweep(const SweepOptions& opt, const SweepInputs& in, const SweepPlan& plan,
-                          const SweepMeasurement& m) {
+namespace {
+
+// The file a sweep starts from: the resumed one (its points cut short dropped, its kernel patterns merged
+// with this run's), or a new one with this machine's probe and the options.
+SweepFile start_file(const SweepOptions& opt, const SweepInputs& in, const SweepMeasurement& m) {
     SweepFile f;
     if (in.resume) {
         f = *in.resume;
@@ -563,34 +598,23 @@ SweepFile summarise_sweep(const SweepOptions& opt, const SweepInputs& in, const 
     f.tool_commit = tool_commit();
     f.date = utc_now_iso8601();
     f.section_overhead_ticks = static_cast<double>(opt.section_overhead_cycles) / f.core_per_tsc;
-    // The kernels: each series of sections as a kernel of its own (a kernel's primary series carries its name),
-    // and the kernels without sections that thresholds compare against.
-    auto list = [&](KernelInfo info) {
-        if (std::none_of(f.kernels.begin(), f.kernels.end(), [&](const KernelInfo& i) { return i.name == info.name; }))
-            f.kernels.push_back(std::move(info));
-    };
-    for (const Kernel* k : plan.kernels) {
-        const std::vector<SeriesSpec> series = section_series(*k, opt);
-        if (series.empty()) list({k->name, k->algorithm, k->isa, k->provider, k->block_bytes, k->needs_fpu});
-        for (const SeriesSpec& s : series) list(series_info(*k, s));
-    }
+    return f;
+}
 
-    // Points in plan order. Nothing measured is dropped on a stop: a point cut short is kept with what
-    // it has (>= 3 samples), marked unsettled, and --resume measures it again.
+// Points in plan order. Nothing measured is dropped on a stop: a point cut short is kept with what it has
+// (>= 3 samples), marked unsettled, and --resume measures it again. Returns the points left out.
+std::vector<std::string> add_points(SweepFile& f, const SweepPlan& plan, const PoolResult& pool) {
     std::vector<std::string> unmeasured;
-    const PoolResult& pool = m.pool;
     for (std::size_t i = 0; i < plan.sections.size(); ++i) {
         const PointSamples& s = pool.points[i];
         const SectionTarget& t = plan.sections[i];
         if (s.cycles.size() < 3) {
-            if (pool.complete)
-                unmeasured.push_back(
-                    fmt::format("{} {} B {}", series_name(*t.kernel, t.series), t.bytes, t.cold ? "cold" : "hot"));
+            if (pool.complete) unmeasured.push_back(fmt::format("{} {} B {}", t.name, t.bytes, t.cold ? "cold" : "hot"));
             continue;
         }
         std::vector<double> request = s.request_ticks;
         std::sort(request.begin(), request.end());
-        SectionPoint p{series_name(*t.kernel, t.series),
+        SectionPoint p{t.name,
                        t.cold ? "cold" : "hot",
                        t.bytes,
                        summarize(s.ticks),
@@ -621,7 +645,12 @@ SweepFile summarise_sweep(const SweepOptions& opt, const SweepInputs& in, const 
                                 s.rejected, s.retaken, s.unsettled_rounds});
     }
     f.partial = !pool.complete;
+    return unmeasured;
+}
 
+// The clock traces, the sampling summary, the disturbances and the cold buffer.
+void add_sampling(SweepFile& f, const SweepOptions& opt, const SweepMeasurement& m) {
+    const PoolResult& pool = m.pool;
     merge_trace(f.ratio_trace, ratio_trace_of(pool.clock));
     f.timer_trace = timer_trace_of(pool.clock);
     SamplingSummary& sm = f.sampling;
@@ -642,8 +671,48 @@ SweepFile summarise_sweep(const SweepOptions& opt, const SweepInputs& in, const 
         f.cold_buffer.huge_page_bytes =
             m.cold_huge_bytes ? static_cast<std::int64_t>(std::min<std::uint64_t>(*m.cold_huge_bytes, m.cold_bytes)) : -1;
     }
+}
 
-    // Warnings: what a reader must know to trust the numbers.
+// "the host disturbed the sweep: ..." by kind.
+std::string disturbance_warning(const PoolResult& pool) {
+    std::map<std::string, std::pair<std::uint64_t, double>> by_kind;
+    for (const DisturbanceEvent& e : pool.events) {
+        auto& [n, s] = by_kind[disturbance_name(e.kind)];
+        n += e.count;
+        s += e.length_s;
+    }
+    std::string what;
+    for (const auto& [kind, v] : by_kind)
+        what += fmt::format("{}{} x{} ({:.2f} s)", what.empty() ? "" : ", ", kind, v.first, v.second);
+    return fmt::format("the host disturbed the sweep: {}; {} samples were taken again (see \"disturbances\")", what,
+                       pool.retaken);
+}
+
+// The unsettled points, named by series: which ones the time was too short for.
+std::string unsettled_warning(const SweepPlan& plan, const PoolResult& pool) {
+    std::map<std::string, std::size_t> by_series;
+    for (std::size_t i = 0; i < pool.points.size(); ++i) {
+        if (!pool.points[i].unsettled_rounds) continue;
+        ++by_series[i < plan.sections.size() ? plan.sections[i].name
+                                             : plan.thresholds[i - plan.sections.size()].kernel->name +
+                                                   std::string(" thresholds")];
+    }
+    std::vector<std::pair<std::size_t, std::string>> worst;
+    for (const auto& [name, n] : by_series) worst.emplace_back(n, name);
+    std::sort(worst.rbegin(), worst.rend());
+    std::string most;
+    for (std::size_t i = 0; i < worst.size() && i < 5; ++i)
+        most += fmt::format("{}{} ({})", i ? ", " : "", worst[i].second, worst[i].first);
+    return fmt::format(
+        "{} of {} points are unsettled: their time ran out before they met the sampling rule in every round "
+        "(\"unsettled_rounds\"), most in {}{}; their quantiles are noisier than the rule asks, which widens "
+        "the limits' intervals; give the sweep more time (--time-budget) or fewer kernels (-k)",
+        pool.unsettled, pool.points.size(), most, worst.size() > 5 ? ", ..." : "");
+}
+
+// Warnings: what a reader must know to trust the numbers.
+void add_warnings(SweepFile& f, const SweepPlan& plan, const PoolResult& pool,
+                  const std::vector<std::string>& unmeasured, const SweepInputs& in) {
     const double drift = std::abs(f.core_per_tsc_end - f.core_per_tsc) / f.core_per_tsc;
     if (drift > 0.03)
         f.warnings.push_back(fmt::format(
@@ -657,41 +726,8 @@ SweepFile summarise_sweep(const SweepOptions& opt, const SweepInputs& in, const 
             "{} samples were at or below the timer's floor (impossible: the timer's overhead moved under them); "
             "they were measured again",
             pool.rejected));
-    if (!pool.events.empty()) {
-        std::map<std::string, std::pair<std::uint64_t, double>> by_kind;
-        for (const DisturbanceEvent& e : pool.events) {
-            auto& [n, s] = by_kind[disturbance_name(e.kind)];
-            n += e.count;
-            s += e.length_s;
-        }
-        std::string what;
-        for (const auto& [kind, v] : by_kind)
-            what += fmt::format("{}{} x{} ({:.2f} s)", what.empty() ? "" : ", ", kind, v.first, v.second);
-        f.warnings.push_back(
-            fmt::format("the host disturbed the sweep: {}; {} samples were taken again (see \"disturbances\")", what,
-                        pool.retaken));
-    }
-    if (pool.unsettled) {
-        // Named by kind: which series the budget was too short for.
-        std::map<std::string, std::size_t> by_series;
-        for (std::size_t i = 0; i < pool.points.size(); ++i) {
-            if (!pool.points[i].unsettled_rounds) continue;
-            ++by_series[i < plan.sections.size()
-                            ? series_name(*plan.sections[i].kernel, plan.sections[i].series)
-                            : plan.thresholds[i - plan.sections.size()].kernel->name + std::string(" thresholds")];
-        }
-        std::vector<std::pair<std::size_t, std::string>> worst;
-        for (const auto& [name, n] : by_series) worst.emplace_back(n, name);
-        std::sort(worst.rbegin(), worst.rend());
-        std::string most;
-        for (std::size_t i = 0; i < worst.size() && i < 5; ++i)
-            most += fmt::format("{}{} ({})", i ? ", " : "", worst[i].second, worst[i].first);
-        f.warnings.push_back(fmt::format(
-            "{} of {} points are unsettled: their time ran out before they met the sampling rule in every round "
-            "(\"unsettled_rounds\"), most in {}{}; their quantiles are noisier than the rule asks, which widens "
-            "the limits' intervals; give the sweep more time (--time-budget) or fewer kernels (-k)",
-            pool.unsettled, pool.points.size(), most, worst.size() > 5 ? ", ..." : ""));
-    }
+    if (!pool.events.empty()) f.warnings.push_back(disturbance_warning(pool));
+    if (pool.unsettled) f.warnings.push_back(unsettled_warning(plan, pool));
     if (!unmeasured.empty())
         f.warnings.push_back(fmt::format(
             "{} points got fewer than 3 possible samples and are left out: {}{}", unmeasured.size(),
@@ -704,14 +740,30 @@ SweepFile summarise_sweep(const SweepOptions& opt, const SweepInputs& in, const 
         f.warnings.push_back(fmt::format("interrupted: partial sweep{}; continue it with --resume",
                                          why.empty() ? "" : " (" + why + ")"));
     }
-    // Never a point no reader could use: a quantile <= 0 or not finite means a bug above, not a measurement.
+}
+
+// Never a point no reader could use: a quantile <= 0 or not finite means a bug above, not a measurement.
+void drop_impossible(SweepFile& f) {
     const std::vector<std::string> bad = impossible_points(f);
-    if (!bad.empty()) {
-        std::erase_if(f.sections, [](const SectionPoint& p) { return !possible_point(p.ticks, p.cycles); });
-        std::erase_if(f.thresholds, [](const ThresholdPoint& p) { return !possible_point(p.ticks, p.cycles); });
-        f.warnings.push_back(
-            fmt::format("{} points had impossible statistics and are left out: {}", bad.size(), fmt::join(bad, ", ")));
-    }
+    if (bad.empty()) return;
+    std::erase_if(f.sections, [](const SectionPoint& p) { return !possible_point(p.ticks, p.cycles); });
+    std::erase_if(f.thresholds, [](const ThresholdPoint& p) { return !possible_point(p.ticks, p.cycles); });
+    f.warnings.push_back(
+        fmt::format("{} points had impossible statistics and are left out: {}", bad.size(), fmt::join(bad, ", ")));
+}
+
+}  // namespace
+
+SweepFile summarise_sweep(const SweepOptions& opt, const SweepInputs& in, const SweepPlan& plan,
+                          const SweepMeasurement& m) {
+    SweepFile f = start_file(opt, in, m);
+    for (const KernelInfo& info : plan.listed)
+        if (std::none_of(f.kernels.begin(), f.kernels.end(), [&](const KernelInfo& i) { return i.name == info.name; }))
+            f.kernels.push_back(info);
+    const std::vector<std::string> unmeasured = add_points(f, plan, m.pool);
+    add_sampling(f, opt, m);
+    add_warnings(f, plan, m.pool, unmeasured, in);
+    drop_impossible(f);
     return f;
 }
 

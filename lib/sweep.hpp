@@ -99,6 +99,7 @@ struct SectionTarget {
     bool cold;
     std::uint64_t bytes;  // whole blocks (multi-source: per source)
     SeriesSpec series = {};
+    std::string name;  // the series' name (series_name), as the file writes it
 };
 struct ThresholdTarget {
     const Kernel* kernel;
@@ -106,12 +107,26 @@ struct ThresholdTarget {
     std::uint64_t bytes;
 };
 struct SweepPlan {
-    std::vector<const Kernel*> kernels;  // ours that this CPU can run: the file's kernel list
+    std::vector<const Kernel*> kernels;  // ours that this CPU can run
+    // The file's kernel list: each series of sections as a kernel of its own (series_info; a kernel's
+    // primary series carries its name), and the kernels without sections that thresholds compare against.
+    std::vector<KernelInfo> listed;
     std::vector<SectionTarget> sections;
     std::vector<ThresholdTarget> thresholds;
 };
 // The points of the options, less those `resume` (may be null) already holds complete.
 SweepPlan plan_sweep(const SweepOptions& opt, const SweepFile* resume);
+
+// What `verify` measures: one section size of one series of a kernel.
+struct VerifyTarget {
+    const Kernel* kernel;
+    SeriesSpec series;
+    std::uint64_t bytes;  // whole blocks (multi-source: per source)
+};
+// The plan that measures each target once, in opt's cold state (opt.cold) or else hot: targets of the same
+// series and size share one point; points[i] is targets[i]'s index into plan.sections. No thresholds.
+SweepPlan plan_verify(const std::vector<VerifyTarget>& targets, const SweepOptions& opt,
+                      std::vector<std::size_t>& points);
 
 // What measuring a plan gave: the pool's samples (sections first, then thresholds) and the core clock
 // at the start and the end.

@@ -135,7 +135,7 @@ std::vector<std::pair<double, double>> round_spreads(const ModelFile& src, Cache
     std::vector<std::pair<double, double>> out;
     for (const CacheModel& m : src.prior_models.empty() ? src.models : src.prior_models) {
         if (m.cache != cache) continue;
-        const LimitInterval iv = limit_interval(bound_fit(m, o.quantile), bound_points(m, o.quantile), budget_cycles);
+        const LimitInterval iv = limit_interval(bound_fit(m, o.question.quantile), bound_points(m, o.question.quantile), budget_cycles);
         if (iv.rounds >= 2 && iv.central > 0) out.emplace_back(iv.central, iv.round_sd / iv.central);
     }
     return out;
@@ -156,20 +156,20 @@ VariantResult solve_budget(const ModelFile& src, const KernelInfo& k, const Cach
     v.contention_s = cm.contention_s;
     v.contention_s_lo = cm.contention_s_lo;
     v.contention_s_hi = cm.contention_s_hi;
-    const double budget = effective_budget_s(o);
-    auto t = [&](double n) { return predict_upper_s(cm, n, o.min_freq_hz, o.quantile); };
-    const LineFit& bound = bound_fit(cm, o.quantile);
+    const double budget = effective_budget_s(o.question);
+    auto t = [&](double n) { return predict_upper_s(cm, n, o.question.min_freq_hz, o.question.quantile); };
+    const LineFit& bound = bound_fit(cm, o.question.quantile);
     v.one_block_s = t(v.block_bytes);
     const double b_cycles = bound.b_hi;
     if (!(b_cycles > 0)) {
         v.notes.push_back("the fit has no positive per-byte cost; no limit can be computed");
         return v;
     }
-    const double budget_cycles = budget * o.min_freq_hz;
-    const double own_central = limit_interval(bound, bound_points(cm, o.quantile), budget_cycles).central;
+    const double budget_cycles = budget * o.question.min_freq_hz;
+    const double own_central = limit_interval(bound, bound_points(cm, o.question.quantile), budget_cycles).central;
     double prior = round_spread_prior(round_spreads(src, cm.cache, o, budget_cycles), own_central);
     if (prior < 0) prior = kFallbackPriorRelSd;
-    const LimitInterval iv = limit_interval(bound, bound_points(cm, o.quantile), budget_cycles, prior);
+    const LimitInterval iv = limit_interval(bound, bound_points(cm, o.question.quantile), budget_cycles, prior);
     v.interval_lo_bytes = iv.lo;
     v.central_bytes = iv.central;
     v.interval_hi_bytes = iv.hi;
@@ -243,8 +243,8 @@ void judge_upstream(VariantResult& v, const CacheModel& cm, const RecommendOptio
     v.upstream_bytes = u->fpu_chunk_bytes;
     if (!u->fpu_chunk_bytes) v.upstream_judged_at = u->judged_at_bytes;
     if (const std::optional<std::uint64_t> judged = u->judged_bytes()) {
-        v.upstream_time_s = predict_upper_s(cm, static_cast<double>(*judged), o.min_freq_hz, o.quantile);
-        v.upstream_pass = v.upstream_time_s <= effective_budget_s(o);
+        v.upstream_time_s = predict_upper_s(cm, static_cast<double>(*judged), o.question.min_freq_hz, o.question.quantile);
+        v.upstream_pass = v.upstream_time_s <= effective_budget_s(o.question);
     } else {
         v.upstream_time_s = std::numeric_limits<double>::infinity();
         v.upstream_pass = false;

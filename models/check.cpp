@@ -14,6 +14,7 @@
 
 #include "errors.hpp"
 #include "header.hpp"
+#include "select_models.hpp"
 #include "stripes.hpp"
 #include "text_lines.hpp"
 
@@ -309,7 +310,7 @@ std::optional<CheckResult> check_stripe_constant(const HeaderConstant& c, const 
     if (bytes_constant) stem.resize(stem.size() - std::string("_FPU_BYTES").size());
     std::optional<CheckResult> out;
     for (const ModelFile& m : sources) {
-        for (const StripeSeries& s : stripe_series(m, o.cache)) {
+        for (const StripeSeries& s : stripe_series(m, o.question.cache)) {
             const std::string word = macro_stem(s.unit.word);
             for (const std::string& name : {s.kernel, s.algorithm}) {
                 std::uint32_t count = 0;
@@ -350,6 +351,82 @@ std::optional<CheckResult> check_stripe_constant(const HeaderConstant& c, const 
     return out;
 }
 
+// --per-algorithm selected: whether `c` is the variant the kernel runs on its machine (true for all of
+// them when that is unknown).
+bool is_selected_variant(const ModelChoice& c, const ModelSelection& selection) {
+    std::vector<std::string> have;
+    for (const ModelChoice* other : selection.of_source(*c.source))
+        if (other->kernel->algorithm == c.kernel->algorithm && other->kernel->needs_fpu && !is_peer(*other->kernel))
+            have.push_back(other->kernel->name);
+    const std::optional<std::string> chosen = selected_variant(c.kernel->algorithm, c.source->cpu, have);
+    return !chosen || *chosen == c.kernel->name;
+}
+
+// A FPUTUNE_<KERNEL|ALGORITHM>_FPU_BYTES constant: the longest predicted section over the series it names
+// (a kernel's own, or every variant that stands for the algorithm). Empty: it names none.
+std::optional<CheckResult> check_bytes_constant(const HeaderConstant& c, const std::string& stem,
+                                                const ModelSelection& selection, const RecommendOptions& o) {
+    CheckResult r;
+    r.constant = c;
+    bool matched = false;
+    for (const ModelChoice& choice : selection.choices) {
+        const KernelInfo& k = *choice.kernel;
+        // A series' stem (header.hpp): a kernel's, its AAD part's; the warm-up state shares its warm series' one.
+        const bool as_kernel = series_stem(k) == stem;
+        const bool as_algorithm = !as_kernel && series_algorithm_stem(k) == stem && choice.stands_for_algorithm;
+        if (!as_kernel && !as_algorithm) continue;
+        if (as_algorithm && o.per_algorithm == PerAlgorithm::selected && !is_selected_variant(choice, selection))
+            continue;
+        const double t = predict_upper_s(*choice.model, static_cast<double>(c.value), o.question.min_freq_hz,
+                                         o.question.quantile);
+        if (!matched || t > r.time_s) {
+            r.time_s = t;
+            r.kernel = k.name;
+            r.machine = choice.source->machine;
+            r.cache = choice.cache;
+        }
+        r.target = as_kernel ? k.kernel() + (k.shape == "aad" ? " (aad)" : "") : k.algorithm;
+        r.is_algorithm = as_algorithm;
+        matched = true;
+        if (k.block_bytes > 1 && c.value % k.block_bytes)
+            r.note = fmt::format("not whole blocks of {} B ({}: {} B per section)", k.block_bytes, k.name,
+                                 c.value / k.block_bytes * k.block_bytes);
+    }
+    if (!matched) return std::nullopt;
+    return r;
+}
+
+// One constant judged, or why it was not: a note.
+void check_constant(const HeaderConstant& c, const std::vector<ModelFile>& sources, const ModelSelection& selection,
+                    const RecommendOptions& o, CheckReport& report) {
+    const double budget = effective_budget_s(o.question);
+    // Multi-source kernels: FPUTUNE_RAID6_AVX512_MAX_DISKS_4K, FPUTUNE_RAID6_AVX512_10_DISKS_FPU_BYTES.
+    std::optional<CheckResult> r = check_stripe_constant(c, sources, o);
+    if (!r) {
+        if (ends_with(c.name, "_SIMD_MIN_BYTES")) {
+            report.notes.push_back(
+                fmt::format("ignored {} (line {}): a SIMD threshold, not a section limit", c.name, c.line));
+            return;
+        }
+        if (!ends_with(c.name, "_FPU_BYTES")) {
+            report.notes.push_back(fmt::format(
+                "ignored {} (line {}): not of the form FPUTUNE_<KERNEL|ALGORITHM>_FPU_BYTES", c.name, c.line));
+            return;
+        }
+        std::string stem = c.name.substr(0, c.name.size() - std::string("_FPU_BYTES").size());
+        if (stem.rfind("FPUTUNE_", 0) == 0) stem = stem.substr(8);
+        r = check_bytes_constant(c, stem, selection, o);
+        if (!r) {
+            report.notes.push_back(fmt::format(
+                "ignored {} (line {}): no kernel or algorithm '{}' with section points in the inputs", c.name, c.line,
+                stem));
+            return;
+        }
+    }
+    r->pass = r->time_s <= budget;
+    report.results.push_back(*r);
+}
+
 }  // namespace
 
 CheckReport check_header(const std::string& text, const std::string& source, const std::vector<ModelFile>& sources,
@@ -359,83 +436,8 @@ CheckReport check_header(const std::string& text, const std::string& source, con
     std::vector<std::string> skipped;
     const auto constants = parse_header_constants(text, skipped, source);
     for (const auto& s : skipped) report.notes.push_back("ignored " + s);
-    const double budget = effective_budget_s(o);
-    // Which kernels an algorithm constant covers: ours that need the FPU, peers only when none of ours.
-    std::set<std::string> own_algorithms;
-    for (const auto& s : sources)
-        for (const auto& k : s.kernels)
-            if (k.needs_fpu && !is_peer(k)) own_algorithms.insert(k.algorithm);
-    for (const auto& c : constants) {
-        // Multi-source kernels: FPUTUNE_RAID6_AVX512_MAX_DISKS_4K, FPUTUNE_RAID6_AVX512_10_DISKS_FPU_BYTES.
-        if (std::optional<CheckResult> r = check_stripe_constant(c, sources, o)) {
-            r->pass = r->time_s <= budget;
-            report.results.push_back(*r);
-            continue;
-        }
-        if (ends_with(c.name, "_SIMD_MIN_BYTES")) {
-            report.notes.push_back(
-                fmt::format("ignored {} (line {}): a SIMD threshold, not a section limit", c.name, c.line));
-            continue;
-        }
-        if (!ends_with(c.name, "_FPU_BYTES")) {
-            report.notes.push_back(fmt::format(
-                "ignored {} (line {}): not of the form FPUTUNE_<KERNEL|ALGORITHM>_FPU_BYTES", c.name, c.line));
-            continue;
-        }
-        std::string stem = c.name.substr(0, c.name.size() - std::string("_FPU_BYTES").size());
-        if (stem.rfind("FPUTUNE_", 0) == 0) stem = stem.substr(8);
-        CheckResult r;
-        r.constant = c;
-        bool matched = false;
-        for (const auto& s : sources) {
-            for (const auto& k : s.kernels) {
-                // A series' stem (header.hpp): a kernel's, its AAD part's; the warm-up state shares its warm series'
-                // one.
-                const bool as_kernel = series_stem(k) == stem;
-                const bool as_algorithm = !as_kernel && series_algorithm_stem(k) == stem && k.needs_fpu &&
-                                          (!is_peer(k) || !own_algorithms.count(k.algorithm));
-                if (!as_kernel && !as_algorithm) continue;
-                if (as_algorithm && o.per_algorithm == PerAlgorithm::selected) {
-                    // Judged on the variant the kernel runs on this machine (all of them when unknown).
-                    std::vector<std::string> have;
-                    for (const auto& other : s.kernels)
-                        if (other.algorithm == k.algorithm && other.needs_fpu && !is_peer(other) &&
-                            (s.model(other.name, Cache::hot) || s.model(other.name, Cache::cold)))
-                            have.push_back(other.name);
-                    const std::optional<std::string> chosen = selected_variant(k.algorithm, s.cpu, have);
-                    if (chosen && *chosen != k.name) continue;
-                }
-                const CacheModel* cm = s.model(k.name, o.cache);
-                Cache cache = o.cache;
-                if (!cm) {
-                    cache = other(o.cache);
-                    cm = s.model(k.name, cache);
-                }
-                if (!cm) continue;
-                const double t = predict_upper_s(*cm, static_cast<double>(c.value), o.min_freq_hz, o.quantile);
-                if (!matched || t > r.time_s) {
-                    r.time_s = t;
-                    r.kernel = k.name;
-                    r.machine = s.machine;
-                    r.cache = cache;
-                }
-                r.target = as_kernel ? k.kernel() + (k.shape == "aad" ? " (aad)" : "") : k.algorithm;
-                r.is_algorithm = as_algorithm;
-                matched = true;
-                if (k.block_bytes > 1 && c.value % k.block_bytes)
-                    r.note = fmt::format("not whole blocks of {} B ({}: {} B per section)", k.block_bytes, k.name,
-                                         c.value / k.block_bytes * k.block_bytes);
-            }
-        }
-        if (!matched) {
-            report.notes.push_back(
-                fmt::format("ignored {} (line {}): no kernel or algorithm '{}' with section points in the inputs",
-                            c.name, c.line, stem));
-            continue;
-        }
-        r.pass = r.time_s <= budget;
-        report.results.push_back(r);
-    }
+    const ModelSelection selection = select_models(sources, o.question);
+    for (const auto& c : constants) check_constant(c, sources, selection, o, report);
     if (report.results.empty())
         throw InputError(
             fmt::format("{}: no constant of the form FPUTUNE_<KERNEL>_FPU_BYTES or FPUTUNE_<ALGORITHM>_FPU_BYTES "

@@ -8,6 +8,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <span>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -15,6 +16,7 @@
 #include "atomic_file.hpp"
 #include "errors.hpp"
 #include "fit.hpp"
+#include "select_models.hpp"
 
 namespace fputune {
 
@@ -113,6 +115,61 @@ const VariantResult* find_variant(const std::optional<Recommendation>& r, const 
     return nullptr;
 }
 
+// One variant's change: the slopes of its p50 and bound lines, and its limit where both files recommend one.
+CompareRow compare_row(const KernelInfo& k, const CacheModel& ma, const CacheModel& mb, Cache used,
+                       const std::optional<Recommendation>& ra, const std::optional<Recommendation>& rb,
+                       const CompareOptions& o) {
+    CompareRow row;
+    row.kernel = k.name;
+    row.algorithm = k.algorithm;
+    row.cache = used;
+    const Estimate pa = slope(ma.p50), pb = slope(mb.p50);
+    row.p50_cpb = compare_estimates(pa, pb, pa.value, pb.value, true, o);
+    const Estimate ba = slope(bound_fit(ma, o.recommend.question.quantile));
+    const Estimate bb = slope(bound_fit(mb, o.recommend.question.quantile));
+    row.bound_cpb = compare_estimates(ba, bb, ba.value, bb.value, true, o);
+    const VariantResult* va = find_variant(ra, k.name);
+    const VariantResult* vb = find_variant(rb, k.name);
+    if (!k.needs_fpu)
+        row.limit = not_compared("needs no FPU: no limit");
+    else if (!va || !vb)
+        row.limit = not_compared("not recommended (a peer beside a variant of ours)");
+    else if (!va->fits || !vb->fits)
+        row.limit = not_compared(fmt::format("no size fits in {}", !va->fits ? (!vb->fits ? "A and B" : "A") : "B"));
+    else if (va->cache != used || vb->cache != used)
+        row.limit = not_compared("limits use another cache state");
+    else
+        row.limit = compare_estimates(limit_estimate(*va), limit_estimate(*vb), static_cast<double>(va->bytes),
+                                      static_cast<double>(vb->bytes), false, o);
+    summarise(row);
+    return row;
+}
+
+// Per algorithm: the limit and threshold of A against B.
+void compare_algorithms(CompareResult& r, const std::optional<Recommendation>& ra,
+                        const std::optional<Recommendation>& rb) {
+    if (!ra || !rb) return;
+    auto add = [&](const AlgorithmRow& x, bool is_a) {
+        auto it = std::find_if(r.algorithms.begin(), r.algorithms.end(),
+                               [&](const CompareAlgorithm& c) { return c.algorithm == x.algorithm; });
+        if (it == r.algorithms.end()) {
+            r.algorithms.push_back({});
+            it = std::prev(r.algorithms.end());
+            it->algorithm = x.algorithm;
+        }
+        (is_a ? it->in_a : it->in_b) = true;
+        (is_a ? it->limit_a : it->limit_b) = x.fits ? std::optional<std::uint64_t>(x.bytes) : std::nullopt;
+        (is_a ? it->bound_by_a : it->bound_by_b) = x.kernel;
+        (is_a ? it->threshold_a : it->threshold_b) = x.threshold;
+    };
+    for (const auto& x : ra->algorithms) add(x, true);
+    for (const auto& x : rb->algorithms) add(x, false);
+    for (auto& c : r.algorithms)
+        if (c.limit_a && c.limit_b && *c.limit_a)
+            c.rel = (static_cast<double>(*c.limit_b) - static_cast<double>(*c.limit_a)) /
+                    static_cast<double>(*c.limit_a);
+}
+
 }  // namespace
 
 CompareResult compare_models(const ModelFile& a, const ModelFile& b, const CompareOptions& o) {
@@ -129,83 +186,34 @@ CompareResult compare_models(const ModelFile& a, const ModelFile& b, const Compa
     } catch (const std::runtime_error& e) {
         r.notes.push_back(std::string("no limits compared: ") + e.what());
     }
-    const Cache cache = o.recommend.cache, fallback = other(cache);
+    const Cache cache = o.recommend.question.cache, fallback = other(cache);
+    const ModelSelection sa = select_models(std::span(&a, 1), o.recommend.question);
+    const ModelSelection sb = select_models(std::span(&b, 1), o.recommend.question);
     std::vector<std::string> fell_back;
     for (const auto& k : a.kernels) {
-        const CacheModel* ma = a.model(k.name, cache);
-        const CacheModel* mb = b.model(k.name, cache);
-        Cache used = cache;
-        if (!ma || !mb) {
-            // As recommend: the other cache state when the asked one is missing (on both sides alike).
-            const CacheModel* oa = a.model(k.name, fallback);
-            const CacheModel* ob = b.model(k.name, fallback);
-            if (oa && ob) {
-                ma = oa, mb = ob, used = fallback;
-                fell_back.push_back(k.name);
-            }
+        const ModelChoice* ca = sa.find(a, k.name);
+        const ModelChoice* cb = sb.find(b, k.name);
+        if (!ca) continue;  // no section points in A: not a sectioned variant
+        const CacheModel *ma = ca->model, *mb = cb ? cb->model : nullptr;
+        // As recommend, the other cache state when the asked one is missing, but on both sides alike.
+        if (cb && ca->cache != cb->cache) {
+            ma = a.model(k.name, fallback);
+            mb = b.model(k.name, fallback);
         }
-        if (!ma && !a.model(k.name, fallback)) continue;  // no section points in A: not a sectioned variant
         if (!ma || !mb) {
             r.only_a.push_back(k.name + (b.kernel(k.name) ? " (no section points in B)" : ""));
             continue;
         }
-        CompareRow row;
-        row.kernel = k.name;
-        row.algorithm = k.algorithm;
-        row.cache = used;
-        const Estimate pa = slope(ma->p50), pb = slope(mb->p50);
-        row.p50_cpb = compare_estimates(pa, pb, pa.value, pb.value, true, o);
-        const Estimate ba = slope(bound_fit(*ma, o.recommend.quantile));
-        const Estimate bb = slope(bound_fit(*mb, o.recommend.quantile));
-        row.bound_cpb = compare_estimates(ba, bb, ba.value, bb.value, true, o);
-        const VariantResult* va = find_variant(ra, k.name);
-        const VariantResult* vb = find_variant(rb, k.name);
-        if (!k.needs_fpu)
-            row.limit = not_compared("needs no FPU: no limit");
-        else if (!va || !vb)
-            row.limit = not_compared("not recommended (a peer beside a variant of ours)");
-        else if (!va->fits || !vb->fits)
-            row.limit =
-                not_compared(fmt::format("no size fits in {}", !va->fits ? (!vb->fits ? "A and B" : "A") : "B"));
-        else if (va->cache != used || vb->cache != used)
-            row.limit = not_compared("limits use another cache state");
-        else
-            row.limit = compare_estimates(limit_estimate(*va), limit_estimate(*vb), static_cast<double>(va->bytes),
-                                          static_cast<double>(vb->bytes), false, o);
-        summarise(row);
-        r.rows.push_back(std::move(row));
+        if (ma->cache != cache) fell_back.push_back(k.name);
+        r.rows.push_back(compare_row(k, *ma, *mb, ma->cache, ra, rb, o));
     }
     for (const auto& k : b.kernels)
-        if ((b.model(k.name, Cache::hot) || b.model(k.name, Cache::cold)) && !a.model(k.name, Cache::hot) &&
-            !a.model(k.name, Cache::cold))
+        if (sb.find(b, k.name) && !sa.find(a, k.name))
             r.only_b.push_back(k.name + (a.kernel(k.name) ? " (no section points in A)" : ""));
-    if (ra && rb) {
-        auto add = [&](const AlgorithmRow& x, bool is_a) {
-            auto it = std::find_if(r.algorithms.begin(), r.algorithms.end(),
-                                   [&](const CompareAlgorithm& c) { return c.algorithm == x.algorithm; });
-            if (it == r.algorithms.end()) {
-                r.algorithms.push_back({});
-                it = std::prev(r.algorithms.end());
-                it->algorithm = x.algorithm;
-            }
-            (is_a ? it->in_a : it->in_b) = true;
-            (is_a ? it->limit_a : it->limit_b) = x.fits ? std::optional<std::uint64_t>(x.bytes) : std::nullopt;
-            (is_a ? it->bound_by_a : it->bound_by_b) = x.kernel;
-            (is_a ? it->threshold_a : it->threshold_b) = x.threshold;
-        };
-        for (const auto& x : ra->algorithms) add(x, true);
-        for (const auto& x : rb->algorithms) add(x, false);
-        for (auto& c : r.algorithms)
-            if (c.limit_a && c.limit_b && *c.limit_a)
-                c.rel = (static_cast<double>(*c.limit_b) - static_cast<double>(*c.limit_a)) /
-                        static_cast<double>(*c.limit_a);
-    }
-    if (!fell_back.empty()) {
-        std::string names;
-        for (const auto& n : fell_back) names += (names.empty() ? "" : ", ") + n;
-        r.notes.push_back(
-            fmt::format("no {}-cache points for {}: compared {} cache", name(cache), names, name(fallback)));
-    }
+    compare_algorithms(r, ra, rb);
+    if (!fell_back.empty())
+        r.notes.push_back(fmt::format("no {}-cache points for {}: compared {} cache", name(cache),
+                                      fmt::join(fell_back, ", "), name(fallback)));
     if (r.rows.empty()) r.notes.push_back("no variant has section points in both files: nothing to compare");
     return r;
 }
@@ -369,11 +377,11 @@ json to_json(const CompareResult& r) {
     j["b"] = side_json(r.b);
     j["options"] = {{"alpha", r.options.alpha},
                     {"min_change", r.options.min_change},
-                    {"budget_s", o.budget_s},
-                    {"min_freq_hz", o.min_freq_hz},
-                    {"margin", o.margin},
-                    {"cache", name(o.cache)},
-                    {"quantile", name(o.quantile)},
+                    {"budget_s", o.question.budget_s},
+                    {"min_freq_hz", o.question.min_freq_hz},
+                    {"margin", o.question.margin},
+                    {"cache", name(o.question.cache)},
+                    {"quantile", name(o.question.quantile)},
                     {"round", name(o.round)},
                     {"units", "core cycles per byte; limits in bytes"}};
     j["rows"] = json::array();

@@ -12,6 +12,7 @@
 
 #include "errors.hpp"
 #include "header.hpp"
+#include "select_models.hpp"
 #include "units.hpp"
 
 namespace fputune {
@@ -59,7 +60,7 @@ void warm_up_note(VariantRow& row, const RecommendOptions& o) {
     row.bound.notes.push_back(
         fmt::format("ZMM warm-up: the first section after {} idle fits {} ({} at {}), warm code {}: {}",
                     format_duration(idle->idle_s), limit(*idle), format_duration(idle->time_s),
-                    format_frequency(o.min_freq_hz), limit(*warm),
+                    format_frequency(o.question.min_freq_hz), limit(*warm),
                     idle->bytes < warm->bytes ? fmt::format("the warm-up binds ({:+.1f} %)", change)
                                               : std::string("no change to the limit")));
 }
@@ -69,7 +70,7 @@ void recommend_stripes(Recommendation& r, const std::vector<ModelFile>& sources,
     std::map<std::string, StripeRow> rows;
     std::vector<std::string> order;
     for (const auto& s : sources)
-        for (const StripeSeries& series : stripe_series(s, o.cache)) {
+        for (const StripeSeries& series : stripe_series(s, o.question.cache)) {
             if (!rows.count(series.kernel)) order.push_back(series.kernel);
             rows[series.kernel].per_machine.push_back(solve_stripe_count(series, o));
         }
@@ -88,11 +89,8 @@ void recommend_stripes(Recommendation& r, const std::vector<ModelFile>& sources,
     }
 }
 
-}  // namespace
-
-Recommendation recommend(const std::vector<ModelFile>& sources, const RecommendOptions& o) {
-    validate(o);
-    if (sources.empty()) throw std::invalid_argument("--from: no input files");
+// The provenance and each machine's notes.
+Recommendation start_recommendation(const std::vector<ModelFile>& sources, const RecommendOptions& o) {
     Recommendation r;
     r.options = o;
     r.tool_version = tool_version();
@@ -109,61 +107,63 @@ Recommendation recommend(const std::vector<ModelFile>& sources, const RecommendO
                 fmt::format("{}: sections were swept with {} dirty; --dirty {} selects the thresholds only", s.machine,
                             name(*s.dirty), name(*o.dirty)));
     }
-    // The thresholds as the kernel pays them: the state save by one one-shot in --save-every (parallel to
-    // each source's own).
-    std::vector<std::vector<SimdThreshold>> paid(sources.size());
+    return r;
+}
+
+// Each source's thresholds as the kernel pays them: the state save by one one-shot in --save-every
+// (parallel to the source's own).
+using PaidThresholds = std::vector<std::vector<SimdThreshold>>;
+PaidThresholds paid_thresholds(const std::vector<ModelFile>& sources, const RecommendOptions& o) {
+    PaidThresholds paid(sources.size());
     for (std::size_t i = 0; i < sources.size(); ++i)
         for (const auto& t : sources[i].thresholds) paid[i].push_back(amortised(t, o.save_every));
-    // Which kernels: ours that need the FPU; an algorithm's peers only when it has none of ours.
-    std::set<std::string> own_algorithms;
-    for (const auto& s : sources)
-        for (const auto& k : s.kernels)
-            if (k.needs_fpu && !is_peer(k) && (s.model(k.name, Cache::hot) || s.model(k.name, Cache::cold)))
-                own_algorithms.insert(k.algorithm);
+    return paid;
+}
+
+std::size_t index_of(const std::vector<ModelFile>& sources, const ModelFile& s) {
+    return static_cast<std::size_t>(&s - sources.data());
+}
+
+// One kernel on one machine: its limit, upstream's verdict, its threshold.
+VariantResult variant_result(const ModelChoice& c, const std::vector<SimdThreshold>& paid, const RecommendOptions& o) {
+    const ModelFile& s = *c.source;
+    const KernelInfo& k = *c.kernel;
+    VariantResult v = solve_budget(s, k, *c.model, o);
+    v.stem = series_stem(k);
+    v.algorithm_stem = series_algorithm_stem(k);
+    v.idle_s = k.idle_s;
+    if (is_peer(k)) v.notes.push_back("a peer (" + k.provider + "): the algorithm has no variant of ours");
+    // The median line shows structure (a cache step); the p90 one mostly shows noise (see `fit`).
+    if (!c.model->p50.straight) v.notes.push_back("p50 fit: " + c.model->p50.note);
+    judge_upstream(v, *c.model, o);
+    const std::optional<Dirty> dirty = o.dirty ? o.dirty : s.dirty;
+    for (const auto& t : paid)
+        if (t.kernel == k.name && (!dirty || t.dirty == *dirty)) v.threshold = t;
+    return v;
+}
+
+// Per variant (the ZMM warm-up state joins its warm series' row: the limit must hold after an idle period
+// too) every machine's result, then the most conservative one, upstream judged on the slowest machine.
+void recommend_variants(Recommendation& r, const std::vector<ModelFile>& sources, const PaidThresholds& paid,
+                        const RecommendOptions& o) {
     std::map<std::string, VariantRow> rows;
-    std::vector<std::string> order;
-    std::vector<std::string> fallback;
-    for (const auto& s : sources) {
-        for (const auto& k : s.kernels) {
-            if (!k.needs_fpu) continue;
-            if (is_peer(k) && own_algorithms.count(k.algorithm)) continue;
-            const CacheModel* cm = s.model(k.name, o.cache);
-            if (!cm) {
-                cm = s.model(k.name, other(o.cache));
-                if (!cm) continue;
-                fallback.push_back(k.name + (sources.size() > 1 ? " on " + s.machine : ""));
-            }
-            VariantResult v = solve_budget(s, k, *cm, o);
-            v.stem = series_stem(k);
-            v.algorithm_stem = series_algorithm_stem(k);
-            v.idle_s = k.idle_s;
-            if (is_peer(k)) v.notes.push_back("a peer (" + k.provider + "): the algorithm has no variant of ours");
-            // The median line shows structure (a cache step); the p90 one mostly shows noise (see `fit`).
-            if (!cm->p50.straight) v.notes.push_back("p50 fit: " + cm->p50.note);
-            judge_upstream(v, *cm, o);
-            const std::optional<Dirty> dirty = o.dirty ? o.dirty : s.dirty;
-            for (const auto& t : paid[static_cast<std::size_t>(&s - sources.data())])
-                if (t.kernel == k.name && (!dirty || t.dirty == *dirty)) v.threshold = t;
-            // The ZMM warm-up state joins its warm series' row: the limit must hold after an idle period too.
-            const std::string key =
-                k.idle_s > 0 && k.name.ends_with(".idle") ? k.name.substr(0, k.name.size() - 5) : k.name;
-            if (!rows.count(key)) order.push_back(key);
-            rows[key].per_machine.push_back(std::move(v));
-        }
+    std::vector<std::string> order, fallback;
+    for (const ModelChoice& c : select_models(sources, o.question).choices) {
+        if (!c.stands_for_algorithm) continue;
+        if (c.fallback) fallback.push_back(c.kernel->name + (sources.size() > 1 ? " on " + c.source->machine : ""));
+        const KernelInfo& k = *c.kernel;
+        const std::string key =
+            k.idle_s > 0 && k.name.ends_with(".idle") ? k.name.substr(0, k.name.size() - 5) : k.name;
+        if (!rows.count(key)) order.push_back(key);
+        rows[key].per_machine.push_back(variant_result(c, paid[index_of(sources, *c.source)], o));
     }
-    if (!fallback.empty()) {
-        std::string names;
-        for (const auto& f : fallback) names += (names.empty() ? "" : ", ") + f;
-        r.notes.push_back(
-            fmt::format("no {}-cache points for {}: used {} cache", name(o.cache), names, name(other(o.cache))));
-    }
+    if (!fallback.empty()) r.notes.push_back(fallback_note(fallback, o.question.cache));
     if (rows.empty())
         throw InputError(
             "no kernel that needs the FPU has section points in the input; sweep some with `fputune sweep`");
     for (const auto& name : order) {
         VariantRow& row = rows[name];
         row.bound = *std::min_element(row.per_machine.begin(), row.per_machine.end(), more_conservative);
-        // Upstream is judged on the slowest machine.
         for (const auto& v : row.per_machine)
             if (v.upstream_known && v.upstream_time_s > row.bound.upstream_time_s) {
                 row.bound.upstream_time_s = v.upstream_time_s;
@@ -172,117 +172,144 @@ Recommendation recommend(const std::vector<ModelFile>& sources, const RecommendO
         warm_up_note(row, o);
         r.variants.push_back(row);
     }
-    // Per algorithm: the smallest limit over its variants and machines.
+}
+
+// The most conservative variant of an algorithm (over its machines), and upstream's worst verdict.
+const VariantResult* slowest_variant(const Recommendation& r, AlgorithmRow& a) {
+    const VariantResult* worst = nullptr;
+    for (const auto& row : r.variants) {
+        if (row.bound.algorithm != a.algorithm) continue;
+        if (!worst || more_conservative(row.bound, *worst)) worst = &row.bound;
+        if (row.bound.upstream_known) {
+            a.upstream_known = true;
+            a.upstream_bytes = row.bound.upstream_bytes;
+            a.upstream_judged_at = row.bound.upstream_judged_at;
+            if (row.bound.upstream_time_s >= a.upstream_time_s) {
+                a.upstream_time_s = row.bound.upstream_time_s;
+                a.upstream_pass = row.bound.upstream_pass;
+            }
+        }
+    }
+    return worst;
+}
+
+// --per-algorithm selected: per machine the variant the kernel runs there, then the most conservative of
+// those; when one machine's choice is unknown, the slowest variant stands in for the whole algorithm.
+// Returns the binding result (`worst` when it stands in) and fills `selected_on` (per source, the variant).
+const VariantResult* selected_variant_result(const Recommendation& r, AlgorithmRow& a,
+                                             const std::vector<ModelFile>& sources, const VariantResult* worst,
+                                             std::map<std::string, std::string>& selected_on) {
+    const VariantResult* chosen = nullptr;
+    std::map<std::string, std::string> choice;  // per source
+    std::size_t machines = 0;
+    std::string note;
+    for (const auto& s : sources) {
+        std::vector<std::string> have;
+        std::vector<const VariantResult*> results;
+        for (const auto& row : r.variants)
+            for (const auto& pm : row.per_machine)
+                if (pm.algorithm == a.algorithm && pm.source == s.source) {
+                    have.push_back(pm.kernel);
+                    results.push_back(&pm);
+                }
+        if (have.empty()) continue;
+        ++machines;
+        std::string why;
+        const std::optional<std::string> v = selected_variant(a.algorithm, s.cpu, have, &why);
+        if (!why.empty()) note += (note.empty() ? "" : "; ") + (sources.size() > 1 ? s.machine + ": " : "") + why;
+        if (!v) continue;
+        const VariantResult* pm =
+            results[static_cast<std::size_t>(std::find(have.begin(), have.end(), *v) - have.begin())];
+        a.selected.push_back(*v + (sources.size() > 1 ? " on " + s.machine : ""));
+        choice[s.source] = *v;
+        if (!chosen || more_conservative(*pm, *chosen)) chosen = pm;
+    }
+    a.selection_note = note;
+    if (chosen && a.selected.size() == machines) {
+        a.policy = PerAlgorithm::selected;
+        selected_on = std::move(choice);
+        return chosen;
+    }
+    a.selected.clear();
+    a.selection_note = "the slowest variant stands in (" + (note.empty() ? "no machine's choice is known" : note) + ")";
+    return worst;
+}
+
+// Threshold: per machine the fastest SIMD variant of ours (the one a dispatcher picks: lowest one-shot
+// cost at the longest length measured; with --per-algorithm selected, the kernel's variant there when it
+// has threshold points), then the largest across machines.
+void algorithm_threshold(AlgorithmRow& a, const std::vector<ModelFile>& sources, const PaidThresholds& paid,
+                         const std::map<std::string, std::string>& selected_on, const RecommendOptions& o) {
+    auto rank = [](const SimdThreshold& t) {
+        return t.kind == ThresholdKind::never ? std::numeric_limits<std::uint64_t>::max() : t.bytes;
+    };
+    for (const auto& s : sources) {
+        const std::optional<Dirty> dirty = o.dirty ? o.dirty : s.dirty;
+        const std::vector<SimdThreshold>& thresholds = paid[index_of(sources, s)];
+        const auto sel = selected_on.find(s.source);
+        const bool only_selected = sel != selected_on.end() &&
+                                   std::any_of(thresholds.begin(), thresholds.end(), [&](const SimdThreshold& t) {
+                                       return t.kernel == sel->second && (!dirty || t.dirty == *dirty);
+                                   });
+        const SimdThreshold* best = nullptr;
+        for (const auto& t : thresholds) {
+            const KernelInfo* k = s.kernel(t.kernel);
+            if (t.algorithm != a.algorithm || (k && is_peer(*k)) || (dirty && t.dirty != *dirty)) continue;
+            if (only_selected && t.kernel != sel->second) continue;
+            if (!best || t.simd_cycles_at_max < best->simd_cycles_at_max) best = &t;
+        }
+        if (!best || (a.threshold && rank(*best) <= rank(*a.threshold))) continue;
+        a.threshold = *best;
+        a.threshold_machine = s.machine;
+        const SimdThreshold& raw = s.thresholds[static_cast<std::size_t>(best - thresholds.data())];
+        a.threshold_every = amortised(raw, 1);
+        a.threshold_none = amortised(raw, kSaveNever);
+        a.threshold_parts = threshold_parts(*best);
+    }
+}
+
+// Per algorithm: the smallest limit over its variants and machines (or the selected variants'), its
+// threshold, and upstream's figures beside them.
+AlgorithmRow algorithm_row(const Recommendation& r, const std::string& alg, const std::vector<ModelFile>& sources,
+                           const PaidThresholds& paid, const RecommendOptions& o) {
+    AlgorithmRow a;
+    a.algorithm = alg;
+    const VariantResult* worst = slowest_variant(r, a);
+    std::map<std::string, std::string> selected_on;  // --per-algorithm selected: per source, the kernel's variant
+    if (o.per_algorithm == PerAlgorithm::selected) worst = selected_variant_result(r, a, sources, worst, selected_on);
+    a.fits = worst->fits;
+    a.bytes = worst->bytes;
+    a.time_s = worst->time_s;
+    a.one_block_s = worst->one_block_s;
+    a.kernel = worst->kernel;
+    a.machine = worst->machine;
+    a.stem = worst->algorithm_stem.empty() ? macro_stem(alg) : worst->algorithm_stem;
+    if (const UpstreamLimit* u = find_upstream_limit(alg); u && !u->judged_because.empty()) {
+        a.upstream_because = u->judged_because;
+        a.upstream_source = u->source;
+    }
+    algorithm_threshold(a, sources, paid, selected_on, o);
+    if (const UpstreamLimit* u = find_upstream_limit(alg)) a.upstream_simd_min = u->simd_min_len;
+    // A cipher judged by its section row (linux-x86-sections.csv) takes its SIMD minimum from the limits
+    // table, where upstream names it ("chacha" for our chacha20).
+    if (a.upstream_simd_min.empty() && alg == "chacha20")
+        if (const UpstreamLimit* u = find_upstream_limit("chacha")) a.upstream_simd_min = u->simd_min_len;
+    return a;
+}
+
+}  // namespace
+
+Recommendation recommend(const std::vector<ModelFile>& sources, const RecommendOptions& o) {
+    validate(o);
+    if (sources.empty()) throw std::invalid_argument("--from: no input files");
+    Recommendation r = start_recommendation(sources, o);
+    const PaidThresholds paid = paid_thresholds(sources, o);
+    recommend_variants(r, sources, paid, o);
     std::vector<std::string> alg_order;
     for (const auto& row : r.variants)
         if (std::find(alg_order.begin(), alg_order.end(), row.bound.algorithm) == alg_order.end())
             alg_order.push_back(row.bound.algorithm);
-    for (const auto& alg : alg_order) {
-        AlgorithmRow a;
-        a.algorithm = alg;
-        const VariantResult* worst = nullptr;
-        std::map<std::string, std::string> selected_on;  // --per-algorithm selected: per source, the kernel's variant
-        for (const auto& row : r.variants) {
-            if (row.bound.algorithm != alg) continue;
-            if (!worst || more_conservative(row.bound, *worst)) worst = &row.bound;
-            if (row.bound.upstream_known) {
-                a.upstream_known = true;
-                a.upstream_bytes = row.bound.upstream_bytes;
-                a.upstream_judged_at = row.bound.upstream_judged_at;
-                if (row.bound.upstream_time_s >= a.upstream_time_s) {
-                    a.upstream_time_s = row.bound.upstream_time_s;
-                    a.upstream_pass = row.bound.upstream_pass;
-                }
-            }
-        }
-        if (o.per_algorithm == PerAlgorithm::selected) {
-            // Per machine the variant the kernel runs there, then the most conservative of those; when
-            // one machine's choice is unknown, the slowest variant stands in for the whole algorithm.
-            const VariantResult* chosen = nullptr;
-            std::map<std::string, std::string> choice;  // per source
-            std::size_t machines = 0;
-            std::string note;
-            for (const auto& s : sources) {
-                std::vector<std::string> have;
-                std::vector<const VariantResult*> results;
-                for (const auto& row : r.variants)
-                    for (const auto& pm : row.per_machine)
-                        if (pm.algorithm == alg && pm.source == s.source) {
-                            have.push_back(pm.kernel);
-                            results.push_back(&pm);
-                        }
-                if (have.empty()) continue;
-                ++machines;
-                std::string why;
-                const std::optional<std::string> v = selected_variant(alg, s.cpu, have, &why);
-                if (!why.empty())
-                    note += (note.empty() ? "" : "; ") + (sources.size() > 1 ? s.machine + ": " : "") + why;
-                if (!v) continue;
-                const VariantResult* pm =
-                    results[static_cast<std::size_t>(std::find(have.begin(), have.end(), *v) - have.begin())];
-                a.selected.push_back(*v + (sources.size() > 1 ? " on " + s.machine : ""));
-                choice[s.source] = *v;
-                if (!chosen || more_conservative(*pm, *chosen)) chosen = pm;
-            }
-            if (chosen && a.selected.size() == machines) {
-                worst = chosen;
-                a.policy = PerAlgorithm::selected;
-                selected_on = std::move(choice);
-            } else {
-                a.selected.clear();
-                note = "the slowest variant stands in (" + (note.empty() ? "no machine's choice is known" : note) + ")";
-            }
-            a.selection_note = note;
-        }
-        a.fits = worst->fits;
-        a.bytes = worst->bytes;
-        a.time_s = worst->time_s;
-        a.one_block_s = worst->one_block_s;
-        a.kernel = worst->kernel;
-        a.machine = worst->machine;
-        a.stem = worst->algorithm_stem.empty() ? macro_stem(alg) : worst->algorithm_stem;
-        if (const UpstreamLimit* u = find_upstream_limit(alg); u && !u->judged_because.empty()) {
-            a.upstream_because = u->judged_because;
-            a.upstream_source = u->source;
-        }
-        // Threshold: per machine the fastest SIMD variant of ours (the one a dispatcher picks: lowest
-        // one-shot cost at the longest length measured; with --per-algorithm selected, the kernel's
-        // variant there when it has threshold points), then the largest across machines.
-        for (const auto& s : sources) {
-            const std::optional<Dirty> dirty = o.dirty ? o.dirty : s.dirty;
-            const std::vector<SimdThreshold>& thresholds = paid[static_cast<std::size_t>(&s - sources.data())];
-            const auto sel = selected_on.find(s.source);
-            const bool only_selected = sel != selected_on.end() &&
-                                       std::any_of(thresholds.begin(), thresholds.end(), [&](const SimdThreshold& t) {
-                                           return t.kernel == sel->second && (!dirty || t.dirty == *dirty);
-                                       });
-            const SimdThreshold* best = nullptr;
-            for (const auto& t : thresholds) {
-                const KernelInfo* k = s.kernel(t.kernel);
-                if (t.algorithm != alg || (k && is_peer(*k)) || (dirty && t.dirty != *dirty)) continue;
-                if (only_selected && t.kernel != sel->second) continue;
-                if (!best || t.simd_cycles_at_max < best->simd_cycles_at_max) best = &t;
-            }
-            if (!best) continue;
-            auto rank = [](const SimdThreshold& t) {
-                return t.kind == ThresholdKind::never ? std::numeric_limits<std::uint64_t>::max() : t.bytes;
-            };
-            if (!a.threshold || rank(*best) > rank(*a.threshold)) {
-                a.threshold = *best;
-                a.threshold_machine = s.machine;
-                const SimdThreshold& raw = s.thresholds[static_cast<std::size_t>(best - thresholds.data())];
-                a.threshold_every = amortised(raw, 1);
-                a.threshold_none = amortised(raw, kSaveNever);
-                a.threshold_parts = threshold_parts(*best);
-            }
-        }
-        if (const UpstreamLimit* u = find_upstream_limit(alg)) a.upstream_simd_min = u->simd_min_len;
-        // A cipher judged by its section row (linux-x86-sections.csv) takes its SIMD minimum from the limits
-        // table, where upstream names it ("chacha" for our chacha20).
-        if (a.upstream_simd_min.empty() && alg == "chacha20")
-            if (const UpstreamLimit* u = find_upstream_limit("chacha")) a.upstream_simd_min = u->simd_min_len;
-        r.algorithms.push_back(a);
-    }
+    for (const auto& alg : alg_order) r.algorithms.push_back(algorithm_row(r, alg, sources, paid, o));
     recommend_stripes(r, sources, o);
     return r;
 }

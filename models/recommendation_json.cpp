@@ -68,13 +68,13 @@ json to_json(const Recommendation& r) {
     j["schema"] = kRecommendationSchema;
     j["tool"] = {{"name", "fputune"}, {"version", r.tool_version}, {"commit", r.tool_commit}};
     j["date"] = r.date;
-    j["inputs"] = {{"budget_s", o.budget_s},
-                   {"min_freq_hz", o.min_freq_hz},
-                   {"margin", o.margin},
-                   {"effective_budget_s", effective_budget_s(o)},
-                   {"cache", std::string(name(o.cache))},
+    j["inputs"] = {{"budget_s", o.question.budget_s},
+                   {"min_freq_hz", o.question.min_freq_hz},
+                   {"margin", o.question.margin},
+                   {"effective_budget_s", effective_budget_s(o.question)},
+                   {"cache", std::string(name(o.question.cache))},
                    {"dirty", r.dirty_label()},
-                   {"quantile", std::string(name(o.quantile))},
+                   {"quantile", std::string(name(o.question.quantile))},
                    {"emit", std::string(name(o.emit))},
                    {"round", std::string(name(o.round))},
                    {"save_every", o.save_every},

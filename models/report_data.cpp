@@ -161,10 +161,10 @@ void add_points(TradeoffCurve& c, const SweepFile& sweep, const CacheModel& cm, 
         // The bound quantile as the fit took it (fit_sweep bound_stats: the calmest round's p99 of uninterrupted
         // samples, never below its p90).
         const BoundStats b = bound_stats(st, p.cycles.samples ? p.rounds : std::vector<RoundStats>{});
-        const double bound = o.quantile == Quantile::p99 ? b.p99 : b.p90;
-        if (st.p50 > 0) c.points_p50.push_back({x, st.p50 / o.min_freq_hz});
+        const double bound = o.question.quantile == Quantile::p99 ? b.p99 : b.p90;
+        if (st.p50 > 0) c.points_p50.push_back({x, st.p50 / o.question.min_freq_hz});
         if (bound > 0)
-            (fitted.count(p.bytes) ? c.points_bound : c.points_bound_unfitted).push_back({x, bound / o.min_freq_hz});
+            (fitted.count(p.bytes) ? c.points_bound : c.points_bound_unfitted).push_back({x, bound / o.question.min_freq_hz});
     }
     auto by_x = [](const XY& a, const XY& b) { return a.x < b.x; };
     std::sort(c.points_p50.begin(), c.points_p50.end(), by_x);
@@ -173,8 +173,8 @@ void add_points(TradeoffCurve& c, const SweepFile& sweep, const CacheModel& cm, 
 }
 
 void fill_lines(TradeoffCurve& c, const CacheModel& cm, const RecommendOptions& o, double x_min, double x_max) {
-    const LineFit& bound = bound_fit(cm, o.quantile);
-    auto sec = [&](double cycles) { return cycles / o.min_freq_hz; };
+    const LineFit& bound = bound_fit(cm, o.question.quantile);
+    auto sec = [&](double cycles) { return cycles / o.question.min_freq_hz; };
     c.bytes = log_grid(x_min, x_max);
     for (double n : c.bytes) {
         c.p50_s.push_back(sec(cm.p50.at(n)));
@@ -310,11 +310,7 @@ ReportData build_report(std::vector<ReportInput> inputs, const RecommendOptions&
     if (!workloads.empty()) {
         const SimLimits limits = limits_from_recommendation(r);
         SimulateOptions so;
-        so.min_freq_hz = options.min_freq_hz;
-        so.budget_s = options.budget_s;
-        so.margin = options.margin;
-        so.cache = options.cache;
-        so.quantile = options.quantile;
+        so.question = options.question;
         so.command_line = options.command_line;
         for (const Workload& w : workloads) {
             try {

@@ -12,6 +12,7 @@
 
 #include "check.hpp"  // parse_header_constants
 #include "header.hpp"  // macro_stem
+#include "select_models.hpp"
 #include "units.hpp"
 
 namespace fputune {
@@ -177,8 +178,8 @@ SimLimits limits_from_header(const std::string& text, const std::string& source)
 SimLimits limits_from_recommendation(const Recommendation& r) {
     SimLimits l;
     const RecommendOptions& o = r.options;
-    l.label = fmt::format("recommend: budget {} at {}, margin {}, {} cache, bound {}", format_duration(o.budget_s),
-                          format_frequency(o.min_freq_hz), format_margin(o.margin), name(o.cache), name(o.quantile));
+    l.label = fmt::format("recommend: budget {} at {}, margin {}, {} cache, bound {}", format_duration(o.question.budget_s),
+                          format_frequency(o.question.min_freq_hz), format_margin(o.question.margin), name(o.question.cache), name(o.question.quantile));
     for (const auto& row : r.variants) {
         const VariantResult& v = row.bound;
         if (v.fits) {
@@ -187,22 +188,187 @@ SimLimits limits_from_recommendation(const Recommendation& r) {
         }
         l.by_stem[macro_stem(v.kernel)] = {v.block_bytes, "one block: no size fits"};
         l.notes.push_back(
-            fmt::format("{}: {}; simulated at one block per section", v.kernel, no_fit_message(v, o.min_freq_hz)));
+            fmt::format("{}: {}; simulated at one block per section", v.kernel, no_fit_message(v, o.question.min_freq_hz)));
     }
     return l;
 }
 
 void validate(const SimulateOptions& o) {
-    if (!(o.min_freq_hz > 0) || !std::isfinite(o.min_freq_hz))
-        throw std::invalid_argument("--min-freq: must be a frequency greater than 0, e.g. 1GHz");
-    if (o.budget_s < 0 || !std::isfinite(o.budget_s))
-        throw std::invalid_argument("--budget: must be a duration greater than 0, e.g. 30us");
-    if (!(o.margin >= 1) || !std::isfinite(o.margin)) throw std::invalid_argument("--margin: must be at least 1");
+    validate(o.question, false);
     if (!(o.pair_cycles >= 0) || !std::isfinite(o.pair_cycles))
         throw std::invalid_argument(
             "--pair-cycles: must be 0 or more core cycles (the seed measured 45-56 per begin/end pair)");
     if (o.repeat == 0) throw std::invalid_argument("--repeat: must be at least 1");
 }
+
+namespace {
+
+// One machine's header: its provenance and the state save and restore each SIMD request pays.
+SimMachine sim_machine(const ModelFile& s) {
+    SimMachine m;
+    m.machine = s.machine;
+    m.source = s.source;
+    m.kind = s.source_kind;
+    m.date = s.sweep_date;
+    m.dirty = s.dirty ? std::string(name(*s.dirty)) : "";
+    m.core_per_tsc = s.core_per_tsc;
+    double save_ticks = 0, restore_ticks = 0;
+    m.save_known = xsave_costs(s, save_ticks, restore_ticks);
+    m.save_cycles = save_ticks * s.core_per_tsc;
+    m.restore_cycles = restore_ticks * s.core_per_tsc;
+    if (!m.save_known)
+        m.notes.push_back("the model carries no state save/restore cost (no XSAVE costs in its cpu probe" +
+                          std::string(s.source_kind == "reference-csv" ? ": a reference CSV" : "") +
+                          "): cost counts --pair-cycles only");
+    return m;
+}
+
+// What one simulation run carries from kernel to kernel.
+struct SimRun {
+    const Workload& w;
+    const SimLimits* limits;
+    const SimulateOptions& o;
+    std::set<std::string> used_stems;  // of limits
+    std::vector<bool> request_reached;  // per request of w
+};
+
+// The requests of the workload that reach a kernel: a peer beside variants of ours only when a request
+// names it.
+std::vector<const WorkloadRequest*> requests_of(const ModelChoice& c, SimRun& run) {
+    std::vector<const WorkloadRequest*> reqs;
+    for (std::size_t i = 0; i < run.w.requests.size(); ++i) {
+        const WorkloadRequest& r = run.w.requests[i];
+        if (c.stands_for_algorithm ? target_matches(r.target, *c.kernel) : r.target == c.kernel->name) {
+            reqs.push_back(&r);
+            run.request_reached[i] = true;
+        }
+    }
+    return reqs;
+}
+
+// The limited column's limit: the kernel's constant, else its algorithm's, else upstream's.
+void apply_limit(SimColumn& lim, SimRow& row, const KernelInfo& k, SimRun& run) {
+    const auto* found = find_limit(*run.limits, k);
+    if (!found) {
+        lim.limit_from = "no constant: as upstream";
+        return;
+    }
+    const SimLimit* l = &found->second;
+    lim.limit_bytes = l->bytes;
+    lim.limit_from = l->from;
+    run.used_stems.insert(found->first);
+    if (l->bytes % row.block_bytes)
+        row.notes.push_back(
+            fmt::format("limit {} B is not whole blocks of {} B: sections of {} B", l->bytes, row.block_bytes,
+                        std::max<std::uint64_t>(row.block_bytes, l->bytes / row.block_bytes * row.block_bytes)));
+}
+
+// One kernel on one machine: upstream's sections, and with limits the limited ones.
+SimRow sim_row(const ModelChoice& c, const SimMachine& m, const std::vector<const WorkloadRequest*>& reqs,
+               SimRun& run) {
+    const KernelInfo& k = *c.kernel;
+    const SimulateOptions& o = run.o;
+    SimRow row;
+    row.kernel = k.name;
+    row.algorithm = k.algorithm;
+    row.cache = c.cache;
+    row.block_bytes = std::max<std::uint32_t>(1, k.block_bytes);
+    row.own_final_section = section_shape(k.algorithm).own_final;
+    row.bound_fit_max_bytes = c.model->bound_bytes.empty() ? 0 : c.model->bound_bytes.back();
+    const Costing costing{c.model,           m.save_cycles,        m.restore_cycles, o.pair_cycles, run.w.kernel_thread,
+                          o.question.quantile, o.question.min_freq_hz};
+    const UpstreamLimit* u = find_upstream_limit(k.algorithm);
+    SimColumn up;
+    up.simd_min_bytes = upstream_threshold(u);
+    if (u && u->fpu_chunk_bytes) {
+        up.limit_bytes = u->fpu_chunk_bytes;
+        up.limit_from = "upstream " + u->source;
+    } else {
+        up.limit_from = u ? "none (upstream " + u->source + ")" : "none (no upstream entry)";
+    }
+    SimColumn lim = up;
+    simulate_requests(up, costing, k, reqs, o.repeat);
+    if (run.limits) {
+        apply_limit(lim, row, k, run);
+        simulate_requests(lim, costing, k, reqs, o.repeat);
+        const double before = up.total_cycles();
+        row.throughput_cost = before > 0 ? lim.total_cycles() / before - 1 : 0;
+    }
+    if (o.question.budget_s > 0) {
+        const double budget = effective_budget_s(o.question);
+        if (up.longest_bytes) up.within_budget = up.longest_s <= budget;
+        if (run.limits && lim.longest_bytes) lim.within_budget = lim.longest_s <= budget;
+    }
+    if (up.simd_requests < up.requests)
+        row.notes.push_back(fmt::format(
+            "{:.0f} of {:.0f} requests are shorter than upstream's SIMD threshold ({} B): no-FPU path, no "
+            "section (their time is not counted)",
+            up.requests - up.simd_requests, up.requests, up.simd_min_bytes));
+    row.upstream = up;
+    if (run.limits) row.limited = lim;
+    return row;
+}
+
+// The FPU kernels with section points, for messages ("none" when there is none).
+std::string known_kernels(const ModelSelection& selection) {
+    std::set<std::string> seen;
+    for (const ModelChoice& c : selection.choices)
+        if (c.kernel->needs_fpu) seen.insert(c.kernel->name);
+    return seen.empty() ? std::string("none") : fmt::format("{}", fmt::join(seen, ", "));
+}
+
+// What the workload asked for and no input has: an error for a CSV's row or when nothing is reached at
+// all, else a note.
+void check_reached(Simulation& sim, const SimRun& run, const std::string& known) {
+    const Workload& w = run.w;
+    std::size_t rows = 0;
+    for (const auto& m : sim.machines) rows += m.rows.size();
+    for (std::size_t i = 0; i < w.requests.size(); ++i) {
+        if (run.request_reached[i]) continue;
+        const WorkloadRequest& r = w.requests[i];
+        if (w.from_csv)
+            throw std::invalid_argument(
+                fmt::format("{}:{}: kernel '{}' is not in the models (FPU kernels with section points: {}); "
+                            "name one of those or an algorithm, or sweep it with `fputune sweep -k '{}'`",
+                            w.name, r.line, r.target, known, r.target));
+        if (!rows) continue;
+        const std::string note = fmt::format("the workload reaches {}, which no input has a kernel for", r.target);
+        if (std::find(sim.notes.begin(), sim.notes.end(), note) == sim.notes.end()) sim.notes.push_back(note);
+    }
+    if (rows) return;
+    std::set<std::string> targets;
+    for (const auto& r : w.requests) targets.insert(r.target);
+    if (targets.count("*"))
+        throw std::invalid_argument(fmt::format(
+            "workload {}: no input has an FPU kernel with section points; sweep some with `fputune sweep`", w.name));
+    throw std::invalid_argument(
+        fmt::format("workload {} reaches {}, and no input has an FPU kernel of {} with section points "
+                    "(kernels: {}); sweep one with `fputune sweep -k '{}-*'`",
+                    w.name, fmt::join(targets, ", "), targets.size() > 1 ? "them" : "it", known, *targets.begin()));
+}
+
+// A header none of whose constants the workload reaches is an error; the constants it does not reach, a note.
+void check_limits_used(Simulation& sim, const SimRun& run, const std::string& known) {
+    const SimLimits& limits = *run.limits;
+    if (run.used_stems.empty()) {
+        std::string stems;
+        for (const auto& [stem, l] : limits.by_stem) stems += (stems.empty() ? "" : ", ") + stem;
+        throw std::invalid_argument(
+            fmt::format("{}: no constant names a kernel the workload reaches (constants for {}; kernels: {})",
+                        limits.label, stems, known));
+    }
+    std::vector<std::string> unused;
+    for (const auto& [stem, l] : limits.by_stem)
+        if (!run.used_stems.count(stem)) unused.push_back(l.from);
+    if (unused.empty()) return;
+    std::string names;
+    for (std::size_t i = 0; i < unused.size() && i < 8; ++i) names += (i ? ", " : "") + unused[i];
+    if (unused.size() > 8) names += fmt::format(" and {} more", unused.size() - 8);
+    sim.notes.push_back(fmt::format("{} constant{} of {} name{} no kernel this workload reaches: {}", unused.size(),
+                                    unused.size() > 1 ? "s" : "", limits.label, unused.size() > 1 ? "" : "s", names));
+}
+
+}  // namespace
 
 Simulation simulate(const std::vector<ModelFile>& sources, const Workload& w, const SimLimits* limits,
                     const SimulateOptions& o) {
@@ -217,169 +383,26 @@ Simulation simulate(const std::vector<ModelFile>& sources, const Workload& w, co
     sim.date = utc_now_iso8601();
     if (limits)
         for (const auto& n : limits->notes) sim.notes.push_back(n);
-    std::set<std::string> used_stems;
-    std::vector<bool> request_reached(w.requests.size(), false);
+    SimRun run{w, limits, o, {}, std::vector<bool>(w.requests.size(), false)};
+    // As `recommend` (select_models): our FPU kernels; a peer beside ours only when a request names it.
+    const ModelSelection selection = select_models(sources, o.question);
     for (const ModelFile& s : sources) {
-        SimMachine m;
-        m.machine = s.machine;
-        m.source = s.source;
-        m.kind = s.source_kind;
-        m.date = s.sweep_date;
-        m.dirty = s.dirty ? std::string(name(*s.dirty)) : "";
-        m.core_per_tsc = s.core_per_tsc;
-        double save_ticks = 0, restore_ticks = 0;
-        m.save_known = xsave_costs(s, save_ticks, restore_ticks);
-        m.save_cycles = save_ticks * s.core_per_tsc;
-        m.restore_cycles = restore_ticks * s.core_per_tsc;
-        if (!m.save_known)
-            m.notes.push_back("the model carries no state save/restore cost (no XSAVE costs in its cpu probe" +
-                              std::string(s.source_kind == "reference-csv" ? ": a reference CSV" : "") +
-                              "): cost counts --pair-cycles only");
-        // As `recommend`: our FPU kernels; an algorithm's peers only when it has none of ours.
-        std::set<std::string> own;
-        for (const auto& k : s.kernels)
-            if (k.needs_fpu && !is_peer(k) && (s.model(k.name, Cache::hot) || s.model(k.name, Cache::cold)))
-                own.insert(k.algorithm);
+        SimMachine m = sim_machine(s);
         std::vector<std::string> fallback;
-        for (const KernelInfo& k : s.kernels) {
-            if (!k.needs_fpu) continue;
-            // A peer beside our own variants only when a request names it.
-            const bool skip_peer = is_peer(k) && own.count(k.algorithm);
-            const CacheModel* cm = s.model(k.name, o.cache);
-            Cache cache = o.cache;
-            if (!cm) {
-                cache = other(o.cache);
-                cm = s.model(k.name, cache);
-                if (!cm) continue;
-            }
-            std::vector<const WorkloadRequest*> reqs;
-            for (std::size_t i = 0; i < w.requests.size(); ++i)
-                if (skip_peer ? w.requests[i].target == k.name : target_matches(w.requests[i].target, k)) {
-                    reqs.push_back(&w.requests[i]);
-                    request_reached[i] = true;
-                }
+        for (const ModelChoice* c : selection.of_source(s)) {
+            if (!c->kernel->needs_fpu) continue;
+            const std::vector<const WorkloadRequest*> reqs = requests_of(*c, run);
             if (reqs.empty()) continue;
-            if (cache != o.cache) fallback.push_back(k.name);
-            SimRow row;
-            row.kernel = k.name;
-            row.algorithm = k.algorithm;
-            row.cache = cache;
-            row.block_bytes = std::max<std::uint32_t>(1, k.block_bytes);
-            row.own_final_section = section_shape(k.algorithm).own_final;
-            row.bound_fit_max_bytes = cm->bound_bytes.empty() ? 0 : cm->bound_bytes.back();
-            const Costing costing{cm,         m.save_cycles, m.restore_cycles, o.pair_cycles, w.kernel_thread,
-                                  o.quantile, o.min_freq_hz};
-            const UpstreamLimit* u = find_upstream_limit(k.algorithm);
-            SimColumn up;
-            up.simd_min_bytes = upstream_threshold(u);
-            if (u && u->fpu_chunk_bytes) {
-                up.limit_bytes = u->fpu_chunk_bytes;
-                up.limit_from = "upstream " + u->source;
-            } else {
-                up.limit_from = u ? "none (upstream " + u->source + ")" : "none (no upstream entry)";
-            }
-            SimColumn lim = up;
-            simulate_requests(up, costing, k, reqs, o.repeat);
-            if (limits) {
-                if (const auto* found = find_limit(*limits, k)) {
-                    const SimLimit* l = &found->second;
-                    lim.limit_bytes = l->bytes;
-                    lim.limit_from = l->from;
-                    used_stems.insert(found->first);
-                    if (l->bytes % row.block_bytes)
-                        row.notes.push_back(fmt::format(
-                            "limit {} B is not whole blocks of {} B: sections of {} B", l->bytes, row.block_bytes,
-                            std::max<std::uint64_t>(row.block_bytes, l->bytes / row.block_bytes * row.block_bytes)));
-                } else {
-                    lim.limit_from = "no constant: as upstream";
-                }
-                simulate_requests(lim, costing, k, reqs, o.repeat);
-                const double before = up.total_cycles();
-                row.throughput_cost = before > 0 ? lim.total_cycles() / before - 1 : 0;
-            }
-            const double budget = o.budget_s / o.margin;
-            if (o.budget_s > 0) {
-                if (up.longest_bytes) up.within_budget = up.longest_s <= budget;
-                if (limits && lim.longest_bytes) lim.within_budget = lim.longest_s <= budget;
-            }
-            if (up.simd_requests < up.requests)
-                row.notes.push_back(fmt::format(
-                    "{:.0f} of {:.0f} requests are shorter than upstream's SIMD threshold ({} B): no-FPU path, no "
-                    "section (their time is not counted)",
-                    up.requests - up.simd_requests, up.requests, up.simd_min_bytes));
-            row.upstream = up;
-            if (limits) row.limited = lim;
-            m.rows.push_back(std::move(row));
+            if (c->fallback) fallback.push_back(c->kernel->name);
+            m.rows.push_back(sim_row(*c, m, reqs, run));
         }
-        if (!fallback.empty()) {
-            std::string names;
-            for (const auto& f : fallback) names += (names.empty() ? "" : ", ") + f;
-            m.notes.push_back(
-                fmt::format("no {}-cache points for {}: used {} cache", name(o.cache), names, name(other(o.cache))));
-        }
+        if (!fallback.empty()) m.notes.push_back(fallback_note(fallback, o.question.cache));
         for (const auto& n : s.notes) m.notes.push_back(n);
         sim.machines.push_back(std::move(m));
     }
-    // What the workload asked for and no input has.
-    std::set<std::string> kernels_seen;
-    for (const auto& s : sources)
-        for (const auto& k : s.kernels)
-            if (k.needs_fpu && (s.model(k.name, Cache::hot) || s.model(k.name, Cache::cold)))
-                kernels_seen.insert(k.name);
-    auto known = [&] {
-        std::string names;
-        for (const auto& k : kernels_seen) names += (names.empty() ? "" : ", ") + k;
-        return names.empty() ? std::string("none") : names;
-    };
-    std::size_t rows = 0;
-    for (const auto& m : sim.machines) rows += m.rows.size();
-    for (std::size_t i = 0; i < w.requests.size(); ++i) {
-        if (request_reached[i]) continue;
-        const WorkloadRequest& r = w.requests[i];
-        if (w.from_csv)
-            throw std::invalid_argument(
-                fmt::format("{}:{}: kernel '{}' is not in the models (FPU kernels with section points: {}); "
-                            "name one of those or an algorithm, or sweep it with `fputune sweep -k '{}'`",
-                            w.name, r.line, r.target, known(), r.target));
-        if (!rows) continue;
-        const std::string note = fmt::format("the workload reaches {}, which no input has a kernel for", r.target);
-        if (std::find(sim.notes.begin(), sim.notes.end(), note) == sim.notes.end()) sim.notes.push_back(note);
-    }
-    if (!rows) {
-        std::set<std::string> targets;
-        for (const auto& r : w.requests) targets.insert(r.target);
-        std::string t;
-        for (const auto& x : targets) t += (t.empty() ? "" : ", ") + x;
-        if (targets.count("*"))
-            throw std::invalid_argument(
-                fmt::format("workload {}: no input has an FPU kernel with section points; sweep some with "
-                            "`fputune sweep`",
-                            w.name));
-        throw std::invalid_argument(
-            fmt::format("workload {} reaches {}, and no input has an FPU kernel of {} with section points "
-                        "(kernels: {}); sweep one with `fputune sweep -k '{}-*'`",
-                        w.name, t, targets.size() > 1 ? "them" : "it", known(), *targets.begin()));
-    }
-    if (limits) {
-        if (used_stems.empty()) {
-            std::string stems;
-            for (const auto& [stem, l] : limits->by_stem) stems += (stems.empty() ? "" : ", ") + stem;
-            throw std::invalid_argument(
-                fmt::format("{}: no constant names a kernel the workload reaches (constants for {}; kernels: {})",
-                            limits->label, stems, known()));
-        }
-        std::vector<std::string> unused;
-        for (const auto& [stem, l] : limits->by_stem)
-            if (!used_stems.count(stem)) unused.push_back(l.from);
-        if (!unused.empty()) {
-            std::string names;
-            for (std::size_t i = 0; i < unused.size() && i < 8; ++i) names += (i ? ", " : "") + unused[i];
-            if (unused.size() > 8) names += fmt::format(" and {} more", unused.size() - 8);
-            sim.notes.push_back(fmt::format("{} constant{} of {} name{} no kernel this workload reaches: {}",
-                                            unused.size(), unused.size() > 1 ? "s" : "", limits->label,
-                                            unused.size() > 1 ? "" : "s", names));
-        }
-    }
+    const std::string known = known_kernels(selection);
+    check_reached(sim, run, known);
+    if (limits) check_limits_used(sim, run, known);
     return sim;
 }
 

@@ -37,16 +37,15 @@ SimLimits limits_from_header(const std::string& text, const std::string& source)
 SimLimits limits_from_recommendation(const Recommendation& r);
 
 struct SimulateOptions {
-    double min_freq_hz = 1e9;
-    double budget_s = 0;  // > 0: every longest section is judged against budget / margin
-    double margin = 1.0;
-    Cache cache = Cache::cold;  // the other when a kernel has only that, with a note
-    Quantile quantile = Quantile::p99;  // the bound line of the longest section (as recommend and check)
+    // budget_s > 0: every longest section is judged against budget / margin; quantile: the bound line
+    // of the longest section (as recommend and check).
+    BudgetQuestion question;
     double pair_cycles = 0;  // begin/end cost per section outside the timed section, core cycles
     std::uint64_t repeat = 1;  // every request count is multiplied by this
     std::string command_line;
 };
-// Throws std::invalid_argument naming the option (cache and quantile are enums, checked where parsed).
+// Throws std::invalid_argument naming the option (the question with or without a budget; cache and
+// quantile are enums, checked where parsed).
 void validate(const SimulateOptions& o);
 
 // One kernel under one set of limits: totals from the p50 line, the longest section from the bound line.

@@ -41,11 +41,11 @@ json to_json(const Simulation& s) {
     j["workload"]["requests"] = json::array();
     for (const auto& r : s.workload.requests)
         j["workload"]["requests"].push_back({{"target", r.target}, {"bytes", r.bytes}, {"count", r.count}});
-    j["inputs"] = {{"min_freq_hz", o.min_freq_hz},
-                   {"budget_s", o.budget_s > 0 ? json(o.budget_s) : json(nullptr)},
-                   {"margin", o.margin},
-                   {"cache", std::string(name(o.cache))},
-                   {"quantile", std::string(name(o.quantile))},
+    j["inputs"] = {{"min_freq_hz", o.question.min_freq_hz},
+                   {"budget_s", o.question.budget_s > 0 ? json(o.question.budget_s) : json(nullptr)},
+                   {"margin", o.question.margin},
+                   {"cache", std::string(name(o.question.cache))},
+                   {"quantile", std::string(name(o.question.quantile))},
                    {"pair_cycles", o.pair_cycles},
                    {"repeat", o.repeat},
                    {"limits", s.limits_label.empty() ? json(nullptr) : json(s.limits_label)},

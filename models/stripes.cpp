@@ -49,7 +49,7 @@ double stripe_time_s(const StripeSeries& s, std::uint32_t sources, double bytes,
     auto at = [&](std::uint32_t n) {
         double t = 0;
         for (const CacheModel* cm : s.by_sources.at(n))
-            t = std::max(t, predict_upper_s(*cm, bytes, o.min_freq_hz, o.quantile));
+            t = std::max(t, predict_upper_s(*cm, bytes, o.question.min_freq_hz, o.question.quantile));
         return t;
     };
     if (extrapolated) *extrapolated = false;
@@ -80,7 +80,7 @@ StripeResult solve_stripe_count(const StripeSeries& s, const RecommendOptions& o
     if (s.by_sources.empty()) return r;
     r.measured_min = s.by_sources.begin()->first;
     r.measured_max = s.by_sources.rbegin()->first;
-    const double budget = effective_budget_s(o), bytes = static_cast<double>(stripe_bytes);
+    const double budget = effective_budget_s(o.question), bytes = static_cast<double>(stripe_bytes);
     r.one_source_s = stripe_time_s(s, 1, bytes, o);
     // The time grows with N (each source is one more stream): the largest N that fits, searched up to the
     // kernel's most (raid6: 255) or, when none is recorded, 64 x the largest measured.

@@ -16,8 +16,8 @@ namespace {
 
 CompareOptions compare_options() {
     CompareOptions o;
-    o.recommend.budget_s = 30e-6;
-    o.recommend.min_freq_hz = 1e9;
+    o.recommend.question.budget_s = 30e-6;
+    o.recommend.question.min_freq_hz = 1e9;
     return o;
 }
 

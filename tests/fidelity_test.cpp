@@ -69,7 +69,7 @@ SweepFile sweep(double save, bool with_none) {
 
 RecommendOptions options(std::uint64_t save_every) {
     RecommendOptions o;
-    o.budget_s = 30e-6;
+    o.question.budget_s = 30e-6;
     o.save_every = save_every;
     return o;
 }
@@ -216,7 +216,7 @@ SweepFile sha256_sweep(const std::vector<std::string>& usable) {
 
 RecommendOptions policy(PerAlgorithm p) {
     RecommendOptions o;
-    o.budget_s = 30e-6;
+    o.question.budget_s = 30e-6;
     o.per_algorithm = p;
     return o;
 }

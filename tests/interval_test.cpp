@@ -59,8 +59,8 @@ SweepFile sweep_with_rounds(const std::vector<double>& round_factors, std::uint6
 
 RecommendOptions options(Emit emit = Emit::conservative) {
     RecommendOptions o;
-    o.budget_s = 30e-6;
-    o.min_freq_hz = 1e9;
+    o.question.budget_s = 30e-6;
+    o.question.min_freq_hz = 1e9;
     o.emit = emit;
     return o;
 }

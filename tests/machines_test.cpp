@@ -19,10 +19,10 @@ Recommendation run(const std::vector<const char*>& files, const std::string& cac
     std::vector<ModelFile> sources;
     for (const char* f : files) sources.push_back(load_models(f));
     RecommendOptions o;
-    o.budget_s = 30e-6;
-    o.min_freq_hz = 1e9;
-    o.cache = *parse_cache(cache);
-    o.quantile = *parse_quantile(quantile);
+    o.question.budget_s = 30e-6;
+    o.question.min_freq_hz = 1e9;
+    o.question.cache = *parse_cache(cache);
+    o.question.quantile = *parse_quantile(quantile);
     return recommend(sources, o);
 }
 

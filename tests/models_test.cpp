@@ -75,8 +75,8 @@ void add_threshold_points(SweepFile& f, double scalar_a, double scalar_b, double
 
 RecommendOptions options(double budget_s, double f_hz = 1e9) {
     RecommendOptions o;
-    o.budget_s = budget_s;
-    o.min_freq_hz = f_hz;
+    o.question.budget_s = budget_s;
+    o.question.min_freq_hz = f_hz;
     return o;
 }
 
@@ -262,7 +262,7 @@ TEST_CASE("the recommended size is the largest that fits, one more block does no
             REQUIRE(v.fits);
             CHECK(v.cache == Cache::cold);
             const CacheModel& cm = *m.model("fake-avx2", Cache::cold);
-            auto t = [&](double n) { return predict_upper_s(cm, n, o.min_freq_hz); };
+            auto t = [&](double n) { return predict_upper_s(cm, n, o.question.min_freq_hz); };
             CHECK(v.bytes % 64 == 0);
             CHECK(t(static_cast<double>(v.bytes)) <= budget);
             CHECK(v.time_s == Approx(t(static_cast<double>(v.bytes))));
@@ -284,11 +284,11 @@ TEST_CASE("the recommended size is the largest that fits, one more block does no
     }
     // Margin 2 halves the time the limit may take.
     RecommendOptions o = options(30e-6);
-    o.margin = 2;
+    o.question.margin = 2;
     CHECK(variant(recommend({m}, o), "fake-avx2").time_s <= 15e-6);
     // Hot cache on request.
     o = options(30e-6);
-    o.cache = Cache::hot;
+    o.question.cache = Cache::hot;
     CHECK(variant(recommend({m}, o), "fake-avx2").cache == Cache::hot);
 }
 
@@ -490,7 +490,7 @@ TEST_CASE("a fputune.model/1 file (lines in ticks) is read and converted to cycl
     CHECK(back.thresholds.at(0).simd_cycles_at_max == Approx(m.thresholds.at(0).simd_cycles_at_max).epsilon(1e-12));
     for (Quantile q : {Quantile::p90, Quantile::p99}) {
         RecommendOptions o = options(30e-6);
-        o.quantile = q;
+        o.question.quantile = q;
         CHECK(variant(recommend({back}, o), "fake-avx2").bytes == variant(recommend({m}, o), "fake-avx2").bytes);
     }
     // A hand-written /1 line: 1000 ticks + 2 ticks/byte at core/TSC 1.5 is 1500 + 3 cycles/byte.
@@ -587,7 +587,7 @@ TEST_CASE("check: PASS at the recommended size, OVER above, algorithm constants,
 TEST_CASE("bad inputs to the models: one clear message each", "[models]") {
     const ModelFile m = fit_sweep(synthetic_sweep("Test CPU", 2000, 0.8), "synthetic");
     RecommendOptions o = options(30e-6);
-    o.margin = 0.5;
+    o.question.margin = 0.5;
     CHECK_THROWS_WITH(recommend({m}, o), Catch::Contains("--margin 0.5") && Catch::Contains("at least 1"));
     CHECK_THROWS_WITH(recommend({m}, options(0)), Catch::Contains("--budget"));
     CHECK_THROWS_WITH(recommend({m}, options(30e-6, 0)), Catch::Contains("--min-freq"));

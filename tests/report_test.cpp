@@ -23,8 +23,8 @@ namespace {
 
 RecommendOptions options(double budget_s = 30e-6, double f_hz = 1e9) {
     RecommendOptions o;
-    o.budget_s = budget_s;
-    o.min_freq_hz = f_hz;
+    o.question.budget_s = budget_s;
+    o.question.min_freq_hz = f_hz;
     return o;
 }
 

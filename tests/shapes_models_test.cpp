@@ -86,8 +86,8 @@ ModelFile cipher_models() {
 
 RecommendOptions budget_30us() {
     RecommendOptions o;
-    o.budget_s = 30e-6;
-    o.min_freq_hz = 1e9;
+    o.question.budget_s = 30e-6;
+    o.question.min_freq_hz = 1e9;
     return o;
 }
 
@@ -231,7 +231,7 @@ TEST_CASE("multi-source: exact at the measured N, linear in N between and beyond
     CHECK(stripe_time_s(s, expected + 1, 4096, o) > 30e-6);
     // A budget no source fits.
     RecommendOptions tiny = o;
-    tiny.budget_s = 1e-6;
+    tiny.question.budget_s = 1e-6;
     CHECK(solve_stripe_count(s, tiny).max_sources == 0);
 }
 

@@ -107,7 +107,7 @@ TEST_CASE("simulate: a hash request is update() sections of whole blocks, then f
           "[simulate]") {
     const ModelFile m = line_model("sha256-avx2", 5);
     SimulateOptions o;
-    o.min_freq_hz = 1e9;
+    o.question.min_freq_hz = 1e9;
     o.pair_cycles = 50;
     SimLimits l;
     l.label = "test";
@@ -159,7 +159,7 @@ TEST_CASE("simulate: a peer is simulated beside our variants only when a request
 TEST_CASE("simulate: upstream's own chunks and SIMD thresholds make the 'without limits' column", "[simulate]") {
     std::vector<ModelFile> ms = {line_model("poly1305-avx2", 0.5)};
     SimulateOptions o;
-    o.budget_s = 30e-6;
+    o.question.budget_s = 30e-6;
     // WireGuard's mix: the 48-byte packets are under upstream's 288 B threshold, so only 576 and 1420 take sections.
     const Simulation s = simulate(ms, wireguard_workload(), nullptr, o);
     const SimRow& r = row(s, "poly1305-avx2");
@@ -224,7 +224,7 @@ TEST_CASE("the seed's table from the seed's own 4 KiB cycles: SHA avx2 bigbuf ma
     const ModelFile cascade = load_models(kElliottCycles);
     const SimLimits limits = limits_from_header(read_file(kElliottLimits), kElliottLimits);
     SimulateOptions o;
-    o.min_freq_hz = 2.2e9;  // the seed's counters tick at 2.2 GHz (TSC = core on that reading)
+    o.question.min_freq_hz = 2.2e9;  // the seed's counters tick at 2.2 GHz (TSC = core on that reading)
     o.repeat = 100;  // 1000 x 1 MiB per driver: what the seed's calls count (see below)
     const Simulation s = simulate({cascade}, bigbuf_workload(), &limits, o);
     for (const char* kernel : {"sha1-avx2", "sha256-avx2", "sha512-avx2"}) {
@@ -276,13 +276,13 @@ TEST_CASE("simulate on the Emerald Rapids sweep with its generated header: every
           "[simulate][golden]") {
     std::vector<ModelFile> sources = {load_models(kEmeraldRapids)};
     RecommendOptions ro;
-    ro.budget_s = 30e-6;
-    ro.min_freq_hz = 1e9;
+    ro.question.budget_s = 30e-6;
+    ro.question.min_freq_hz = 1e9;
     const std::string header = render_header(recommend(sources, ro), "limits.h");
     const SimLimits limits = limits_from_header(header, "limits.h");
     SimulateOptions o;
-    o.budget_s = 30e-6;
-    o.min_freq_hz = 1e9;
+    o.question.budget_s = 30e-6;
+    o.question.min_freq_hz = 1e9;
     for (const Workload& w :
          {bigbuf_workload(), dm_crypt_workload(), module_signing_workload({48186713, 1 << 20, 4096}, "test")}) {
         const Simulation s = simulate(sources, w, &limits, o);
@@ -430,10 +430,10 @@ TEST_CASE("simulate: limits from a header or a recommendation, and what it canno
                       Catch::Contains("workload bigbuf: no input has an FPU kernel"));
     // From a recommendation: each variant's own limit.
     RecommendOptions ro;
-    ro.budget_s = 30e-6;
+    ro.question.budget_s = 30e-6;
     const SimLimits r = limits_from_recommendation(recommend({m}, ro));
     CHECK(r.by_stem.at("SHA256_AVX2").bytes == 5952);  // 30 us at 1 GHz, 5 cycles/B, whole blocks
-    ro.budget_s = 1e-9;
+    ro.question.budget_s = 1e-9;
     const SimLimits none = limits_from_recommendation(recommend({m}, ro));
     CHECK(none.by_stem.at("SHA256_AVX2").bytes == 64);
     CHECK_FALSE(none.notes.empty());
@@ -443,8 +443,8 @@ TEST_CASE("simulate renders the seed's columns and JSON", "[simulate]") {
     const ModelFile cascade = load_models(kElliottCycles);
     const SimLimits limits = limits_from_header(read_file(kElliottLimits), kElliottLimits);
     SimulateOptions o;
-    o.min_freq_hz = 2.2e9;
-    o.budget_s = 100e-6;
+    o.question.min_freq_hz = 2.2e9;
+    o.question.budget_s = 100e-6;
     const Simulation s = simulate({cascade}, bigbuf_workload(), &limits, o);
     const std::string t = render_simulation(s);
     CHECK_THAT(t, Catch::Contains("calls") && Catch::Contains("cost") && Catch::Contains("maxcycles") &&

@@ -10,6 +10,19 @@
 namespace fputune::sha {
 namespace {
 
+#ifdef FPUTUNE_SHA512_LEA
+// Built with -DFPUTUNE_SHA512_LEA=ON (CMake), for measuring on AMD: the round's additions as lea, as
+// OpenSSL's AVX2 rounds write them. If AMD Zen 3 issues a two-operand lea to its three address units
+// (AMD SOG 19h as LLVM's Znver3 model reads it), 6 of a round's 22 integer ops leave its 4 ALUs. Off by
+// default: on a Rocket Lake VM (lea on 2 of 4 ALU ports) it made sha512-avx2 2.5 % slower, 1.037 ->
+// 1.063 of OpenSSL's time; see docs/zen3-speed.md.
+inline std::uint64_t lea_add(std::uint64_t x, std::uint64_t y) noexcept {
+    std::uint64_t sum;
+    asm("lea (%1,%2), %0" : "=r"(sum) : "r"(x), "r"(y));
+    return sum;
+}
+#define FPUTUNE_SHA512_ADD(x, y) lea_add((x), (y))
+#endif
 #include "sha512_rounds.inc"
 
 // K with each pair of words repeated for the second lane, so W+K is one add with a memory operand.
@@ -177,5 +190,6 @@ void sha512_blocks_avx2(std::uint64_t state[8], const std::uint8_t* data, std::s
 #undef FPUTUNE_LOAD16
 #undef FPUTUNE_SCHED512_YMM
 #undef FPUTUNE_WK2
+#undef FPUTUNE_SHA512_ADD
 
 }  // namespace fputune::sha

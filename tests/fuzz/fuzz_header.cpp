@@ -17,7 +17,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         "reference.csv")};
     const std::string text(reinterpret_cast<const char*>(data), size);
     RecommendOptions o;
-    o.budget_s = 30e-6;
+    o.question.budget_s = 30e-6;
     try {
         std::vector<std::string> skipped;
         for (const auto& c : parse_header_constants(text, skipped, "fuzz.h"))

@@ -21,11 +21,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     // it too); byte 2: the minimum frequency (1 Hz .. 10^12 Hz); byte 3: the margin (1 .. 3.55).
     RecommendOptions o;
     o.round = data[0] % 3 == 0 ? Round::block : data[0] % 3 == 1 ? Round::kib : Round::pow2;
-    o.cache = data[0] & 4 ? Cache::hot : Cache::cold;
-    o.quantile = data[0] & 8 ? Quantile::p90 : Quantile::p99;
-    o.budget_s = std::pow(10.0, -8 + 14.0 * data[1] / 255);
-    o.min_freq_hz = std::pow(10.0, 12.0 * data[2] / 255);
-    o.margin = 1 + data[3] / 100.0;
+    o.question.cache = data[0] & 4 ? Cache::hot : Cache::cold;
+    o.question.quantile = data[0] & 8 ? Quantile::p90 : Quantile::p99;
+    o.question.budget_s = std::pow(10.0, -8 + 14.0 * data[1] / 255);
+    o.question.min_freq_hz = std::pow(10.0, 12.0 * data[2] / 255);
+    o.question.margin = 1 + data[3] / 100.0;
     const std::string text(reinterpret_cast<const char*>(data + 4), size - 4);
     try {
         const std::vector<ModelFile> sources = {models_from_text(text, "fuzz.in")};
@@ -35,7 +35,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             fuzz::expect(std::isfinite(v.one_block_s) && std::isfinite(v.unrounded_bytes),
                          "finite times and sizes for " + v.kernel);
             if (v.fits) {
-                fuzz::expect(std::isfinite(v.time_s) && v.time_s <= effective_budget_s(o) * (1 + 1e-9),
+                fuzz::expect(std::isfinite(v.time_s) && v.time_s <= effective_budget_s(o.question) * (1 + 1e-9),
                              "a limit fits the budget: " + v.kernel);
                 fuzz::expect(v.bytes % v.block_bytes == 0, "a limit is whole blocks: " + v.kernel);
             }
