@@ -7,6 +7,7 @@
 
 #include "atomic_file.hpp"
 #include "cli.hpp"
+#include "contention.hpp"
 #include "model.hpp"
 #include "recommend_options.hpp"
 
@@ -29,5 +30,7 @@ double margin_option(const std::string& text);
 // --cache and --quantile (UsageError naming the value and the accepted ones otherwise).
 Cache cache_option(const std::string& text);
 Quantile quantile_option(const std::string& text);
+// --contention (quiet when the command has no such option); UsageError naming the value otherwise.
+ContentionTarget contention_option(const po::variables_map& vm);
 
 }  // namespace fputune::cli

@@ -197,6 +197,7 @@ std::string ContentionTarget::text() const {
         case Kind::quiet: return "quiet";
         case Kind::observed: return "observed";
         case Kind::factor: return fmt::format("{:g}", factor);
+        case Kind::as_measured: return "as-measured";
     }
     return "?";
 }
@@ -204,6 +205,7 @@ std::string ContentionTarget::text() const {
 std::optional<ContentionTarget> parse_contention_target(std::string_view text) {
     if (text == "quiet") return ContentionTarget{};
     if (text == "observed") return ContentionTarget{ContentionTarget::Kind::observed, 1};
+    if (text == "as-measured") return ContentionTarget{ContentionTarget::Kind::as_measured, 1};
     std::string t(text);
     if (!t.empty() && (t.back() == 'x' || t.back() == 'X')) t.pop_back();
     if (t.empty() || t.size() > 16) return std::nullopt;
@@ -223,6 +225,7 @@ double target_level(const ContentionTarget& t, double observed_p90) {
         case ContentionTarget::Kind::quiet: return 1;
         case ContentionTarget::Kind::observed: return observed_p90 >= 1 ? observed_p90 : 0;
         case ContentionTarget::Kind::factor: return t.factor;
+        case ContentionTarget::Kind::as_measured: return 0;
     }
     return 0;
 }
@@ -233,7 +236,7 @@ double ContentionAdjust::apply(double value, double round_level) const {
 }
 
 void restate_contention(ModelFile& m, const ContentionTarget& target) {
-    if (m.contention.empty()) return;
+    if (m.contention.empty() || m.contention == kContentionAsMeasuredText) return;
     const double level = target_level(target, m.contention_observed);
     if (!(level >= 1)) return;
     m.contention = target.text();
@@ -255,15 +258,17 @@ void restate_contention(ModelFile& m, const ContentionTarget& target) {
 
 std::string contention_comment(const std::string& assumed, const std::vector<HeaderContention>& variants) {
     if (assumed.empty())
-        return " * Contention:    unknown (the sweep recorded none): bounds as measured, neighbours included\n";
+        return " * Contention:    as measured (no sensitivity known, or --contention as-measured): the bounds include\n"
+               " *                whatever ran on the core beside the sections\n";
     std::string out = fmt::format(
         " * Contention:    {}: each bound is stated at contention level c (the contention probe's slowdown, 1 =\n"
         " *                quiet), from time(c) = quiet x (1 + s x (c - 1)) with each kernel's sensitivity s:\n",
         assumed);
     for (const HeaderContention& v : variants) {
+        auto two = [](double x) { return std::abs(x) < 0.005 ? 0.0 : x; };  // never "-0.00"
         if (v.known)
             out += fmt::format(" *   contention {} {} c={:.2f} s={:.2f} ({:.2f}..{:.2f})\n", v.kernel, v.cache, v.level,
-                               v.s, v.lo, v.hi);
+                               two(v.s), two(v.lo), two(v.hi));
         else
             out += fmt::format(" *   contention {} {} as-measured\n", v.kernel, v.cache);
     }

@@ -63,16 +63,19 @@ struct SiblingStretch {
 std::map<std::pair<std::string, std::string>, SiblingStretch> sibling_stretches(const SweepFile& f);
 
 // The contention a recommendation's bounds are stated at (recommend --contention): quiet (c = 1: what the
-// code costs), observed (the sweep's p90 level: what this machine met), or a factor (c = 1.5: a stated load).
+// code costs), observed (the sweep's p90 level: what this machine met), a factor (c = 1.5: a stated load),
+// or as-measured (no level: each round as it was, the calmest taken, as before the probe).
 struct ContentionTarget {
-    enum class Kind { quiet, observed, factor } kind = Kind::quiet;
+    enum class Kind { quiet, observed, factor, as_measured } kind = Kind::quiet;
     double factor = 1;  // Kind::factor
-    std::string text() const;  // "quiet", "observed", "1.5"
+    std::string text() const;  // "quiet", "observed", "1.5", "as-measured"
 };
-// "quiet", "observed", or a number from 1 to 10 ("1.5", "1.5x"); nullopt for anything else.
+// "quiet", "observed", "as-measured", or a number from 1 to 10 ("1.5", "1.5x"); nullopt for anything else.
 std::optional<ContentionTarget> parse_contention_target(std::string_view text);
-inline constexpr const char* kContentionChoices = "quiet, observed, or a factor from 1 to 10 (e.g. 1.5)";
-// The level c it means: 1, the observed p90 (0 when unknown: nothing is adjusted), or the factor.
+inline constexpr const char* kContentionAsMeasuredText = "as-measured";
+inline constexpr const char* kContentionChoices = "quiet, observed, as-measured, or a factor from 1 to 10 (e.g. 1.5)";
+// The level c it means: 1, the observed p90 (0 when unknown: nothing is adjusted), the factor; 0 for
+// as-measured.
 double target_level(const ContentionTarget& t, double observed_p90);
 
 // A round's statistic moved from the contention it was measured at to `level`: value x f(s, level) /
@@ -101,7 +104,8 @@ struct HeaderContention {
     double level = 0, s = 0, lo = 0, hi = 0;
 };
 // The comment lines (each starting " * "), after one line saying what the assumption is: `assumed` as
-// ModelFile::contention ("" = the sources recorded none: then one line saying so, no per-variant lines).
+// ModelFile::contention ("" = nothing known or --contention as-measured: one line saying so, no per-variant
+// lines).
 std::string contention_comment(const std::string& assumed, const std::vector<HeaderContention>& variants);
 // The lines back from a header's text, by (kernel, cache).
 std::map<std::pair<std::string, std::string>, HeaderContention> parse_header_contention(const std::string& text);

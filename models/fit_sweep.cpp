@@ -40,13 +40,14 @@ ContentionAdjust kernel_adjust(CacheModel& cm,
                                const std::map<std::pair<std::string, std::string>, Sensitivity>& sensitivities,
                                double level) {
     const auto it = sensitivities.find({cm.kernel, std::string(name(cm.cache))});
-    if (it == sensitivities.end() || !it->second.known || !(level >= 1)) return {};
+    if (it == sensitivities.end() || !it->second.known) return {};
     const Sensitivity& s = it->second;
     cm.contention_known = true;
     cm.contention_s = s.s;
     cm.contention_s_lo = s.lo;
     cm.contention_s_hi = s.hi;
-    cm.contention_level = level;
+    cm.contention_level = level;  // 0: as measured, nothing moved
+    if (!(level >= 1)) return {};
     return {true, s.s, level};
 }
 
@@ -81,7 +82,8 @@ BoundStats bound_stats(const PointStats& pooled, const std::vector<RoundStats>& 
     return {std::accumulate(p90.begin(), p90.end(), 0.0) / n, std::accumulate(p99.begin(), p99.end(), 0.0) / n};
 }
 
-ModelFile fit_sweep(const SweepFile& sweep, const std::string& source, const std::vector<std::string>& kernel_globs) {
+ModelFile fit_sweep(const SweepFile& sweep, const std::string& source, const std::vector<std::string>& kernel_globs,
+                    bool as_measured) {
     ModelFile m = new_model(source, "sweep");
     m.machine = machine_name(sweep.cpu);
     m.cpu = sweep.cpu;
@@ -104,9 +106,9 @@ ModelFile fit_sweep(const SweepFile& sweep, const std::string& source, const std
     m.kernels = sweep.kernels;
     m.notes = sweep.notes;  // the points the reader skipped, named
     const auto sensitivities = sweep_sensitivities(sweep);
-    const double level = 1;  // quiet: restate_contention moves it
+    const double level = as_measured ? 0 : 1;  // quiet: restate_contention moves it
     if (has_contention(sweep)) {
-        m.contention = "quiet";
+        m.contention = as_measured ? kContentionAsMeasuredText : "quiet";
         m.contention_observed = sweep.contention.p90;
     }
     // A kernel whose broken points were skipped is refused, by name, when too few are left for a line.

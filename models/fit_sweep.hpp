@@ -48,7 +48,8 @@ BoundStats bound_stats(const PointStats& pooled, const std::vector<RoundStats>& 
 // points, or any kernel of a partial sweep, gets a note).
 // Where the sweep recorded contention and a kernel's sensitivity could be fitted, its bounds are stated
 // quiet (each round moved to c = 1); restate_contention (models/contention.hpp) moves them to another level.
+// `as_measured`: not at all (each round as it was; the model's contention is "as-measured").
 ModelFile fit_sweep(const SweepFile& sweep, const std::string& source,
-                    const std::vector<std::string>& kernel_globs = {});
+                    const std::vector<std::string>& kernel_globs = {}, bool as_measured = false);
 
 }  // namespace fputune

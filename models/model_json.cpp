@@ -92,7 +92,7 @@ void read_model_contention(const json& c, const jsonc::Path& at, CacheModel& cm)
     cm.contention_s = s("sensitivity");
     cm.contention_s_lo = s("sensitivity_lo");
     cm.contention_s_hi = s("sensitivity_hi");
-    cm.contention_level = real(member(*x, "level", cat), cat / "level", 1, 1000);
+    cm.contention_level = real(member(*x, "level", cat), cat / "level", 0, 1000);  // 0: as measured
 }
 
 }  // namespace
