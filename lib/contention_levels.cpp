@@ -7,10 +7,13 @@
 namespace fputune {
 
 double best_probe_cycles(const std::vector<double>& probe_cycles) {
-    double best = 0;
+    std::vector<double> v;
     for (double p : probe_cycles)
-        if (p > 0 && (best == 0 || p < best)) best = p;
-    return best;
+        if (p > 0) v.push_back(p);
+    if (v.empty()) return 0;
+    const std::size_t k = v.size() < 50 ? 0 : static_cast<std::size_t>(0.01 * static_cast<double>(v.size() - 1));
+    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
+    return v[k];
 }
 
 double contention_level(double probe_cycles, double best_cycles) {

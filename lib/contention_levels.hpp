@@ -16,7 +16,10 @@ namespace fputune {
 // busy sibling stretches it 1.3-2.2x (models/contention.hpp kContendedLevel is the same, checked by a test).
 inline constexpr double kContendedAbove = 1.15;
 
-// The best (fastest) of the positive probes, core cycles; 0 if there is none.
+// The quiet level of the probe, core cycles (0 if no probe is positive): the fastest of fewer than 50, else
+// the 1st percentile. Not the minimum of many: a ratio probe that read up to 20 % low and was accepted makes
+// its calibration's probe read as low, and a full sweep (~200 000 probes) always has such a one: levels
+// against it came out 1.25 where the core was quiet.
 double best_probe_cycles(const std::vector<double>& probe_cycles);
 
 // c = probe / best, at least 1; 0 for an unknown probe (<= 0) or best.

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -47,7 +48,7 @@ private:
     int cpu_;
     SiblingLoad load_;
     std::atomic<bool> busy_{false}, quit_{false}, pinned_{false};
-    std::atomic<std::uint64_t> work_{0};
+    std::atomic<std::uint64_t> work_{0}, sink_{0};
     std::vector<std::uint64_t> stream_;  // the memory load's buffer
     std::thread thread_;
 };

@@ -228,3 +228,16 @@ TEST_CASE("sibling: the loads parse by name, and the co-runner runs only while b
 TEST_CASE("contention: the models' contended level is the probe's", "[contention]") {
     CHECK(kContendedLevel == kContendedAbove);
 }
+
+TEST_CASE("contention levels: a few probes that read low do not set the quiet level", "[contention]") {
+    std::vector<double> probes(1000, 2000);
+    for (std::size_t i = 0; i < probes.size(); i += 3) probes[i] = 2600;  // contended a third of the time
+    probes[10] = 1600;  // its calibration's ratio probe read 20 % low
+    probes[20] = 1650;
+    CHECK(best_probe_cycles(probes) == 2000);
+    const ContentionTrace t = summarise_contention(probes);
+    CHECK(t.p50 == 1);
+    CHECK(t.contended_share == Approx(334.0 / 1000).margin(0.005));
+    // Few probes: the fastest.
+    CHECK(best_probe_cycles({2100, 2000, 2050}) == 2000);
+}
