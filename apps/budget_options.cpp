@@ -4,6 +4,9 @@
 
 #include <filesystem>
 
+#include <fmt/format.h>
+
+#include "contention.hpp"
 #include "load.hpp"
 #include "units.hpp"
 #include "upstream.hpp"
@@ -66,6 +69,7 @@ RecommendOptions budget_options(const po::variables_map& vm, const std::string& 
         o.dirty = parse_option("dirty", vm["dirty"].as<std::string>(), parse_dirty_state,
                                "expected xmm, ymm, zmm or none (thresholds with the user state already saved)");
     o.question.quantile = quantile_option(vm["quantile"].as<std::string>());
+    o.question.contention = contention_option(vm).text();
     if (vm.count("emit"))
         o.emit = parse_option("emit", vm["emit"].as<std::string>(), parse_emit, "expected conservative or central");
     if (vm.count("per-algorithm"))
@@ -103,6 +107,10 @@ void add_budget_options(po::options_description& desc) {
         "show only these kernels: a glob, an algorithm (all its variants), a kind (hash, cipher, raid) or all "
         "(repeatable)")(
         "linux", po::value<std::string>(), linux_option_help().c_str())(
+        "contention", po::value<std::string>()->default_value(kContentionDefault),
+        "quiet | observed | FACTOR | as-measured: the contention level c each bound is stated at (quiet = 1, the "
+        "core's other thread idle; observed = the sweep's p90 level; FACTOR from 1 to 10, e.g. 2; as-measured = "
+        "the rounds as they were); see docs/contention.md")(
         "force", "accept a --budget outside 100ns..1s or a --min-freq outside 1MHz..10GHz");
 }
 
@@ -128,8 +136,9 @@ std::vector<ModelFile> load_sources(const po::variables_map& vm) {
     std::vector<std::string> globs;
     if (vm.count("kernel")) globs = vm["kernel"].as<std::vector<std::string>>();
     reject_version_as_glob(globs);
+    const ContentionTarget contention = contention_option(vm);
     std::vector<ModelFile> sources;
-    for (const auto& f : from) sources.push_back(load_models(f, globs));
+    for (const auto& f : from) sources.push_back(load_models(f, globs, contention));
     return sources;
 }
 
@@ -154,6 +163,14 @@ void reject_version_as_glob(const std::vector<std::string>& globs) {
 std::string command_line_of(const std::string& command, const Args& args) { return command_line(command, args); }
 double margin_option(const std::string& text) { return parse_margin(text); }
 Cache cache_option(const std::string& text) { return parse_option("cache", text, parse_cache, kCacheExpected); }
+ContentionTarget contention_option(const po::variables_map& vm) {
+    if (!vm.count("contention")) return {};
+    const std::string text = vm["contention"].as<std::string>();
+    const std::optional<ContentionTarget> t = parse_contention_target(text);
+    if (!t) throw UsageError(fmt::format("--contention '{}': expected {}", text, kContentionChoices));
+    return *t;
+}
+
 Quantile quantile_option(const std::string& text) {
     return parse_option("quantile", text, parse_quantile, kQuantileExpected);
 }

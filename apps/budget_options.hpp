@@ -7,6 +7,7 @@
 
 #include "atomic_file.hpp"
 #include "cli.hpp"
+#include "contention.hpp"
 #include "model.hpp"
 #include "recommend_options.hpp"
 
@@ -35,5 +36,7 @@ void reject_version_as_glob(const std::vector<std::string>& globs);
 // --cache and --quantile (UsageError naming the value and the accepted ones otherwise).
 Cache cache_option(const std::string& text);
 Quantile quantile_option(const std::string& text);
+// --contention (quiet when the command has no such option); UsageError naming the value otherwise.
+ContentionTarget contention_option(const po::variables_map& vm);
 
 }  // namespace fputune::cli

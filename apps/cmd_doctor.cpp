@@ -60,6 +60,12 @@ int run_doctor(const Args& args) {
         "tasks "
         "on this CPU)\n",
         h.stalls_per_ms, h.stall_p50_us, h.stall_max_us, 100 * h.lost_share, 100 * h.descheduled_share);
+    if (h.contention.probes)
+        std::cout << fmt::format(
+            "contention {:.2f}x of its best at p50, {:.2f}x at p90, {:.2f}x at most; contended (>= {:.2f}x) in {:.1f} % "
+            "of {} probes, {:.2f} s at a stretch\n",
+            h.contention.p50, h.contention.p90, h.contention.max, h.contention.contended_above,
+            100 * h.contention.contended_share, h.contention.probes, h.contended_longest_s);
     std::cout << fmt::format("system     {} online CPU(s){}; governor {}; boost {}; clocksource {}; transparent huge "
                              "pages {}\n",
                              f.online.size(),

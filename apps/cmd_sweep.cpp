@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <memory>
 #include <iostream>
 #include <optional>
 #include <sstream>
@@ -18,6 +19,9 @@
 #include "probe.hpp"
 #include "progress.hpp"
 #include "registry.hpp"
+#include "contention.hpp"
+#include "contention_levels.hpp"
+#include "sibling.hpp"
 #include "signals.hpp"
 #include "sweep.hpp"
 #include "text_lines.hpp"
@@ -191,6 +195,49 @@ private:
     int events_ = 0;
 };
 
+// --sibling busy[:LOAD]: the co-runner on the CPU's SMT sibling (idle until the first busy round), or a
+// UsageError when the option is garbage, the CPU has no sibling, or the sibling cannot be used.
+std::unique_ptr<SiblingRunner> start_sibling(const po::variables_map& vm, const std::string& root,
+                                             const SweepOptions& opt) {
+    if (!vm.count("sibling")) return nullptr;
+    const std::string text = vm["sibling"].as<std::string>();
+    const std::optional<SiblingLoad> load = parse_sibling_option(text);
+    if (!load) throw UsageError(fmt::format("--sibling '{}': accepted: {}", text, kSiblingLoads));
+    std::string why;
+    const std::optional<int> cpu = sibling_to_load(root, opt.cpu, why);
+    if (!cpu)
+        throw UsageError(
+            fmt::format("--sibling {}: {}; there is no sibling to load, so drop --sibling (every sweep "
+                        "records the contention it meets), or pin with --cpu to a CPU that has one",
+                        text, why));
+    if (opt.sampling.rounds < 2)
+        throw UsageError("--sibling needs 2 rounds or more: quiet and busy rounds alternate (--rounds 4)");
+    auto runner = std::make_unique<SiblingRunner>(*cpu, *load);
+    for (int i = 0; i < 100 && !runner->pinned(); ++i) usleep(1000);
+    if (!runner->pinned())
+        throw UsageError(
+            fmt::format("--sibling {}: CPU {}, the sibling of CPU {}, is not one this process may run on "
+                        "(taskset, cgroup); allow it, or drop --sibling",
+                        text, *cpu, opt.cpu));
+    spdlog::info("sibling: CPU {} runs the '{}' load in rounds 2, 4, ...; rounds 1, 3, ... are quiet", *cpu,
+                 sibling_load_name(*load));
+    return runner;
+}
+
+// The contention the sweep met, and with --sibling each kernel's stretch under the load, in a few lines.
+void report_contention(const SweepFile& f, std::ostream& out) {
+    const ContentionTrace& c = f.contention;
+    if (!c.probes) return;
+    out << fmt::format(
+        "contention: throughput-bound code ran {:.2f}x its best at p50, {:.2f}x at p90, {:.2f}x at most; contended "
+        "(>= {:.2f}x) in {:.0f} % of {} probes\n",
+        c.p50, c.p90, c.max, c.contended_above, 100 * c.contended_share, c.probes);
+    if (!f.options.contains("sibling")) return;
+    for (const auto& [key, st] : sibling_stretches(f))
+        out << fmt::format("  {:<32} {:<4} {:.2f}x under the sibling's '{}' load ({} points)\n", key.first, key.second,
+                           st.stretch, f.options["sibling"].value("load", "?"), st.points);
+}
+
 }  // namespace
 
 int run_sweep(const Args& args) {
@@ -220,7 +267,12 @@ int run_sweep(const Args& args) {
         "override them")(
         "cpu", po::value<int>(), "pin to this CPU (default: the last allowed)")(
         "host", po::value<std::string>(),
-        "the machine's name to record in the file (fputune fleet: its inventory name); merges name it");
+        "the machine's name to record in the file (fputune fleet: its inventory name); merges name it")(
+        "sibling", po::value<std::string>(),
+        "busy[:int|vec|mem]: run that load on the CPU's SMT sibling in every other round (the worst case a kernel "
+        "meets with SMT on); refused where the CPU has no sibling")(
+        "root", po::value<std::string>()->default_value("/"), "read /proc and /sys under this directory");
+
     po::variables_map vm;
     if (!parse("sweep", "[-k GLOB]... [-o FILE] [--csv FILE] [--dirty ymm] [--cache both] [--quick] [--resume FILE]",
                desc, args, vm))
@@ -243,6 +295,8 @@ int run_sweep(const Args& args) {
     refuse_same_files({{"-o", output}, {"--csv", csv_path}}, {});
     refuse_same_files({{"--csv", csv_path}}, {{"--resume", vm.count("resume") ? vm["resume"].as<std::string>() : ""}});
     opt.cpu = pin_cpu(vm);
+    const std::string root = vm["root"].as<std::string>();
+    std::unique_ptr<SiblingRunner> sibling = start_sibling(vm, root, opt);
 
     SweepInputs in;
     in.cpu = probe_cpu();
@@ -251,7 +305,7 @@ int run_sweep(const Args& args) {
         in.resume = &*resumed;
     }
     // The machine is judged before it is trusted: the doctor's quick look, said and recorded.
-    DoctorReport doctor = fputune::run_doctor("/", opt.cpu, 1.0);
+    DoctorReport doctor = fputune::run_doctor(root, opt.cpu, 1.0);
     doctor.quick = true;
     report_verdict(doctor);
     in.doctor = doctor.to_json();
@@ -277,9 +331,15 @@ int run_sweep(const Args& args) {
                         fmt::format("round {}/{}: {}/{} points settled", p.round, p.rounds, p.settled, p.points));
     };
     hooks.on_event = [&](const DisturbanceEvent& e) { events(e); };
+    if (sibling) hooks.on_round = [&](int r) { sibling->set_busy(r % 2 == 1); };
     SweepFile file = measure_sweep(opt, in, hooks);
     if (!host.empty()) file.host = host;
     progress.update(1, 1, "done");
+    if (sibling) {
+        sibling->set_busy(false);
+        file.options["sibling"] = {
+            {"cpu", sibling->cpu()}, {"load", sibling_load_name(sibling->load())}, {"busy_rounds", "odd"}};
+    }
     for (const std::string& w : file.warnings) spdlog::warn("{}", w);
 
     write_sweep_file(output, file);
@@ -299,6 +359,7 @@ int run_sweep(const Args& args) {
             : std::string("every point settled"),
         interrupted, file.sampling.rejected, file.sampling.retaken,
         file.partial ? fmt::format(" (continue with: fputune sweep --resume {} -o {})", output, output) : "");
+    report_contention(file, summary);
     return file.partial ? kExitPartial : kExitOk;
 }
 

@@ -12,6 +12,8 @@
 #include "budget_options.hpp"
 #include "cli.hpp"
 #include "clock.hpp"
+#include "contention.hpp"
+#include "contention_levels.hpp"
 #include "cpu.hpp"
 #include "doctor.hpp"
 #include "fit_sweep.hpp"
@@ -176,8 +178,8 @@ VerifyOptions verify_options(const po::variables_map& vm) {
     if (!(opt.budget_s > 0 && opt.budget_s <= 86400)) throw UsageError("--time-budget: seconds, > 0 and <= 86400");
     opt.kernels = select_kernels({});
     // Every section needs its p99 of uninterrupted samples to ~3 % (>= 500 samples), in 4 rounds as a sweep's
-    // points; judged is their mean (fit_sweep bound_stats): the machine over these seconds, phases included,
-    // not the calmest round that recommend's central estimate stands on.
+    // points; judged is recommend's statistic (fit_sweep bound_stats): the calmest round, each round moved to
+    // the contention the header states with the sensitivity it states (docs/contention.md).
     opt.sampling.rounds = 4;
     opt.sampling.tail_max_s = 1;
     opt.sampling.point_cap_s = 2;
@@ -187,28 +189,56 @@ VerifyOptions verify_options(const po::variables_map& vm) {
     return o;
 }
 
-// One measured section: its p50 and the judged statistic at the minimum frequency.
+// One measured section: its p50, the judged statistic at the minimum frequency as measured and moved to the
+// contention its header states, and the contention it met.
 struct Row {
     std::string kernel;
     std::uint64_t bytes;
-    double p50_s, bound_s;
+    double p50_s, raw_s, bound_s;  // bound_s: judged (the contention the header states; raw where it states none)
+    double met = 0;  // the median contention level of its rounds (0: unknown)
+    const HeaderContention* stated = nullptr;
     std::uint64_t samples, interrupted;
 };
 
-Row row_of(const SweepPlan& plan, const SweepMeasurement& m, std::size_t i, const BudgetQuestion& q) {
+// What the header states for a measured series: its own line (this cache, then any), else its kernel's
+// (a RAID count's series, raid6-avx2.x21, takes raid6-avx2.x16's).
+const HeaderContention* stated_for(const std::map<std::pair<std::string, std::string>, HeaderContention>& lines,
+                                   const std::string& series, const std::string& cache) {
+    if (auto it = lines.find({series, cache}); it != lines.end()) return &it->second;
+    const std::string kernel = series.substr(0, series.find('.'));
+    const HeaderContention* best = nullptr;
+    for (const auto& [key, h] : lines) {
+        const bool same = key.first == series, kin = key.first.substr(0, key.first.find('.')) == kernel;
+        if ((same || kin) && (!best || key.second == cache)) best = &h;
+    }
+    return best;
+}
+
+Row row_of(const SweepPlan& plan, const SweepMeasurement& m, std::size_t i, const BudgetQuestion& q,
+           const std::map<std::pair<std::string, std::string>, HeaderContention>& lines, double best_probe) {
     const PointSamples& s = m.pool.points[i];
     const PointStats st = summarize(s.cycles);
-    // The statistics recommend bounds: p99 of the uninterrupted samples (never below the p90), or the p90,
-    // each round's, averaged over the rounds.
+    // The statistic recommend bounds (fit_sweep bound_stats): p99 of the uninterrupted samples (never below the
+    // p90), or the p90, of the calmest round, each round first moved to the contention the header states.
     std::vector<RoundStats> rounds;
     for (std::size_t r = 0; r < s.round_begin.size(); ++r) {
         const PointStats rs = summarize(s.round_cycles(r));
-        rounds.push_back({rs.samples, rs.p10, rs.p50, rs.p90, rs.p99_clean, rs.interrupted});
+        rounds.push_back({rs.samples, rs.p10, rs.p50, rs.p90, rs.p99_clean, rs.interrupted,
+                          median_contention(s.round_contention(r), best_probe)});
     }
-    const BoundStats b = bound_stats(st, rounds, OverRounds::mean);
-    const double bound = q.quantile == Quantile::p99 ? b.p99 : b.p90;
-    return Row{plan.sections[i].name, plan.sections[i].bytes, st.p50 / q.min_freq_hz, bound / q.min_freq_hz,
-               st.samples, st.interrupted};
+    const std::string cache = plan.sections[i].cold ? "cold" : "hot";
+    const HeaderContention* stated = stated_for(lines, plan.sections[i].name, cache);
+    const VerifyBound b = verify_bound(st, rounds, stated);
+    const bool p99 = q.quantile == Quantile::p99;
+    return Row{plan.sections[i].name,
+               plan.sections[i].bytes,
+               st.p50 / q.min_freq_hz,
+               (p99 ? b.raw_p99 : b.raw_p90) / q.min_freq_hz,
+               (p99 ? b.adjusted_p99 : b.adjusted_p90) / q.min_freq_hz,
+               b.met,
+               b.adjusted ? stated : nullptr,
+               st.samples,
+               st.interrupted};
 }
 
 // Every constant's sections judged: the table, the JSON results, and whether all pass.
@@ -220,19 +250,24 @@ struct Verdicts {
 };
 
 Verdicts judge(const std::vector<Constant>& constants, const SweepPlan& plan, const SweepMeasurement& m,
-               const BudgetQuestion& q) {
+               const BudgetQuestion& q, const std::map<std::pair<std::string, std::string>, HeaderContention>& lines,
+               double best_probe) {
     Verdicts v;
-    v.table = fmt::format("{:<36} {:>9} {:<26} {:>9} {:>10} {:>8}  {}\n", "constant", "bytes", "kernel", "p50",
-                          q.quantile == Quantile::p99 ? "p99 clean" : "p90", "samples", "verdict");
+    const char* stat = q.quantile == Quantile::p99 ? "p99 clean" : "p90";
+    v.table = fmt::format("{:<36} {:>9} {:<26} {:>9} {:>10} {:>6} {:>10} {:>8}  {}\n", "constant", "bytes", "kernel",
+                          "p50", stat, "c met", fmt::format("{} @c", q.quantile == Quantile::p99 ? "p99" : "p90"),
+                          "samples", "verdict");
     for (const Constant& c : constants) {
         for (std::size_t i : c.points) {
-            const Row r = row_of(plan, m, i, q);
+            const Row r = row_of(plan, m, i, q, lines, best_probe);
             const bool pass = r.bound_s <= q.budget_s && r.samples > 0;
             v.all_pass = v.all_pass && pass;
             v.rows.push_back({c.c.name, r.kernel, r.bound_s, pass});
-            v.table +=
-                fmt::format("{:<36} {:>9} {:<26} {:>9} {:>10} {:>8}  {}\n", c.c.name, r.bytes, r.kernel,
-                            format_duration(r.p50_s), format_duration(r.bound_s), r.samples, pass ? "PASS" : "OVER");
+            v.table += fmt::format(
+                "{:<36} {:>9} {:<26} {:>9} {:>10} {:>6} {:>10} {:>8}  {}\n", c.c.name, r.bytes, r.kernel,
+                format_duration(r.p50_s), format_duration(r.raw_s), r.met > 0 ? fmt::format("{:.2f}", r.met) : "?",
+                r.stated ? fmt::format("{} @{:.2f}", format_duration(r.bound_s), r.stated->level) : "as measured",
+                r.samples, pass ? "PASS" : "OVER");
             v.results.push_back({{"constant", c.c.name},
                                  {"line", c.c.line},
                                  {"value", c.c.value},
@@ -240,7 +275,12 @@ Verdicts judge(const std::vector<Constant>& constants, const SweepPlan& plan, co
                                  {"kernel", r.kernel},
                                  {"bytes", r.bytes},
                                  {"p50_s", r.p50_s},
+                                 {"raw_bound_s", r.raw_s},
                                  {"bound_s", r.bound_s},
+                                 {"contention_met", r.met},
+                                 {"contention_stated",
+                                  r.stated ? nlohmann::json{{"level", r.stated->level}, {"sensitivity", r.stated->s}}
+                                           : nlohmann::json(nullptr)},
                                  {"samples", r.samples},
                                  {"interrupted", r.interrupted},
                                  {"pass", pass}});
@@ -272,7 +312,8 @@ void print_text(const VerifyOptions& o, const DoctorReport& doctor, const SweepP
     const SweepOptions& opt = o.sweep;
     std::cout << fmt::format(
         "fputune {} ({}) verify {}: each section measured on CPU {} ({}), {} cache, dirty {}, section overhead {} "
-        "cycles; {} in core cycles at {} against {}\n\n",
+        "cycles; {} in core cycles at {} against {}; judged at the contention level c the header states (@c), from "
+        "the level each round met (c met)\n\n",
         tool_version(), tool_commit(), o.header, opt.cpu, probe_cpu().value("brand", "?"), name(o.question.cache),
         dirty_name(opt.dirty), opt.section_overhead_cycles,
         o.question.quantile == Quantile::p99 ? "p99 of uninterrupted samples" : "p90",
@@ -313,7 +354,11 @@ int run_verify(const Args& args) {
     DoctorReport doctor = fputune::run_doctor("/", o.sweep.cpu, 0.5);
     if (!o.json) spdlog::info("doctor (quick): this machine is {}", verdict_name(doctor.verdict));
     const SweepMeasurement m = measure_plan(plan, o.sweep, doctor.health.calm, PoolHooks{});
-    const Verdicts v = judge(constants, plan, m, o.question);
+    // Contention levels against the best probe of this run and of the doctor's look before it.
+    const double doctor_best = doctor.health.contention.best_cycles;
+    double best_probe = best_probe_cycles(m.pool.clock.contention_cycles);
+    if (doctor_best > 0 && !(best_probe > 0 && best_probe < doctor_best)) best_probe = doctor_best;
+    const Verdicts v = judge(constants, plan, m, o.question, parse_header_contention(text), best_probe);
     if (o.json)
         print_json(o, doctor, m, v, notes);
     else

@@ -1,10 +1,44 @@
 // SPDX-License-Identifier: MIT
 // `fit`'s table.
+#include <algorithm>
+#include <vector>
+
 #include <fmt/format.h>
 
 #include "render.hpp"
 
 namespace fputune {
+
+namespace {
+
+// Each kernel's contention sensitivity (models/contention.hpp), immune first.
+std::string render_sensitivities(const ModelFile& m) {
+    if (m.contention.empty()) return "\ncontention: unknown (the sweep recorded none)\n";
+    std::string out = fmt::format(
+        "\ncontention: time(c) = quiet x (1 + s x (c - 1)); bounds stated at {} (c = {}); the sweep's p90 level "
+        "{:.2f}\n",
+        m.contention,
+        m.contention == "observed" ? fmt::format("{:.2f}", m.contention_observed)
+        : m.contention == "quiet"  ? std::string("1")
+                                   : m.contention,
+        m.contention_observed);
+    std::vector<const CacheModel*> order;
+    for (const auto& cm : m.models) order.push_back(&cm);
+    std::stable_sort(order.begin(), order.end(), [](const CacheModel* a, const CacheModel* b) {
+        return a->contention_known != b->contention_known ? a->contention_known : a->contention_s < b->contention_s;
+    });
+    for (const CacheModel* cm : order)
+        out += cm->contention_known
+                   ? fmt::format("  {:<32} {:<5} s = {:5.2f} ({:.2f}..{:.2f})\n", cm->kernel, name(cm->cache),
+                                 cm->contention_s, cm->contention_s_lo, cm->contention_s_hi)
+                   : fmt::format(
+                         "  {:<32} {:<5} s unknown (contention hardly moved, or too few "
+                         "rounds): as measured\n",
+                         cm->kernel, name(cm->cache));
+    return out;
+}
+
+}  // namespace
 
 std::string render_fit(const ModelFile& m) {
     std::string out;
@@ -28,6 +62,7 @@ std::string render_fit(const ModelFile& m) {
         "B: core cycles per byte; p99: of uninterrupted samples; p90 and p99 are fitted on sections of "
         "at most {:.0f} us; a line is flagged when a point is more than {:.0f}% off it\n",
         kBoundFitMaxSeconds * 1e6, 100 * kMaxRelResidualForLine);
+    out += render_sensitivities(m);
     for (const auto& t : m.thresholds)
         out += fmt::format("threshold {} ({} dirty) vs {}: {}\n", t.kernel, name(t.dirty), t.scalar_kernels,
                            t.kind == ThresholdKind::bytes ? fmt::format("{} B", t.bytes)

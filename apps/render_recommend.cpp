@@ -138,10 +138,10 @@ std::string render_title(const Recommendation& r) {
     const bool many = r.machines.size() > 1;
     std::string out = fmt::format(
         "fputune {} ({}) recommend: budget {} per FPU section at {} minimum, margin {} (limit fits {}), "
-        "{} cache, dirty {}, rounding {}, bound {}\n",
+        "{} cache, dirty {}, rounding {}, bound {}, contention {}\n",
         r.tool_version, r.tool_commit, format_duration(o.question.budget_s), format_frequency(o.question.min_freq_hz),
         format_margin(o.question.margin), format_duration(effective_budget_s(o.question)), name(o.question.cache), r.dirty_label(), name(o.round),
-        name(o.question.quantile));
+        name(o.question.quantile), o.question.contention);
     for (std::size_t i = 0; i < r.machines.size(); ++i) {
         const auto& m = r.machines[i];
         out += fmt::format("machine{}: {} ({} {}{}, core/TSC {:.3f})\n", many ? fmt::format(" [{}]", i + 1) : "",

@@ -91,7 +91,52 @@ json rounds_json(const std::vector<RoundStats>& rounds) {
                      {"p90", r.p90},
                      {"p99_clean", r.p99_clean},
                      {"interrupted", r.interrupted}});
+    for (std::size_t i = 0; i < rounds.size(); ++i)
+        if (rounds[i].contention > 0) a[i]["contention"] = rounds[i].contention;
     return a;
+}
+
+// A contention level where one is written: a number >= 1 (c = a probe's time / its best), at most 1000.
+double contention_level(const json& v, const jsonc::Path& at) { return jsonc::real(v, at, 1, 1000); }
+
+// A section point's contention levels, its own and its rounds' (absent: 0, unknown).
+void read_point_contention(const json& p, const jsonc::Path& at, SectionPoint& point) {
+    using namespace jsonc;
+    if (const json* c = optional_member(p, "contention", at))
+        point.contention = contention_level(*c, at / "contention");
+    const json* r = optional_member(p, "rounds", at);
+    if (!r) return;
+    for (std::size_t i = 0; i < point.rounds.size() && i < r->size(); ++i)
+        if (const json* c = optional_member((*r)[i], "contention", (at / "rounds")[i]))
+            point.rounds[i].contention = contention_level(*c, (at / "rounds")[i] / "contention");
+}
+
+json contention_json(const ContentionTrace& c) {
+    return {{"probes", c.probes},
+            {"best_cycles", c.best_cycles},
+            {"level", {{"p10", c.p10}, {"p50", c.p50}, {"p90", c.p90}, {"max", c.max}}},
+            {"contended_share", c.contended_share},
+            {"contended_above", c.contended_above},
+            {"use",
+             "c = the contention probe's time (8 SSE2 and 4 scalar independent integer chains) / its best in the "
+             "sweep, probed at every calibration; each point and round records the median c of its samples"}};
+}
+
+ContentionTrace contention_from(const json& j, const jsonc::Path& at) {
+    using namespace jsonc;
+    object(j, at);
+    ContentionTrace c;
+    c.probes = integer<std::uint64_t>(member(j, "probes", at), at / "probes", 1);
+    c.best_cycles = positive(member(j, "best_cycles", at), at / "best_cycles", 1e9);
+    const Path l_at = at / "level";
+    const json& l = object(member(j, "level", at), l_at);
+    c.p10 = contention_level(member(l, "p10", l_at), l_at / "p10");
+    c.p50 = contention_level(member(l, "p50", l_at), l_at / "p50");
+    c.p90 = contention_level(member(l, "p90", l_at), l_at / "p90");
+    c.max = contention_level(member(l, "max", l_at), l_at / "max");
+    c.contended_share = real(member(j, "contended_share", at), at / "contended_share", 0, 1);
+    c.contended_above = contention_level(member(j, "contended_above", at), at / "contended_above");
+    return c;
 }
 
 // What a sweep writes about how it measured: the timer trace, the sampling summary, the disturbances,
@@ -127,6 +172,7 @@ void write_measurement_record(json& j, const SweepFile& f) {
                           {"detail", d.detail}});
     if (f.sampling.rounds || !f.disturbances.empty()) j["disturbances"] = events;
     if (!f.doctor.is_null()) j["doctor"] = f.doctor;
+    if (f.contention.probes) j["contention"] = contention_json(f.contention);
     if (f.cold_buffer.bytes) {
         j["cold_buffer"] = {{"bytes", f.cold_buffer.bytes}};
         if (f.cold_buffer.huge_page_bytes >= 0) j["cold_buffer"]["huge_page_bytes"] = f.cold_buffer.huge_page_bytes;
@@ -191,6 +237,7 @@ void read_measurement_record(const json& j, SweepFile& f) {
         }
     }
     if (const json* d = optional_member(j, "doctor", top)) f.doctor = object(*d, top / "doctor");
+    if (const json* c = optional_member(j, "contention", top)) f.contention = contention_from(*c, top / "contention");
     if (const json* c = optional_member(j, "cold_buffer", top)) {
         const Path at = top / "cold_buffer";
         object(*c, at);
@@ -340,6 +387,7 @@ json to_json(const SweepFile& f) {
         if (p.retaken) o["retaken"] = p.retaken;
         if (p.sources) o["sources"] = p.sources;
         if (p.unsettled_rounds) o["unsettled_rounds"] = p.unsettled_rounds;
+        if (p.contention > 0) o["contention"] = p.contention;
     }
     j["thresholds"] = json::array();
     for (const auto& p : f.thresholds) {
@@ -463,6 +511,7 @@ SweepFile sweep_from_json(const json& j, const std::string& source) {
             point.rejected = count_of(p, "rejected", at);
             point.retaken = count_of(p, "retaken", at);
             point.unsettled_rounds = count_of(p, "unsettled_rounds", at);
+            read_point_contention(p, at, point);
             point.sources = member_or(p, "sources", at, std::uint32_t{0}, [](const json& v, const Path& q) {
                 return integer<std::uint32_t>(v, q, 0, kMaxSources);
             });

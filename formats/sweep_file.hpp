@@ -35,6 +35,18 @@ struct RoundStats {
     std::uint64_t samples = 0;
     double p10 = 0, p50 = 0, p90 = 0, p99_clean = 0;
     std::uint64_t interrupted = 0;
+    double contention = 0;  // the median contention level c (>= 1) of the round's samples; 0: unknown (older file)
+};
+
+// The contention probe (a throughput-bound block of integer and vector work, lib/clock.hpp) timed at every
+// calibration of a sweep: c = its time / its best time in the sweep, >= 1. What the core's other hardware
+// thread (or, on a VM, another tenant's) took from throughput-bound code. probes == 0: unknown (an older file).
+struct ContentionTrace {
+    std::uint64_t probes = 0;
+    double best_cycles = 0;  // the fastest probe, core cycles: c = 1
+    double p10 = 0, p50 = 0, p90 = 0, max = 0;  // of c over the calibrations
+    double contended_share = 0;  // share of calibrations with c >= contended_above
+    double contended_above = 0;
 };
 
 struct KernelInfo {
@@ -73,6 +85,7 @@ struct SectionPoint {
     // Rounds whose time ran out before the point met its sampling rule (sampler.hpp): its quantiles are
     // noisier than the rule asks, which widens the fit's band and the rounds' spread, i.e. the interval.
     std::uint64_t unsettled_rounds = 0;
+    double contention = 0;  // the median contention level c of its samples; 0: unknown (older file)
 };
 
 // One point of the threshold sweep: the one-shot cost (init + final) of `bytes` on one kernel; for a
@@ -140,6 +153,7 @@ struct SweepFile {
     double core_per_tsc = 0;  // measured at the start
     double core_per_tsc_end = 0;  // and at the end (a change is a warning)
     RatioTrace ratio_trace;  // probed between samples (probes == 0: an older file without it)
+    ContentionTrace contention;  // probed beside it (probes == 0: unknown, an older file)
     TimerTrace timer_trace;
     SamplingSummary sampling;
     std::vector<DisturbanceRecord> disturbances;

@@ -5,6 +5,8 @@
 #include <sched.h>
 #include <time.h>
 
+#include <emmintrin.h>
+
 #include <algorithm>
 #include <vector>
 
@@ -71,6 +73,39 @@ void add_chain10(std::uint64_t iterations) noexcept {
                      : "cc");
 }
 #undef FPUTUNE_ADD10
+
+// One pass of the contention block: per iteration 8 independent vector operations and 4 independent scalar
+// ones, no chain depending on another, so the block runs at the ports' throughput, not at any latency.
+std::uint64_t contention_block(std::uint64_t iterations) noexcept {
+    __m128i a = _mm_set1_epi32(1), b = _mm_set1_epi32(2), c = _mm_set1_epi32(3), d = _mm_set1_epi32(4);
+    __m128i e = _mm_set1_epi32(5), f = _mm_set1_epi32(6), g = _mm_set1_epi32(7), h = _mm_set1_epi32(8);
+    const __m128i k = _mm_set1_epi32(0x9e3779b9);
+    std::uint64_t w = 1, x = 2, y = 3, z = 4;
+    const std::uint64_t seven = 7;
+    const std::uint64_t t0 = tsc_begin();
+    __asm__ volatile(
+        "1:\n\t"
+        "paddd %[k], %[a]\n\t"
+        "pxor %[k], %[b]\n\t"
+        "paddd %[k], %[c]\n\t"
+        "pxor %[k], %[d]\n\t"
+        "pshufd $0x39, %[e], %[e]\n\t"
+        "paddd %[k], %[f]\n\t"
+        "pxor %[k], %[g]\n\t"
+        "paddd %[k], %[h]\n\t"
+        "add %[s], %[w]\n\t"
+        "xor %[s], %[x]\n\t"
+        "add %[s], %[y]\n\t"
+        "xor %[s], %[z]\n\t"
+        "dec %[n]\n\t"
+        "jnz 1b"
+        : [a] "+x"(a), [b] "+x"(b), [c] "+x"(c), [d] "+x"(d), [e] "+x"(e), [f] "+x"(f), [g] "+x"(g), [h] "+x"(h),
+          [w] "+r"(w), [x] "+r"(x), [y] "+r"(y), [z] "+r"(z), [n] "+r"(iterations)
+        : [k] "x"(k), [s] "r"(seven)
+        : "cc");
+    const std::uint64_t t1 = tsc_end();
+    return t1 > t0 ? t1 - t0 : 0;
+}
 
 // The smallest positive difference of `pairs` back-to-back reads (0 when the TSC never moved).
 double smallest_step(int pairs) noexcept {
@@ -159,6 +194,12 @@ double probe_core_per_tsc() noexcept {
     add_chain10(iterations);
     const std::uint64_t t1 = tsc_end();
     return t1 > t0 ? static_cast<double>(iterations * 10) / static_cast<double>(t1 - t0) : 0;
+}
+
+double probe_contention_ticks() noexcept {
+    constexpr std::uint64_t iterations = 800;
+    const std::uint64_t a = contention_block(iterations), b = contention_block(iterations);
+    return static_cast<double>(std::min(a, b));
 }
 
 void spin_core_cycles(std::uint64_t cycles) noexcept {

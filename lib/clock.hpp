@@ -57,6 +57,14 @@ CoreRatio measure_core_per_tsc(int repeats = 31);
 // TSC step is ~0.2 %). An interrupt inside it makes it low; take the larger of two neighbours.
 double probe_core_per_tsc() noexcept;
 
+// The contention probe: a fixed block of independent work, 8 SSE2 integer-vector chains (add, xor, shuffle)
+// and 4 scalar integer chains, 800 iterations (~2 000 core cycles on one thread). It is throughput-bound:
+// it fills the vector and integer ALU ports our kernels use, so it slows when the core's other hardware
+// thread takes those ports, which the latency-bound ratio probe cannot see (a dependent chain leaves the
+// other ports idle). SSE2 is in every x86-64: nothing to check first. The faster of two tries (an interrupt
+// only adds time), in TSC ticks; times the core/TSC ratio, core cycles.
+double probe_contention_ticks() noexcept;
+
 // Spins for about `cycles` core cycles (a dependent add chain): the emulated per-section overhead.
 void spin_core_cycles(std::uint64_t cycles) noexcept;
 

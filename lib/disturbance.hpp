@@ -17,6 +17,9 @@ struct Calibration {
     double step_ticks = 0;  // smallest positive step of back-to-back reads
     double core_per_tsc = 0;  // the accepted ratio probe (0: every try was rejected)
     int probes_rejected = 0;  // tries that read low: interrupted inside the probe
+    // The contention probe (clock.hpp probe_contention_ticks) in core cycles, with this calibration's ratio;
+    // 0: not probed (the ratio probe was rejected).
+    double contention_cycles = 0;
 };
 
 enum class DisturbanceKind { none, timer_slow, clock_collapse, interrupt_storm, preempted };

@@ -13,6 +13,7 @@
 #include <fmt/ranges.h>
 
 #include "clock.hpp"
+#include "contention_levels.hpp"
 #include "sampler.hpp"
 
 namespace fputune {
@@ -145,6 +146,14 @@ SystemSnapshot read_snapshot(const std::string& root) {
     return s;
 }
 
+std::vector<int> smt_siblings(const std::string& root, int cpu) {
+    std::vector<int> out;
+    const std::string list = fmt::format("{}/sys/devices/system/cpu/cpu{}/topology/thread_siblings_list", root, cpu);
+    for (int s : parse_cpu_list(first_line(list)))
+        if (s != cpu && std::find(out.begin(), out.end(), s) == out.end()) out.push_back(s);
+    return out;
+}
+
 SystemFacts read_system_facts(const std::string& root, int cpu, const SystemSnapshot& a, const SystemSnapshot& b) {
     SystemFacts f;
     f.cpu = cpu;
@@ -157,8 +166,7 @@ SystemFacts read_system_facts(const std::string& root, int cpu, const SystemSnap
     f.constant_tsc = has_flag("constant_tsc");
     f.nonstop_tsc = has_flag("nonstop_tsc");
     const std::string cpu_dir = fmt::format("{}/cpu{}", sys, cpu);
-    for (int s : parse_cpu_list(first_line(cpu_dir + "/topology/thread_siblings_list")))
-        if (s != cpu) f.siblings.push_back(s);
+    f.siblings = smt_siblings(root, cpu);
     f.governor = first_line(cpu_dir + "/cpufreq/scaling_governor");
     if (exists(sys + "/intel_pstate/no_turbo"))
         f.boost = first_line(sys + "/intel_pstate/no_turbo") == "1" ? 0 : 1;
@@ -207,13 +215,33 @@ SystemFacts read_system_facts(const std::string& root, int cpu, const SystemSnap
     return f;
 }
 
+namespace {
+
+// The longest run of consecutive contended probes, from the first one's time to the last one's.
+double longest_contended_s(const std::vector<double>& probes, const std::vector<std::uint64_t>& at, double hz) {
+    const double best = best_probe_cycles(probes);
+    double longest = 0;
+    std::size_t start = 0;
+    bool in = false;
+    for (std::size_t i = 0; i < probes.size(); ++i) {
+        const bool contended = contention_level(probes[i], best) >= kContendedAbove;
+        if (contended && !in) start = i;
+        in = contended;
+        if (in) longest = std::max(longest, static_cast<double>(at[i] - at[start]) / hz);
+    }
+    return longest;
+}
+
+}  // namespace
+
 TimerHealth measure_timer_health(double seconds) {
     TimerHealth h;
     const double hz = tsc_info().hz;
     const Calibration start = calm_level(16);
     DisturbanceMonitor monitor(hz);
     monitor.seed(start);
-    std::vector<double> overhead, step, ratio, stalls_us;
+    std::vector<double> overhead, step, ratio, stalls_us, contention;
+    std::vector<std::uint64_t> contention_at;
     std::uint64_t probes = 0, rejected = 0, slow = 0, calibrations = 0;
     double spun = 0, lost = 0;
     const double wall0 = monotonic_s(), cpu0 = clock_s(CLOCK_THREAD_CPUTIME_ID);
@@ -228,6 +256,10 @@ TimerHealth measure_timer_health(double seconds) {
         overhead.push_back(c.overhead_ticks);
         step.push_back(c.step_ticks);
         if (c.core_per_tsc > 0) ratio.push_back(c.core_per_tsc);
+        if (c.contention_cycles > 0) {
+            contention.push_back(c.contention_cycles);
+            contention_at.push_back(c.tsc);
+        }
         if (monitor.judge_calibration(c) == DisturbanceKind::timer_slow) {
             ++slow;
         } else if (c.core_per_tsc > 0) {
@@ -269,6 +301,8 @@ TimerHealth measure_timer_health(double seconds) {
     h.stall_p50_us = q(stalls_us, 0.5);
     h.stall_max_us = q(stalls_us, 1);
     h.lost_share = spun > 0 ? lost / spun : 0;
+    h.contention = summarise_contention(contention);
+    h.contended_longest_s = longest_contended_s(contention, contention_at, hz);
     h.calm.overhead_ticks = monitor.overhead_level() > 0 ? monitor.overhead_level() : start.overhead_ticks;
     h.calm.step_ticks = monitor.step_level() > 0 ? monitor.step_level() : start.step_ticks;
     h.calm.core_per_tsc = monitor.ratio_level() > 0 ? monitor.ratio_level() : start.core_per_tsc;
@@ -277,6 +311,29 @@ TimerHealth measure_timer_health(double seconds) {
 }
 
 namespace {
+
+// The core's other hardware thread: how often, and by how much, it slowed the contention probe.
+void add_contention_finding(DoctorReport& r, const SystemFacts& f, const TimerHealth& h) {
+    const ContentionTrace& c = h.contention;
+    if (!c.probes) return;
+    const std::string what = fmt::format(
+        "throughput-bound code ran up to {:.2f}x slower than its best (p90 {:.2f}x) and was contended (>= {:.2f}x) "
+        "in {:.0f} % of {} probes, for {:.2f} s at a stretch: {}",
+        c.max, c.p90, c.contended_above, 100 * c.contended_share, c.probes, h.contended_longest_s,
+        f.siblings.empty() ? "another tenant on this core's other hardware thread (this CPU shows no sibling)"
+                           : "the core's other hardware thread was busy");
+    if (c.contended_share > 0.02)
+        r.findings.push_back(
+            {Verdict::noisy, "contention", what,
+             "a section's length depends on it: sweep records it per point and round (\"contention\"), and "
+             "recommend --contention quiet|observed|FACTOR states which contention its limits assume"});
+    else
+        r.findings.push_back({Verdict::calm, "contention",
+                              fmt::format("throughput-bound code held its speed (p90 {:.2f}x of its best, contended "
+                                          "in {:.1f} % of {} probes)",
+                                          c.p90, 100 * c.contended_share, c.probes),
+                              ""});
+}
 
 // The findings so far, and a better CPU to pin (online, not this one, with the fewest interrupts; -1: none).
 struct Diagnosis {
@@ -449,6 +506,8 @@ void isolation_findings(const SystemFacts& f, const TimerHealth& h, Diagnosis& d
     [[maybe_unused]] const double better_irq = d.better_irq;
     (void)h;
     // Isolation and interrupts on the CPU.
+    add_contention_finding(d.r, f, h);
+
     const double irq = f.irq_per_s.count(cpu) ? f.irq_per_s.at(cpu) : -1;
     if (irq > 2000)
         add(Verdict::noisy, "irq",
@@ -564,7 +623,17 @@ nlohmann::json DoctorReport::to_json() const {
               {"stall_p50_us", h.stall_p50_us},
               {"stall_max_us", h.stall_max_us},
               {"lost_share", h.lost_share},
-              {"descheduled_share", h.descheduled_share}}}};
+              {"descheduled_share", h.descheduled_share}}},
+            {"contention",
+             {{"probes", h.contention.probes},
+              {"best_cycles", h.contention.best_cycles},
+              {"level_p10", h.contention.p10},
+              {"level_p50", h.contention.p50},
+              {"level_p90", h.contention.p90},
+              {"level_max", h.contention.max},
+              {"contended_share", h.contention.contended_share},
+              {"contended_above", h.contention.contended_above},
+              {"contended_longest_s", h.contended_longest_s}}}};
 }
 
 }  // namespace fputune

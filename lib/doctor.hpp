@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "disturbance.hpp"
+#include "sweep_file.hpp"
 
 namespace fputune {
 
@@ -52,6 +53,9 @@ struct SystemFacts {
 };
 
 SystemSnapshot read_snapshot(const std::string& root);
+// The SMT siblings of `cpu` (itself excluded), from root/sys/devices/system/cpu/cpuN/topology/
+// thread_siblings_list ("0,4", "0-1"); empty when it has none or the file is missing.
+std::vector<int> smt_siblings(const std::string& root, int cpu);
 // The settings under root, and the rates between two snapshots (b later than a; a == b: rates unknown).
 SystemFacts read_system_facts(const std::string& root, int cpu, const SystemSnapshot& a, const SystemSnapshot& b);
 
@@ -67,6 +71,10 @@ struct TimerHealth {
     double stall_p50_us = 0, stall_max_us = 0;
     double lost_share = 0;  // share of spinning time lost to them (the host's and the scheduler's)
     double descheduled_share = 0;  // share of the time the scheduler ran other tasks on this CPU instead
+    // The contention probe at every calibration (contention_levels.hpp): how often, and by how much, another
+    // thread on the core slowed throughput-bound code. probes == 0: not measured.
+    ContentionTrace contention;
+    double contended_longest_s = 0;  // the longest contended stretch (consecutive contended calibrations)
     Calibration calm;  // the calm levels, to seed a sweep's monitor
 };
 TimerHealth measure_timer_health(double seconds);

@@ -37,13 +37,32 @@ double stall_rate_per_ms(double spin_s, double hz) {
 
 std::size_t ceil_div(double a, double b) { return static_cast<std::size_t>(std::ceil(a / b)); }
 
+// The contention of an interval's samples: the mean of the probes at its two ends (one if the other is
+// unknown, 0 if both are). Contention comes and goes over tens of milliseconds to seconds, an interval
+// lasts ~0.25 ms: the two ends almost always agree.
+double interval_contention(const Calibration& before, const Calibration& after) {
+    const double a = before.contention_cycles, b = after.contention_cycles;
+    if (a > 0 && b > 0) return (a + b) / 2;
+    return std::max(a, b);
+}
+
 }  // namespace
 
-std::vector<double> PointSamples::round_cycles(std::size_t r) const {
-    if (r >= round_begin.size()) return {};
-    const std::size_t end = r + 1 < round_begin.size() ? round_begin[r + 1] : cycles.size();
-    return {cycles.begin() + static_cast<std::ptrdiff_t>(round_begin[r]),
-            cycles.begin() + static_cast<std::ptrdiff_t>(end)};
+namespace {
+
+std::vector<double> round_slice(const std::vector<double>& v, const std::vector<std::size_t>& round_begin,
+                                std::size_t r) {
+    if (r >= round_begin.size() || round_begin[r] > v.size()) return {};
+    const std::size_t end = std::min(r + 1 < round_begin.size() ? round_begin[r + 1] : v.size(), v.size());
+    return {v.begin() + static_cast<std::ptrdiff_t>(round_begin[r]), v.begin() + static_cast<std::ptrdiff_t>(end)};
+}
+
+}  // namespace
+
+std::vector<double> PointSamples::round_cycles(std::size_t r) const { return round_slice(cycles, round_begin, r); }
+
+std::vector<double> PointSamples::round_contention(std::size_t r) const {
+    return round_slice(contention_cycles, round_begin, r);
 }
 
 Calibration calibrate_now(double probe_floor) {
@@ -59,18 +78,20 @@ Calibration calibrate_now(double probe_floor) {
         }
         ++c.probes_rejected;
     }
+    if (c.core_per_tsc > 0) c.contention_cycles = probe_contention_ticks() * c.core_per_tsc;
     c.tsc = tsc_end();
     return c;
 }
 
 Calibration calm_level(int n) {
     const double hz = tsc_info().hz;
-    std::vector<double> ov, st, ra;
+    std::vector<double> ov, st, ra, co;
     for (int i = 0; i < n; ++i) {
         const Calibration c = calibrate_now(0);
         ov.push_back(c.overhead_ticks);
         st.push_back(c.step_ticks);
         ra.push_back(c.core_per_tsc);
+        co.push_back(c.contention_cycles);
         const std::uint64_t until = c.tsc + static_cast<std::uint64_t>(0.25e-3 * hz);
         while (tsc_begin() < until) {}
     }
@@ -82,6 +103,7 @@ Calibration calm_level(int n) {
     c.overhead_ticks = med(ov);
     c.step_ticks = med(st);
     c.core_per_tsc = med(ra);
+    c.contention_cycles = med(co);
     c.tsc = tsc_end();
     return c;
 }
@@ -147,11 +169,17 @@ private:
     struct Converted {
         std::size_t point;
         double ticks, cycles, request;
+        double contention;  // the contention probe around it, core cycles (0: unknown)
     };
 
     bool run_round(int r, int rounds) {
         const double remaining = budget_s_ - now_s_since(start_, hz_);
         round_budget_s_ = std::max(remaining, 0.0) / (rounds - r);
+        if (hooks_.on_round) {
+            close_interval();
+            hooks_.on_round(r);
+            before_ = calibrate_now(monitor_.probe_floor());  // the round's levels, with the hook's change in place
+        }
         round_start_ = tsc_begin();
         left_ = specs_.size();
         for (std::size_t i = 0; i < specs_.size(); ++i) {
@@ -207,6 +235,7 @@ private:
         const double overhead = std::min(before_.overhead_ticks, after.overhead_ticks);
         const double floor = std::max({before_.step_ticks, after.step_ticks, 1.0});
         const double ratio = std::max(before_.core_per_tsc, after.core_per_tsc);
+        const double contention = interval_contention(before_, after);
         IntervalCounts counts;
         converted_.clear();
         const bool lenient = now_s_since(start_, hz_) > 1.5 * budget_s_;  // past the budget: no more re-takes
@@ -244,7 +273,7 @@ private:
                 note_event(e);
                 continue;
             }
-            converted_.push_back({p.point, ticks, cycles, request});
+            converted_.push_back({p.point, ticks, cycles, request, contention});
         }
         pending_.clear();
         const DisturbanceMonitor::Verdict v = monitor_.observe(before_, after, counts);
@@ -277,6 +306,7 @@ private:
 
     void trace(const Calibration& c) {
         if (c.core_per_tsc > 0) res_.clock.core_per_tsc.push_back(c.core_per_tsc);
+        if (c.contention_cycles > 0) res_.clock.contention_cycles.push_back(c.contention_cycles);
         res_.clock.overhead_ticks.push_back(c.overhead_ticks);
         res_.clock.step_ticks.push_back(c.step_ticks);
     }
@@ -293,6 +323,7 @@ private:
             PointSamples& pt = res_.points[c.point];
             pt.ticks.push_back(c.ticks);
             pt.cycles.push_back(c.cycles);
+            pt.contention_cycles.push_back(c.contention);
             if (c.request >= 0) pt.request_ticks.push_back(c.request);
             added.samples.emplace_back(c.point, c.request >= 0);
         }
@@ -314,6 +345,7 @@ private:
                 PointSamples& pt = res_.points[i];
                 pt.ticks.pop_back();
                 pt.cycles.pop_back();
+                pt.contention_cycles.pop_back();
                 if (has_request) pt.request_ticks.pop_back();
                 ++pt.retaken;
                 PointState& s = state_[i];

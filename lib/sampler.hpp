@@ -51,6 +51,9 @@ struct PointSamples {
     std::vector<double> ticks;  // timer overhead subtracted with the local value
     std::vector<double> cycles;  // each x the core/TSC ratio probed around it
     std::vector<double> request_ticks;  // when the sample function gives them
+    // Beside each of `cycles`: the contention probe around it, core cycles (0: unknown); contention.hpp
+    // turns them into levels.
+    std::vector<double> contention_cycles;
     std::vector<std::size_t> round_begin;  // index of each round's first sample (samples are in round order)
     bool settled = false;  // every round ended (false: the pool stopped before the last one did)
     // Rounds that ended because the point's time ran out (its share of the budget, the point's cap, or the
@@ -61,6 +64,7 @@ struct PointSamples {
     std::uint64_t retaken = 0;  // samples dropped for a disturbance, measured again
     // The cycles of round r.
     std::vector<double> round_cycles(std::size_t r) const;
+    std::vector<double> round_contention(std::size_t r) const;  // the same round's contention_cycles
 };
 
 // The clocks as probed all through the run.
@@ -68,6 +72,7 @@ struct ClockTrace {
     std::vector<double> core_per_tsc;  // accepted probes
     std::uint64_t probes_rejected = 0;  // read low (interrupted) and not used
     std::vector<double> overhead_ticks, step_ticks;  // per calibration
+    std::vector<double> contention_cycles;  // the contention probe of each calibration that has one
 };
 
 struct PoolResult {
@@ -90,6 +95,7 @@ struct PoolHooks {
     const std::atomic<bool>* stop = nullptr;  // checked between samples
     std::function<void(const PoolProgress&)> progress;  // about twice a second
     std::function<void(const DisturbanceEvent&)> on_event;  // as each disturbance ends
+    std::function<void(int round)> on_round;  // as each round (0-based) begins, e.g. to toggle a sibling's load
 };
 
 // Samples points 0..n-1 with `sample` in `rules.rounds` rounds, each round round-robin in shuffled order
@@ -99,8 +105,8 @@ struct PoolHooks {
 PoolResult sample_pool(const std::vector<PointSpec>& points, const std::function<RawSample(std::size_t)>& sample,
                        const SamplingRules& rules, double budget_s, const Calibration& calm, const PoolHooks& hooks);
 
-// One calibration now: timer probe, and a core/TSC probe retried up to 3 times while it reads below
-// `probe_floor` (interrupted); core_per_tsc = 0 when every try read low.
+// One calibration now: timer probe, a core/TSC probe retried up to 3 times while it reads below
+// `probe_floor` (interrupted; core_per_tsc = 0 when every try read low), and the contention probe.
 Calibration calibrate_now(double probe_floor);
 // `n` calibrations about 0.25 ms apart, the median of each field: a starting level.
 Calibration calm_level(int n);

@@ -10,12 +10,14 @@
 #include <memory>
 #include <random>
 #include <set>
+#include <tuple>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include "buffers.hpp"
 #include "clock.hpp"
+#include "contention_levels.hpp"
 #include "cpu.hpp"
 #include "probe.hpp"
 #include "registry.hpp"
@@ -769,10 +771,30 @@ SweepFile summarise_sweep(const SweepOptions& opt, const SweepInputs& in, const 
     return f;
 }
 
+namespace {
+
+// The pool's samples of a section point of the file, found by (series, cache, bytes).
+std::function<const PointSamples*(const SectionPoint&)> section_samples_of(const SweepPlan& plan,
+                                                                          const PoolResult& pool) {
+    auto index = std::make_shared<std::map<std::tuple<std::string, std::string, std::uint64_t>, std::size_t>>();
+    for (std::size_t i = 0; i < plan.sections.size() && i < pool.points.size(); ++i) {
+        const SectionTarget& t = plan.sections[i];
+        index->emplace(std::make_tuple(series_name(*t.kernel, t.series), t.cold ? "cold" : "hot", t.bytes), i);
+    }
+    return [index, &pool](const SectionPoint& p) -> const PointSamples* {
+        const auto it = index->find(std::make_tuple(p.kernel, p.cache, p.bytes));
+        return it == index->end() ? nullptr : &pool.points[it->second];
+    };
+}
+
+}  // namespace
+
 SweepFile measure_sweep(const SweepOptions& opt, const SweepInputs& in, const PoolHooks& hooks) {
     const SweepPlan plan = plan_sweep(opt, in.resume);
     const SweepMeasurement m = measure_plan(plan, opt, in.calm, hooks);
-    return summarise_sweep(opt, in, plan, m);
+    SweepFile f = summarise_sweep(opt, in, plan, m);
+    record_contention(f, m.pool, section_samples_of(plan, m.pool));
+    return f;
 }
 
 }  // namespace fputune

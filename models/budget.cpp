@@ -134,7 +134,7 @@ namespace {
 std::vector<std::pair<double, double>> round_spreads(const ModelFile& src, Cache cache, const RecommendOptions& o,
                                                      double budget_cycles) {
     std::vector<std::pair<double, double>> out;
-    for (const CacheModel& m : src.models) {
+    for (const CacheModel& m : src.prior_models.empty() ? src.models : src.prior_models) {
         if (m.cache != cache) continue;
         const LimitInterval iv = limit_interval(bound_fit(m, o.question.quantile), bound_points(m, o.question.quantile), budget_cycles);
         if (iv.rounds >= 2 && iv.central > 0) out.emplace_back(iv.central, iv.round_sd / iv.central);
@@ -153,9 +153,9 @@ void set_interval(VariantResult& v, const ModelFile& src, const CacheModel& cm, 
     const double budget = effective_budget_s(o.question);
     const double budget_cycles = budget * o.question.min_freq_hz;
     const double own_central = limit_interval(bound, bound_points(cm, o.question.quantile), budget_cycles).central;
-    const LimitInterval iv =
-        limit_interval(bound, bound_points(cm, o.question.quantile), budget_cycles,
-                       round_spread_prior(round_spreads(src, cm.cache, o, budget_cycles), own_central));
+    double prior = round_spread_prior(round_spreads(src, cm.cache, o, budget_cycles), own_central);
+    if (prior < 0) prior = kFallbackPriorRelSd;
+    const LimitInterval iv = limit_interval(bound, bound_points(cm, o.question.quantile), budget_cycles, prior);
     v.interval_lo_bytes = iv.lo;
     v.central_bytes = iv.central;
     v.interval_hi_bytes = iv.hi;
@@ -217,6 +217,11 @@ VariantResult solve_budget(const ModelFile& src, const KernelInfo& k, const Cach
     v.source = src.source;
     v.cache = cm.cache;
     v.block_bytes = std::max<std::uint32_t>(1, k.block_bytes);
+    v.contention_known = cm.contention_known;
+    v.contention_level = cm.contention_level;
+    v.contention_s = cm.contention_s;
+    v.contention_s_lo = cm.contention_s_lo;
+    v.contention_s_hi = cm.contention_s_hi;
     const double budget = effective_budget_s(o.question);
     auto t = [&](double n) { return predict_upper_s(cm, n, o.question.min_freq_hz, o.question.quantile); };
     const LineFit& bound = bound_fit(cm, o.question.quantile);

@@ -56,6 +56,11 @@ inline constexpr double kPriorDegrees = 6;
 // included. -1 when fewer than 3.
 inline constexpr double kPriorNearFactor = 2;
 inline constexpr std::size_t kPriorNearMin = 5;
+// With fewer than 3 kernels to learn it from (a sweep of one or two kernels, --quick), the prior is this
+// spread instead, with the same weight: the middle of what whole sweeps show (hot kernels under 1 %, fast
+// cold ones 2-6 %). Without it, 2 rounds (--quick) give 1 degree of freedom, t = 12.7, and the low end of
+// the interval falls to 0: "no size fits" for a kernel whose points say 2.4 KiB does.
+inline constexpr double kFallbackPriorRelSd = 0.04;
 double round_spread_prior(const std::vector<std::pair<double, double>>& others, double central);
 LimitInterval limit_interval(const LineFit& bound, const BoundPoints& points, double budget_cycles,
                              double prior_rel_sd = -1);
@@ -92,6 +97,10 @@ struct VariantResult {
     // and the state: > 0 the ZMM warm-up series, the first section after this long idle.
     std::string stem, algorithm_stem;
     double idle_s = 0;
+    // The contention its bound is stated at (CacheModel's): the level c and the sensitivity s with its
+    // interval; known false: as measured.
+    bool contention_known = false;
+    double contention_level = 0, contention_s = 0, contention_s_lo = 0, contention_s_hi = 0;
 };
 
 // No limit above this: no sweep measures sections beyond 1 GiB (sweep --sizes stops there), and a

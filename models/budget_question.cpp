@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "contention.hpp"
+
 namespace fputune {
 
 void validate(const BudgetQuestion& q, bool budget_required) {
@@ -27,8 +29,8 @@ void validate(const BudgetQuestion& q, bool budget_required) {
             fmt::format("--margin {}: must be at least 1 (the limit fits budget / margin: 1 = no "
                         "headroom, 1.5 = 50 % headroom; at most 1e6)",
                         q.margin));
-    if (q.contention.empty())
-        throw std::invalid_argument(std::string("--contention: empty; leave it out for ") + kContentionAsMeasured);
+    if (!parse_contention_target(q.contention))
+        throw std::invalid_argument(fmt::format("--contention '{}': expected {}", q.contention, kContentionChoices));
 }
 
 double effective_budget_s(const BudgetQuestion& q) { return q.budget_s / q.margin; }

@@ -9,8 +9,11 @@
 
 namespace fputune {
 
-// What `contention` means when no one says: the samples as the sweep measured them, whatever ran beside.
+// `contention` (models/contention.hpp): "as-measured" takes the samples as the sweep measured them,
+// whatever ran beside; the default, "quiet", states every bound at contention level 1 (what the code costs
+// with the core's other thread idle) where the sweep recorded contention (docs/contention.md).
 inline constexpr const char* kContentionAsMeasured = "as-measured";
+inline constexpr const char* kContentionDefault = "quiet";
 
 struct BudgetQuestion {
     double budget_s = 0;  // the longest acceptable section; 0 = none asked (simulate: nothing is judged)
@@ -18,7 +21,7 @@ struct BudgetQuestion {
     double margin = 1.0;  // >= 1: the predicted time must fit budget / margin
     Cache cache = Cache::cold;  // which sweep points; the other state, with a note, where a kernel lacks these
     Quantile quantile = Quantile::p99;  // which cost line bounds a section (p99 = of uninterrupted samples)
-    std::string contention = kContentionAsMeasured;  // what ran on the core beside the sections
+    std::string contention = kContentionDefault;  // what ran on the core beside the sections
 };
 
 // What the solver computes with at all (--force reaches beyond the plausible range of units.hpp,

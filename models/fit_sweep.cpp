@@ -20,7 +20,8 @@ namespace fputune {
 namespace {
 
 // Each round's bound statistics at the bound sizes: only when every one of them has the round.
-void keep_rounds(CacheModel& cm, const std::vector<const std::vector<RoundStats>*>& rounds) {
+void keep_rounds(CacheModel& cm, const std::vector<const std::vector<RoundStats>*>& rounds,
+                 const ContentionAdjust& adjust) {
     std::size_t n = rounds.empty() ? 0 : rounds.front()->size();
     for (const auto* r : rounds) n = std::min(n, r->size());
     if (n < 2) return;
@@ -28,19 +29,51 @@ void keep_rounds(CacheModel& cm, const std::vector<const std::vector<RoundStats>
     cm.round_p99.assign(n, {});
     for (std::size_t k = 0; k < n; ++k)
         for (const auto* r : rounds) {
-            cm.round_p90[k].push_back((*r)[k].p90);
-            cm.round_p99[k].push_back(std::max((*r)[k].p99_clean, (*r)[k].p90));
+            const RoundStats& x = (*r)[k];
+            cm.round_p90[k].push_back(adjust.apply(x.p90, x.contention));
+            cm.round_p99[k].push_back(adjust.apply(std::max(x.p99_clean, x.p90), x.contention));
         }
+}
+
+// A kernel's sensitivity into its model, and how its rounds are moved to `level` (nothing when unknown).
+ContentionAdjust kernel_adjust(CacheModel& cm,
+                               const std::map<std::pair<std::string, std::string>, Sensitivity>& sensitivities,
+                               double level) {
+    const auto it = sensitivities.find({cm.kernel, std::string(name(cm.cache))});
+    if (it == sensitivities.end() || !it->second.known) return {};
+    const Sensitivity& s = it->second;
+    cm.contention_known = true;
+    cm.contention_s = s.s;
+    cm.contention_s_lo = s.lo;
+    cm.contention_s_hi = s.hi;
+    cm.contention_level = level;  // 0: as measured, nothing moved
+    if (!(level >= 1)) return {};
+    return {true, s.s, level};
+}
+
+// A point's p50 moved to quiet with its kernel's sensitivity: the pooled p50 x the mean of its rounds' p50
+// each divided by its contention factor / the mean of the rounds' p50 (unchanged when nothing is known).
+// The p50 line is then what the code costs, whatever the neighbours did in this sweep (`compare`).
+double quiet_p50(double pooled, const std::vector<RoundStats>& rounds, const ContentionAdjust& adjust) {
+    if (!adjust.known) return pooled;
+    double raw = 0, quiet = 0;
+    for (const RoundStats& r : rounds) {
+        if (!(r.contention >= 1) || !(r.p50 > 0)) return pooled;
+        raw += r.p50;
+        quiet += r.p50 / contention_factor(adjust.s, r.contention);
+    }
+    return raw > 0 ? pooled * quiet / raw : pooled;
 }
 
 }  // namespace
 
-BoundStats bound_stats(const PointStats& pooled, const std::vector<RoundStats>& rounds, OverRounds over) {
+BoundStats bound_stats(const PointStats& pooled, const std::vector<RoundStats>& rounds, OverRounds over,
+                       const ContentionAdjust& adjust) {
     std::vector<double> p90, p99;
     for (const RoundStats& r : rounds) {
         if (r.samples < kBoundRoundMinSamples || !(r.p90 > 0) || !std::isfinite(r.p99_clean)) continue;
-        p90.push_back(r.p90);
-        p99.push_back(std::max(r.p99_clean, r.p90));
+        p90.push_back(adjust.apply(r.p90, r.contention));
+        p99.push_back(adjust.apply(std::max(r.p99_clean, r.p90), r.contention));
     }
     if (p99.size() < 2) return {pooled.p90, std::max(pooled.p99_clean, pooled.p90)};
     if (over == OverRounds::calmest)
@@ -99,21 +132,24 @@ PointGroups group_points(const SweepFile& sweep, const ModelFile& m, const std::
 // One kernel's lines in one cache state. The bounds: sizes whose typical section is at most
 // kBoundFitMaxSeconds, at least the kBoundFitMinPoints shortest.
 CacheModel fit_cache_model(const SweepFile& sweep, const ModelFile& m, const std::string& source,
-                           const KernelInfo& k, Cache cache, std::vector<Point>& points) {
+                           const KernelInfo& k, Cache cache, std::vector<Point>& points,
+                           const std::map<std::pair<std::string, std::string>, Sensitivity>& sensitivities,
+                           double level) {
     CacheModel cm;
     cm.kernel = k.name;
     cm.cache = cache;
+    const ContentionAdjust adjust = kernel_adjust(cm, sensitivities, level);
     std::sort(points.begin(), points.end(), [](const Point& a, const Point& b) { return a.bytes < b.bytes; });
     std::vector<double> xs, y50, bx, b90, b99;
     std::vector<const std::vector<RoundStats>*> bound_rounds;
     for (const auto& [bytes, st, rounds] : points) {
         xs.push_back(static_cast<double>(bytes));
-        y50.push_back(st.p50);
+        y50.push_back(quiet_p50(st.p50, rounds, adjust));
         cm.bytes.push_back(bytes);
         const double p50_s = st.p50 / (m.core_per_tsc * m.tsc_hz);
         if (bx.size() >= kBoundFitMinPoints && p50_s > kBoundFitMaxSeconds) continue;
         bx.push_back(static_cast<double>(bytes));
-        const BoundStats b = bound_stats(st, rounds);
+        const BoundStats b = bound_stats(st, rounds, OverRounds::calmest, adjust);
         b90.push_back(b.p90);
         b99.push_back(b.p99);
         cm.bound_bytes.push_back(bytes);
@@ -126,7 +162,7 @@ CacheModel fit_cache_model(const SweepFile& sweep, const ModelFile& m, const std
     cm.p99 = fit_line(bx, b99);
     cm.bound_p90 = b90;
     cm.bound_p99 = b99;
-    keep_rounds(cm, bound_rounds);
+    keep_rounds(cm, bound_rounds, adjust);
     for (const auto& [q, f] : {std::pair{"p50", &cm.p50}, std::pair{"p90", &cm.p90}, std::pair{"p99", &cm.p99}})
         for (double v : {f->a, f->b, f->a_lo, f->a_hi, f->b_lo, f->b_hi, f->r2, f->max_rel_residual})
             if (!std::isfinite(v))
@@ -153,7 +189,8 @@ void sweep_notes(ModelFile& m, const SweepFile& sweep) {
 
 }  // namespace
 
-ModelFile fit_sweep(const SweepFile& sweep, const std::string& source, const std::vector<std::string>& kernel_globs) {
+ModelFile fit_sweep(const SweepFile& sweep, const std::string& source, const std::vector<std::string>& kernel_globs,
+                    bool as_measured) {
     ModelFile m = new_model(source, "sweep");
     // A fleet's sweeps name their host: which machine binds a limit is then said by name, even for two
     // machines with one CPU model.
@@ -179,11 +216,17 @@ ModelFile fit_sweep(const SweepFile& sweep, const std::string& source, const std
     m.warnings = sweep.warnings;
     m.kernels = sweep.kernels;
     m.notes = sweep.notes;  // the points the reader skipped, named
+    const auto sensitivities = sweep_sensitivities(sweep);
+    const double level = as_measured ? 0 : 1;  // quiet: restate_contention moves it
+    if (has_contention(sweep)) {
+        m.contention = as_measured ? kContentionAsMeasuredText : "quiet";
+        m.contention_observed = sweep.contention.p90;
+    }
     PointGroups groups = group_points(sweep, m, source);
     for (const auto& k : sweep.kernels) {
         for (const Cache cache : {Cache::hot, Cache::cold}) {
             auto it = groups.find({k.name, cache});
-            if (it != groups.end()) m.models.push_back(fit_cache_model(sweep, m, source, k, cache, it->second));
+            if (it != groups.end()) m.models.push_back(fit_cache_model(sweep, m, source, k, cache, it->second, sensitivities, level));
         }
         const bool has_points = groups.count({k.name, Cache::hot}) || groups.count({k.name, Cache::cold});
         if (k.needs_fpu && !has_points) refuse_too_few(sweep, source, k.name, "no section point is left");

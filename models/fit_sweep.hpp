@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "contention.hpp"
 #include "model.hpp"
 
 namespace fputune {
@@ -34,15 +35,21 @@ inline constexpr std::uint64_t kBoundRoundMinSamples = 20;
 struct BoundStats {
     double p90 = 0, p99 = 0;
 };
+// With `adjust` known, each round's statistics are first moved from the contention the round met to the
+// target level (models/contention.hpp): the calmest round is then the calmest in everything but the
+// neighbour, whose share is stated. `fit`, `recommend`, `check` and `verify` all judge this one statistic.
 enum class OverRounds { calmest, mean };
 BoundStats bound_stats(const PointStats& pooled, const std::vector<RoundStats>& rounds,
-                       OverRounds over = OverRounds::calmest);
+                       OverRounds over = OverRounds::calmest, const ContentionAdjust& adjust = {});
 
 // Fits every kernel x cache state of the sweep and computes the thresholds. `kernel_globs` (fnmatch
 // patterns) limit the kernels; a pattern that matches no kernel with section points is an error, as is
 // a complete (not partial) sweep in which one of our FPU kernels has no section points (a peer without
 // points, or any kernel of a partial sweep, gets a note).
+// Where the sweep recorded contention and a kernel's sensitivity could be fitted, its bounds are stated
+// quiet (each round moved to c = 1); restate_contention (models/contention.hpp) moves them to another level.
+// `as_measured`: not at all (each round as it was; the model's contention is "as-measured").
 ModelFile fit_sweep(const SweepFile& sweep, const std::string& source,
-                    const std::vector<std::string>& kernel_globs = {});
+                    const std::vector<std::string>& kernel_globs = {}, bool as_measured = false);
 
 }  // namespace fputune

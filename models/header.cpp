@@ -3,11 +3,13 @@
 // carry), /* */ comments only, U-suffixed constants, an include guard, and where the numbers came from.
 #include "header.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <map>
 
 #include <fmt/format.h>
 
+#include "contention.hpp"
 #include "errors.hpp"
 #include "units.hpp"
 
@@ -70,6 +72,24 @@ std::string input_provenance(const MachineInfo& m) {
     return what.empty() ? "" : fmt::format(" * {:<15}{}\n", "", what);
 }
 
+// Which contention each variant's bound assumes (models/contention.hpp), one line each: verify reads them.
+std::string header_contention_lines(const Recommendation& r) {
+    std::vector<HeaderContention> lines;
+    bool any_known = false;
+    for (const auto& row : r.variants) {
+        const VariantResult& v = row.bound;
+        const std::string cache(name(v.cache));
+        if (std::any_of(lines.begin(), lines.end(),
+                        [&](const HeaderContention& h) { return h.kernel == v.kernel && h.cache == cache; }))
+            continue;
+        const bool known = v.contention_known && v.contention_level >= 1;
+        any_known = any_known || known;
+        lines.push_back({v.kernel, cache, known, v.contention_level, v.contention_s, v.contention_s_lo,
+                         v.contention_s_hi});
+    }
+    return contention_comment(any_known ? r.options.question.contention : "", lines);
+}
+
 // The opening comment: where the numbers came from and how to make them again.
 std::string provenance_comment(const Recommendation& r) {
     const RecommendOptions& o = r.options;
@@ -99,6 +119,7 @@ std::string provenance_comment(const Recommendation& r) {
                                                                  name(o.question.cache), name(other(o.question.cache)))));
     h += comment_safe(fmt::format(" * Dirty state:   {}\n", r.dirty_label()));
     h += comment_safe(fmt::format(" * Rounding:      {}\n", name(o.round)));
+    h += comment_safe(header_contention_lines(r));
     h += comment_safe(fmt::format(" * Date:          {}\n", r.date));
     h +=
         comment_safe(fmt::format(" * Command:       {}\n", o.command_line.empty() ? "(library call)" : o.command_line));

@@ -54,6 +54,7 @@ void filter_kernels(ModelFile& m, const std::vector<std::string>& globs) {
     auto unwanted = [&](const std::string& kernel) {
         return std::none_of(globs.begin(), globs.end(), [&](const std::string& g) { return matches(g, kernel); });
     };
+    if (m.prior_models.empty()) m.prior_models = m.models;
     std::erase_if(m.models, [&](const CacheModel& cm) { return unwanted(cm.kernel); });
     std::erase_if(m.thresholds, [&](const SimdThreshold& t) { return unwanted(t.kernel); });
 }

@@ -35,6 +35,12 @@ struct CacheModel {
     // host's phases did to it: recommend's interval.
     std::vector<double> bound_p90, bound_p99;
     std::vector<std::vector<double>> round_p90, round_p99;
+    // Contention (models/contention.hpp): the sensitivity s of the sections, time(c) = quiet x (1 + s (c - 1)),
+    // with its 95 % interval; known = fitted on rounds of differing contention. contention_level: the level c
+    // the bound statistics above are stated at (each round moved to it); 0: as measured (nothing known).
+    bool contention_known = false;
+    double contention_s = 0, contention_s_lo = 0, contention_s_hi = 0;
+    double contention_level = 0;
 };
 
 // Where a SIMD kernel's one-shot cost (state save included) starts to beat the best no-FPU path.
@@ -76,6 +82,14 @@ struct ModelFile {
     std::vector<KernelInfo> kernels;
     std::vector<CacheModel> models;
     std::vector<SimdThreshold> thresholds;
+    // The contention the bounds assume (recommend --contention): "quiet", "observed", a factor ("1.5"); ""
+    // when the source recorded none (a sweep from before the probe, a table). contention_observed: the
+    // sweep's p90 level (0: unknown).
+    std::string contention;
+    double contention_observed = 0;
+    // Every model of the source before a -k filter took some away (empty: none did): the prior of the round
+    // spread (budget.cpp) is drawn from these, so a kernel's limit does not depend on what else was asked for.
+    std::vector<CacheModel> prior_models;
 
     const KernelInfo* kernel(const std::string& name) const;
     const CacheModel* model(const std::string& kernel, Cache cache) const;

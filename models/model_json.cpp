@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "contention.hpp"
 #include "errors.hpp"
 #include "json_checked.hpp"
 #include "provenance_json.hpp"
@@ -80,6 +81,21 @@ std::vector<std::uint64_t> sizes(const json& v, const jsonc::Path& at) {
     return out;
 }
 
+// A model's contention (absent: unknown, nothing adjusted).
+void read_model_contention(const json& c, const jsonc::Path& at, CacheModel& cm) {
+    using namespace jsonc;
+    const json* x = optional_member(c, "contention", at);
+    if (!x) return;
+    const Path cat = at / "contention";
+    object(*x, cat);
+    auto s = [&](const char* key) { return real(member(*x, key, cat), cat / key, -10, 10); };
+    cm.contention_known = true;
+    cm.contention_s = s("sensitivity");
+    cm.contention_s_lo = s("sensitivity_lo");
+    cm.contention_s_hi = s("sensitivity_hi");
+    cm.contention_level = real(member(*x, "level", cat), cat / "level", 0, 1000);  // 0: as measured
+}
+
 }  // namespace
 
 json to_json(const ModelFile& m) {
@@ -135,7 +151,18 @@ json to_json(const ModelFile& m) {
                 rounds.push_back(json{{"p90", cm.round_p90[r]}, {"p99", cm.round_p99[r]}});
             j["models"].back()["rounds"] = rounds;
         }
+        if (cm.contention_known)
+            j["models"].back()["contention"] = {{"sensitivity", cm.contention_s},
+                                                {"sensitivity_lo", cm.contention_s_lo},
+                                                {"sensitivity_hi", cm.contention_s_hi},
+                                                {"level", cm.contention_level}};
     }
+    if (!m.contention.empty())
+        j["contention"] = {{"assumed", m.contention},
+                           {"observed_p90", m.contention_observed},
+                           {"model",
+                            "time(c) = quiet x (1 + s x (c - 1)); each model's bound statistics are stated "
+                            "at its \"level\" c, each round moved there from the level it met"}};
     j["thresholds"] = json::array();
     for (const auto& t : m.thresholds) {
         j["thresholds"].push_back({{"algorithm", t.algorithm},
@@ -346,7 +373,16 @@ ModelFile model_from_json(const json& j, const std::string& source) {
             if (auto [it, fresh] = model_index.emplace(std::pair{cm.kernel, cm.cache}, i); !fresh)
                 jsonc::fail(at, fmt::format("a second model of '{}' in {} cache (also models[{}])", cm.kernel,
                                             name(cm.cache), it->second));
+            read_model_contention(object(models[i], at), at, cm);
             m.models.push_back(std::move(cm));
+        }
+        if (const json* mc = optional_member(j, "contention", top)) {
+            const Path at = top / "contention";
+            m.contention = string(member(object(*mc, at), "assumed", at), at / "assumed", 64);
+            if (!parse_contention_target(m.contention))
+                jsonc::fail(at / "assumed", fmt::format("'{}' is not {}", printable(m.contention), kContentionChoices));
+            m.contention_observed = member_or(*mc, "observed_p90", at, 0.0,
+                                              [](const json& v, const Path& p) { return real(v, p, 0, 1000); });
         }
         if (const json* thresholds = optional_member(j, "thresholds", top))
             for (std::size_t i = 0; i < array(*thresholds, top / "thresholds").size(); ++i) {

@@ -61,6 +61,13 @@ json variant_json(const VariantResult& v) {
                                {"source", v.upstream_cited}}
                         : json(nullptr);
     j["simd_threshold"] = threshold_json(v.threshold);
+    // The contention its bound is stated at (null: as measured, nothing known).
+    j["contention"] = v.contention_known && v.contention_level >= 1
+                          ? json{{"level", v.contention_level},
+                                 {"sensitivity", v.contention_s},
+                                 {"sensitivity_lo", v.contention_s_lo},
+                                 {"sensitivity_hi", v.contention_s_hi}}
+                          : json(nullptr);
     return j;
 }
 
@@ -99,6 +106,7 @@ json to_json(const Recommendation& r) {
                    {"cache", std::string(name(o.question.cache))},
                    {"dirty", r.dirty_label()},
                    {"quantile", std::string(name(o.question.quantile))},
+                   {"contention", o.question.contention},
                    {"emit", std::string(name(o.emit))},
                    {"round", std::string(name(o.round))},
                    {"save_every", o.save_every},

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: MIT
+// Contention levels from the contention probe's times.
+#include "contention_levels.hpp"
+
+#include <algorithm>
+
+namespace fputune {
+
+double best_probe_cycles(const std::vector<double>& probe_cycles) {
+    std::vector<double> v;
+    for (double p : probe_cycles)
+        if (p > 0) v.push_back(p);
+    if (v.empty()) return 0;
+    const std::size_t k = v.size() < 50 ? 0 : static_cast<std::size_t>(0.01 * static_cast<double>(v.size() - 1));
+    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
+    return v[k];
+}
+
+double contention_level(double probe_cycles, double best_cycles) {
+    if (!(probe_cycles > 0) || !(best_cycles > 0)) return 0;
+    return std::max(1.0, probe_cycles / best_cycles);
+}
+
+namespace {
+
+std::vector<double> sorted_levels(const std::vector<double>& probe_cycles, double best_cycles) {
+    std::vector<double> c;
+    for (double p : probe_cycles)
+        if (const double l = contention_level(p, best_cycles); l > 0) c.push_back(l);
+    std::sort(c.begin(), c.end());
+    return c;
+}
+
+double at(const std::vector<double>& sorted, double f) {
+    return sorted[static_cast<std::size_t>(f * static_cast<double>(sorted.size() - 1) + 0.5)];
+}
+
+}  // namespace
+
+double median_contention(const std::vector<double>& probe_cycles, double best_cycles) {
+    const std::vector<double> c = sorted_levels(probe_cycles, best_cycles);
+    return c.empty() ? 0 : at(c, 0.5);
+}
+
+ContentionTrace summarise_contention(const std::vector<double>& probe_cycles, double best_cycles) {
+    if (!(best_cycles > 0)) best_cycles = best_probe_cycles(probe_cycles);
+    const std::vector<double> c = sorted_levels(probe_cycles, best_cycles);
+    ContentionTrace t;
+    if (c.empty()) return t;
+    t.probes = c.size();
+    t.best_cycles = best_cycles;
+    t.p10 = at(c, 0.1);
+    t.p50 = at(c, 0.5);
+    t.p90 = at(c, 0.9);
+    t.max = c.back();
+    const auto contended = std::count_if(c.begin(), c.end(), [](double l) { return l >= kContendedAbove; });
+    t.contended_share = static_cast<double>(contended) / static_cast<double>(c.size());
+    t.contended_above = kContendedAbove;
+    return t;
+}
+
+void record_point_contention(SectionPoint& p, const PointSamples& s, double best_cycles) {
+    p.contention = median_contention(s.contention_cycles, best_cycles);
+    // p.rounds holds the rounds that have samples, in order: skip the empty ones alike.
+    std::size_t k = 0;
+    for (std::size_t r = 0; r < s.round_begin.size() && k < p.rounds.size(); ++r) {
+        if (s.round_cycles(r).empty()) continue;
+        p.rounds[k++].contention = median_contention(s.round_contention(r), best_cycles);
+    }
+}
+
+void record_contention(SweepFile& f, const PoolResult& pool,
+                       const std::function<const PointSamples*(const SectionPoint&)>& point_of) {
+    const double best = best_probe_cycles(pool.clock.contention_cycles);
+    f.contention = summarise_contention(pool.clock.contention_cycles, best);
+    if (!f.contention.probes) return;
+    for (SectionPoint& p : f.sections)
+        if (const PointSamples* s = point_of(p)) record_point_contention(p, *s, best);
+}
+
+}  // namespace fputune

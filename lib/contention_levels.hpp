@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: MIT
+// Contention levels: what the core's other hardware thread (or another tenant's vCPU on it) takes from
+// throughput-bound code, from the contention probe timed at every calibration (clock.hpp). Pure functions.
+#pragma once
+
+#include <functional>
+#include <vector>
+
+#include "sampler.hpp"
+#include "sweep_file.hpp"
+
+namespace fputune {
+
+// A calibration whose probe took this much longer than the best counts as contended. The probe's own
+// scatter on an idle core is 1-6 % (the faster of two tries; TSC steps of up to ~26 ticks on some VMs); a
+// busy sibling stretches it 1.3-2.2x (models/contention.hpp kContendedLevel is the same, checked by a test).
+inline constexpr double kContendedAbove = 1.15;
+
+// The quiet level of the probe, core cycles (0 if no probe is positive): the fastest of fewer than 50, else
+// the 1st percentile. Not the minimum of many: a ratio probe that read up to 20 % low and was accepted makes
+// its calibration's probe read as low, and a full sweep (~200 000 probes) always has such a one: levels
+// against it came out 1.25 where the core was quiet.
+double best_probe_cycles(const std::vector<double>& probe_cycles);
+
+// c = probe / best, at least 1; 0 for an unknown probe (<= 0) or best.
+double contention_level(double probe_cycles, double best_cycles);
+
+// The median level of the positive probes (0: none known): a round's or a point's contention.
+double median_contention(const std::vector<double>& probe_cycles, double best_cycles);
+
+// The trace of a run's probes against `best_cycles` (0: the best of these probes): quantiles of c and the
+// share of calibrations at or above kContendedAbove. probes == 0 when none is known.
+ContentionTrace summarise_contention(const std::vector<double>& probe_cycles, double best_cycles = 0);
+
+// A measured point's contention: the median level of its samples, and of each round's (against `best_cycles`).
+void record_point_contention(SectionPoint& p, const PointSamples& s, double best_cycles);
+
+// Writes what a sweep's pool measured of contention into its file: the trace of every calibration's probe, and
+// each section point's levels. `point_of` names the pool's point of a section of the file (nullptr: not
+// measured in this run, e.g. an earlier run's point of a resumed file).
+void record_contention(SweepFile& f, const PoolResult& pool,
+                       const std::function<const PointSamples*(const SectionPoint&)>& point_of);
+
+}  // namespace fputune

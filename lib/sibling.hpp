@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+// A busy sibling on purpose: a co-runner on the SMT sibling of the measuring CPU, with one of a few standard
+// loads, so that a sweep sees the worst a kernel meets on a machine with SMT on (DESIGN.md, Contention).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+namespace fputune {
+
+enum class SiblingLoad {
+    int_alu,  // independent scalar integer chains: the integer ports
+    vec_alu,  // independent SSE2 integer-vector chains: the vector ports our kernels use
+    mem,  // a read stream over 64 MiB: the load ports, L1/L2 and memory bandwidth
+};
+const char* sibling_load_name(SiblingLoad l) noexcept;  // "int", "vec", "mem"
+// "busy" (= busy:vec), "busy:int", "busy:vec", "busy:mem"; nullopt for anything else.
+std::optional<SiblingLoad> parse_sibling_option(std::string_view text) noexcept;
+inline constexpr const char* kSiblingLoads = "busy, busy:int, busy:vec, busy:mem";
+
+// The sibling to load for `cpu` under `root` (doctor.hpp smt_siblings): the first, or nullopt with `why`
+// saying what the topology shows.
+std::optional<int> sibling_to_load(const std::string& root, int cpu, std::string& why);
+
+// Runs a load on one CPU in its own thread while it is on (start/stop may be called many times: a sweep
+// toggles it round by round); joined on destruction.
+class SiblingRunner {
+public:
+    SiblingRunner(int cpu, SiblingLoad load);
+    ~SiblingRunner();
+    SiblingRunner(const SiblingRunner&) = delete;
+    SiblingRunner& operator=(const SiblingRunner&) = delete;
+    void set_busy(bool busy) noexcept { busy_.store(busy, std::memory_order_relaxed); }
+    bool busy() const noexcept { return busy_.load(std::memory_order_relaxed); }
+    int cpu() const noexcept { return cpu_; }
+    SiblingLoad load() const noexcept { return load_; }
+    bool pinned() const noexcept { return pinned_.load(); }  // false: the thread could not be pinned to `cpu`
+    // Work units the load has done (it runs while busy): > 0 proves it ran.
+    std::uint64_t work() const noexcept { return work_.load(std::memory_order_relaxed); }
+
+private:
+    void loop();
+    int cpu_;
+    SiblingLoad load_;
+    std::atomic<bool> busy_{false}, quit_{false}, pinned_{false};
+    std::atomic<std::uint64_t> work_{0}, sink_{0};
+    std::vector<std::uint64_t> stream_;  // the memory load's buffer
+    std::thread thread_;
+};
+
+}  // namespace fputune

@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: MIT
+// The contention sensitivity fit: least squares with one quiet level per point, profiled out.
+#include "contention.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <exception>
+
+#include <fmt/format.h>
+
+#include "fit.hpp"
+#include "fit_sweep.hpp"
+
+namespace fputune {
+
+namespace {
+
+constexpr std::size_t kMinObservations = 6;
+constexpr double kMinWithinSpread = 0.05;  // of c within a point, max - min, on some point
+
+struct Normalised {
+    std::vector<double> x, y;  // c - 1, value / the point's median value
+};
+
+std::vector<Normalised> normalise(const std::vector<std::vector<ContentionObservation>>& points) {
+    std::vector<Normalised> out;
+    for (const auto& p : points) {
+        std::vector<double> values;
+        for (const ContentionObservation& o : p)
+            if (o.level >= 1 && o.value > 0 && std::isfinite(o.value)) values.push_back(o.value);
+        if (values.size() < 2) continue;
+        std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2), values.end());
+        const double median = values[values.size() / 2];
+        Normalised n;
+        for (const ContentionObservation& o : p)
+            if (o.level >= 1 && o.value > 0 && std::isfinite(o.value)) {
+                n.x.push_back(o.level - 1);
+                n.y.push_back(o.value / median);
+            }
+        out.push_back(std::move(n));
+    }
+    return out;
+}
+
+// Each point's quiet level a for a given s (least squares of y = a (1 + s x)).
+std::vector<double> levels_at(const std::vector<Normalised>& pts, double s) {
+    std::vector<double> a(pts.size(), 1);
+    for (std::size_t p = 0; p < pts.size(); ++p) {
+        double num = 0, den = 0;
+        for (std::size_t i = 0; i < pts[p].x.size(); ++i) {
+            const double f = 1 + s * pts[p].x[i];
+            num += pts[p].y[i] * f;
+            den += f * f;
+        }
+        a[p] = den > 0 ? num / den : 1;
+    }
+    return a;
+}
+
+double residual_ss(const std::vector<Normalised>& pts, double s) {
+    const std::vector<double> a = levels_at(pts, s);
+    double ss = 0;
+    for (std::size_t p = 0; p < pts.size(); ++p)
+        for (std::size_t i = 0; i < pts[p].x.size(); ++i) {
+            const double e = pts[p].y[i] - a[p] * (1 + s * pts[p].x[i]);
+            ss += e * e;
+        }
+    return ss;
+}
+
+// The s of least squares, the levels profiled out: a coarse grid over [-0.9, 4] (every kernel seen lies in
+// 0..1.5), then golden-section search around the best node.
+double best_s(const std::vector<Normalised>& pts) {
+    constexpr double lo = -0.9, hi = 4, step = 0.02;
+    double best = 0, best_ss = residual_ss(pts, 0);
+    for (double s = lo; s <= hi; s += step)
+        if (const double ss = residual_ss(pts, s); ss < best_ss) {
+            best_ss = ss;
+            best = s;
+        }
+    double a = best - step, b = best + step;
+    const double g = (std::sqrt(5.0) - 1) / 2;
+    for (int it = 0; it < 40; ++it) {
+        const double c = b - g * (b - a), d = a + g * (b - a);
+        if (residual_ss(pts, c) < residual_ss(pts, d))
+            b = d;
+        else
+            a = c;
+    }
+    return (a + b) / 2;
+}
+
+}  // namespace
+
+double contention_factor(double s, double c) {
+    if (!(c > 0)) return 1;
+    return std::max(0.5, 1 + s * (c - 1));
+}
+
+Sensitivity fit_sensitivity(const std::vector<std::vector<ContentionObservation>>& points) {
+    Sensitivity r;
+    const std::vector<Normalised> pts = normalise(points);
+    double widest = 0;
+    std::size_t quiet = 0;
+    r.level_min = 0;
+    for (const Normalised& p : pts) {
+        r.observations += p.x.size();
+        const auto [lo, hi] = std::minmax_element(p.x.begin(), p.x.end());
+        widest = std::max(widest, *hi - *lo);
+        r.level_min = r.points ? std::min(r.level_min, 1 + *lo) : 1 + *lo;
+        r.level_max = std::max(r.level_max, 1 + *hi);
+        ++r.points;
+        for (double x : p.x) quiet += x + 1 < kContendedLevel;
+    }
+    r.quiet_share = r.observations ? static_cast<double>(quiet) / static_cast<double>(r.observations) : 0;
+    if (r.observations < kMinObservations || r.points < 2) {
+        r.why_unknown = fmt::format("{} rounds of known contention on {} points (at least {} on 2 are needed)",
+                                    r.observations, r.points, kMinObservations);
+        return r;
+    }
+    if (widest < kMinWithinSpread) {
+        r.why_unknown = fmt::format("the contention hardly moved during the sweep (levels {:.2f}..{:.2f})", r.level_min,
+                                    r.level_max);
+        return r;
+    }
+    const double s = best_s(pts);
+    const std::vector<double> a = levels_at(pts, s);
+    // The interval: residuals about the fit, and the spread of x about each point's own mean (the levels
+    // absorb the rest).
+    double ss = 0, sxx = 0;
+    for (std::size_t p = 0; p < pts.size(); ++p) {
+        double mean = 0;
+        for (double x : pts[p].x) mean += x / static_cast<double>(pts[p].x.size());
+        for (std::size_t i = 0; i < pts[p].x.size(); ++i) {
+            const double e = pts[p].y[i] - a[p] * (1 + s * pts[p].x[i]);
+            ss += e * e;
+            sxx += a[p] * a[p] * (pts[p].x[i] - mean) * (pts[p].x[i] - mean);
+        }
+    }
+    const std::size_t df = r.observations > r.points + 1 ? r.observations - r.points - 1 : 1;
+    const double se = sxx > 0 ? std::sqrt(ss / static_cast<double>(df) / sxx) : 0;
+    r.known = true;
+    r.s = s;
+    r.lo = s - student_t95(df) * se;
+    r.hi = s + student_t95(df) * se;
+    return r;
+}
+
+std::vector<std::vector<ContentionObservation>> section_observations(const SweepFile& f, const std::string& kernel,
+                                                                     const std::string& cache) {
+    std::vector<std::vector<ContentionObservation>> out;
+    for (const SectionPoint& p : f.sections) {
+        if (p.kernel != kernel || p.cache != cache) continue;
+        std::vector<ContentionObservation> obs;
+        for (const RoundStats& r : p.rounds)
+            if (r.contention >= 1 && r.samples >= 5) obs.push_back({r.contention, r.p50});
+        if (obs.size() >= 2) out.push_back(std::move(obs));
+    }
+    return out;
+}
+
+std::map<std::pair<std::string, std::string>, Sensitivity> sweep_sensitivities(const SweepFile& f) {
+    std::map<std::pair<std::string, std::string>, Sensitivity> out;
+    for (const SectionPoint& p : f.sections) {
+        const auto key = std::make_pair(p.kernel, p.cache);
+        if (out.count(key)) continue;
+        out[key] = fit_sensitivity(section_observations(f, p.kernel, p.cache));
+        if (!has_contention(f)) out[key].why_unknown = "the sweep file records no contention (made before the probe)";
+    }
+    return out;
+}
+
+std::map<std::pair<std::string, std::string>, SiblingStretch> sibling_stretches(const SweepFile& f) {
+    std::map<std::pair<std::string, std::string>, std::vector<double>> ratios;
+    if (!f.options.is_object() || !f.options.contains("sibling")) return {};
+    for (const SectionPoint& p : f.sections) {
+        double busy = 0, quiet = 0;
+        int nb = 0, nq = 0;
+        for (std::size_t r = 0; r < p.rounds.size(); ++r) {
+            if (p.rounds[r].samples < 5) continue;
+            (r % 2 ? busy : quiet) += p.rounds[r].p50;
+            ++(r % 2 ? nb : nq);
+        }
+        if (nb && nq && quiet > 0) ratios[{p.kernel, p.cache}].push_back((busy / nb) / (quiet / nq));
+    }
+    std::map<std::pair<std::string, std::string>, SiblingStretch> out;
+    for (auto& [key, v] : ratios) {
+        std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+        out[key] = {v[v.size() / 2], v.size()};
+    }
+    return out;
+}
+
+std::string ContentionTarget::text() const {
+    switch (kind) {
+        case Kind::quiet: return "quiet";
+        case Kind::observed: return "observed";
+        case Kind::factor: return fmt::format("{:g}", factor);
+        case Kind::as_measured: return "as-measured";
+    }
+    return "?";
+}
+
+std::optional<ContentionTarget> parse_contention_target(std::string_view text) {
+    if (text == "quiet") return ContentionTarget{};
+    if (text == "observed") return ContentionTarget{ContentionTarget::Kind::observed, 1};
+    if (text == "as-measured") return ContentionTarget{ContentionTarget::Kind::as_measured, 1};
+    std::string t(text);
+    if (!t.empty() && (t.back() == 'x' || t.back() == 'X')) t.pop_back();
+    if (t.empty() || t.size() > 16) return std::nullopt;
+    std::size_t used = 0;
+    double v = 0;
+    try {
+        v = std::stod(t, &used);
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+    if (used != t.size() || !std::isfinite(v) || v < 1 || v > 10) return std::nullopt;
+    return ContentionTarget{ContentionTarget::Kind::factor, v};
+}
+
+double target_level(const ContentionTarget& t, double observed_p90) {
+    switch (t.kind) {
+        case ContentionTarget::Kind::quiet: return 1;
+        case ContentionTarget::Kind::observed: return observed_p90 >= 1 ? observed_p90 : 0;
+        case ContentionTarget::Kind::factor: return t.factor;
+        case ContentionTarget::Kind::as_measured: return 0;
+    }
+    return 0;
+}
+
+double ContentionAdjust::apply(double value, double round_level) const {
+    if (!known || !(level >= 1) || !(round_level >= 1)) return value;
+    return value * contention_factor(s, level) / contention_factor(s, round_level);
+}
+
+void restate_contention(ModelFile& m, const ContentionTarget& target) {
+    if (m.contention.empty() || m.contention == kContentionAsMeasuredText) return;
+    const double level = target_level(target, m.contention_observed);
+    if (!(level >= 1)) return;
+    m.contention = target.text();
+    for (std::vector<CacheModel>* models : {&m.models, &m.prior_models})
+        for (CacheModel& cm : *models) {
+            if (!cm.contention_known || !(cm.contention_level >= 1)) continue;
+            const double k =
+                contention_factor(cm.contention_s, level) / contention_factor(cm.contention_s, cm.contention_level);
+            for (LineFit* f : {&cm.p90, &cm.p99})
+                for (double* v : {&f->a, &f->b, &f->a_lo, &f->a_hi, &f->b_lo, &f->b_hi}) *v *= k;
+            for (std::vector<double>* v : {&cm.bound_p90, &cm.bound_p99})
+                for (double& x : *v) x *= k;
+            for (auto* rounds : {&cm.round_p90, &cm.round_p99})
+                for (std::vector<double>& r : *rounds)
+                    for (double& x : r) x *= k;
+            cm.contention_level = level;
+        }
+}
+
+std::string contention_comment(const std::string& assumed, const std::vector<HeaderContention>& variants) {
+    if (assumed.empty())
+        return " * Contention:    as measured (no sensitivity known, or --contention as-measured): the bounds include\n"
+               " *                whatever ran on the core beside the sections\n";
+    std::string out = fmt::format(
+        " * Contention:    {}: each bound is stated at contention level c (the contention probe's slowdown, 1 =\n"
+        " *                quiet), from time(c) = quiet x (1 + s x (c - 1)) with each kernel's sensitivity s:\n",
+        assumed);
+    for (const HeaderContention& v : variants) {
+        auto two = [](double x) { return std::abs(x) < 0.005 ? 0.0 : x; };  // never "-0.00"
+        if (v.known)
+            out += fmt::format(" *   contention {} {} c={:.2f} s={:.2f} ({:.2f}..{:.2f})\n", v.kernel, v.cache, v.level,
+                               two(v.s), two(v.lo), two(v.hi));
+        else
+            out += fmt::format(" *   contention {} {} as-measured\n", v.kernel, v.cache);
+    }
+    return out;
+}
+
+std::map<std::pair<std::string, std::string>, HeaderContention> parse_header_contention(const std::string& text) {
+    std::map<std::pair<std::string, std::string>, HeaderContention> out;
+    std::size_t at = 0;
+    while (at < text.size()) {
+        const std::size_t end = std::min(text.find('\n', at), text.size());
+        const std::string line = text.substr(at, end - at);
+        at = end + 1;
+        const std::size_t key = line.find("*   contention ");
+        if (key == std::string::npos) continue;
+        char kernel[128] = {}, cache[8] = {};
+        HeaderContention h;
+        const char* rest = line.c_str() + key + 15;
+        if (std::sscanf(rest, "%127s %7s c=%lf s=%lf (%lf..%lf)", kernel, cache, &h.level, &h.s, &h.lo, &h.hi) == 6)
+            h.known = h.level >= 1 && std::isfinite(h.s);
+        else if (std::sscanf(rest, "%127s %7s as-measured", kernel, cache) != 2)
+            continue;
+        h.kernel = kernel;
+        h.cache = cache;
+        if (h.cache != "hot" && h.cache != "cold") continue;
+        out[{h.kernel, h.cache}] = h;
+    }
+    return out;
+}
+
+VerifyBound verify_bound(const PointStats& pooled, const std::vector<RoundStats>& rounds, const HeaderContention* h) {
+    VerifyBound v;
+    const BoundStats raw = bound_stats(pooled, rounds);
+    v.raw_p90 = v.adjusted_p90 = raw.p90;
+    v.raw_p99 = v.adjusted_p99 = raw.p99;
+    std::vector<double> levels;
+    for (const RoundStats& r : rounds)
+        if (r.contention >= 1) levels.push_back(r.contention);
+    if (!levels.empty()) {
+        std::sort(levels.begin(), levels.end());
+        v.met = levels[levels.size() / 2];
+    }
+    if (!h || !h->known || levels.size() != rounds.size()) return v;
+    const BoundStats adjusted = bound_stats(pooled, rounds, OverRounds::calmest, {true, h->s, h->level});
+    v.adjusted = true;
+    v.adjusted_p90 = adjusted.p90;
+    v.adjusted_p99 = adjusted.p99;
+    return v;
+}
+
+bool has_contention(const SweepFile& f) { return f.contention.probes > 0; }
+
+}  // namespace fputune

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: MIT
+// Separating what the code costs from what the neighbour costs: per kernel and cache state, the quiet cost
+// and the sensitivity s of its sections to contention c (lib/contention_levels.hpp), in the model
+//     time(c) = quiet x (1 + s x (c - 1)),
+// so s = 0: immune (SHA-NI leaves the ports a busy sibling wants alone), s = 1: slows as much as the
+// throughput-bound probe itself. Pure functions of sweep data.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "model.hpp"
+#include "sweep_file.hpp"
+
+namespace fputune {
+
+// lib/contention_levels.hpp kContendedAbove (models link no lib; a test checks they are equal).
+inline constexpr double kContendedLevel = 1.15;
+
+// How much longer a section takes at contention c than quiet, for sensitivity s (at least 1/2: a fit
+// below -1 would not be physical; c <= 0, unknown, gives 1).
+double contention_factor(double s, double c);
+
+// One round of one point: its contention level and its statistic (a p50) at that level.
+struct ContentionObservation {
+    double level = 0;
+    double value = 0;
+};
+
+struct Sensitivity {
+    bool known = false;  // enough rounds of known, differing contention to fit s
+    double s = 0, lo = 0, hi = 0;  // the fit and its 95 % interval (0 when unknown)
+    std::size_t points = 0, observations = 0;  // used
+    double level_min = 0, level_max = 0;  // the contention levels seen
+    double quiet_share = 0;  // share of the observations at c < kContendedLevel
+    std::string why_unknown;  // when !known: what was missing, in words
+};
+
+// Fits s over points (each a list of rounds), each point with its own quiet level, by least squares on
+// value / (point's median), the levels profiled out. Unknown (s = 0) with fewer than 6 observations of known level on
+// at least 2 points, or when the levels within points spread less than 0.05 (nothing to fit on).
+Sensitivity fit_sensitivity(const std::vector<std::vector<ContentionObservation>>& points);
+
+// The section points of one kernel and cache state as observations: each round's p50 at its level
+// (points whose rounds record no contention give none).
+std::vector<std::vector<ContentionObservation>> section_observations(const SweepFile& f, const std::string& kernel,
+                                                                     const std::string& cache);
+
+// Every kernel x cache state with section points in the file: its sensitivity.
+std::map<std::pair<std::string, std::string>, Sensitivity> sweep_sensitivities(const SweepFile& f);
+
+// A sweep made with --sibling busy[:LOAD] (its options' "sibling": the load ran in the odd rounds): per kernel
+// and cache state, the median over points of (mean p50 of the busy rounds) / (mean p50 of the quiet ones).
+struct SiblingStretch {
+    double stretch = 0;
+    std::size_t points = 0;
+};
+std::map<std::pair<std::string, std::string>, SiblingStretch> sibling_stretches(const SweepFile& f);
+
+// The contention a recommendation's bounds are stated at (recommend --contention): quiet (c = 1: what the
+// code costs), observed (the sweep's p90 level: what this machine met), a factor (c = 1.5: a stated load),
+// or as-measured (no level: each round as it was, the calmest taken, as before the probe).
+struct ContentionTarget {
+    enum class Kind { quiet, observed, factor, as_measured } kind = Kind::quiet;
+    double factor = 1;  // Kind::factor
+    std::string text() const;  // "quiet", "observed", "1.5", "as-measured"
+};
+// "quiet", "observed", "as-measured", or a number from 1 to 10 ("1.5", "1.5x"); nullopt for anything else.
+std::optional<ContentionTarget> parse_contention_target(std::string_view text);
+inline constexpr const char* kContentionAsMeasuredText = "as-measured";
+inline constexpr const char* kContentionChoices = "quiet, observed, as-measured, or a factor from 1 to 10 (e.g. 1.5)";
+// The level c it means: 1, the observed p90 (0 when unknown: nothing is adjusted), the factor; 0 for
+// as-measured.
+double target_level(const ContentionTarget& t, double observed_p90);
+
+// A round's statistic moved from the contention it was measured at to `level`: value x f(s, level) /
+// f(s, round's level). Unchanged when the sensitivity is unknown, or either level is.
+struct ContentionAdjust {
+    bool known = false;
+    double s = 0;
+    double level = 0;  // the target (0: none)
+    double apply(double value, double round_level) const;
+};
+
+// Moves every model whose sensitivity is known from the level its bounds are stated at to the target's
+// (lines, bound statistics and rounds alike: the calmest round at one level is the calmest at every level, so
+// this is exact), and records the target in m.contention. "observed" needs m.contention_observed; a file
+// without contention is left as it is (m.contention stays ""). Models without a known sensitivity keep
+// their measured statistics (contention_level 0).
+void restate_contention(ModelFile& m, const ContentionTarget& target);
+
+// What a header states about one variant's contention, in its provenance comment, one line each:
+//  *   contention sha256-avx2 cold c=1.00 s=0.62 (0.55..0.70)
+//  *   contention crc32-pclmul cold as-measured
+// (`verify` reads them back: it judges each constant at the level its header states).
+struct HeaderContention {
+    std::string kernel, cache;
+    bool known = false;  // false: "as-measured", the sweep knew no sensitivity
+    double level = 0, s = 0, lo = 0, hi = 0;
+};
+// The comment lines (each starting " * "), after one line saying what the assumption is: `assumed` as
+// ModelFile::contention ("" = nothing known or --contention as-measured: one line saying so, no per-variant
+// lines).
+std::string contention_comment(const std::string& assumed, const std::vector<HeaderContention>& variants);
+// The lines back from a header's text, by (kernel, cache).
+std::map<std::pair<std::string, std::string>, HeaderContention> parse_header_contention(const std::string& text);
+
+// `verify`'s judgement of one measured point: the bound statistic (fit_sweep.hpp bound_stats, the calmest
+// round) as measured, and moved to the level its header states with the sensitivity it states (`adjusted`
+// = `raw` when the header states none: "as-measured", or a header from before contention). `met`: the
+// median contention level of the rounds.
+struct VerifyBound {
+    double raw_p90 = 0, raw_p99 = 0, adjusted_p90 = 0, adjusted_p99 = 0;
+    double met = 0;
+    bool adjusted = false;
+};
+VerifyBound verify_bound(const PointStats& pooled, const std::vector<RoundStats>& rounds, const HeaderContention* h);
+
+// Whether the file recorded contention at all (a sweep from before the probe: "unknown").
+bool has_contention(const SweepFile& f);
+
+}  // namespace fputune

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: MIT
+// Contention as a user meets it: `sweep --sibling` refused without a sibling, `recommend --contention`
+// garbage refused, a sweep file with a garbage contention field refused, one without contention read.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "contention.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path scratch() {
+    const fs::path d = fs::temp_directory_path() / ("fputune-contention-cli-" + std::to_string(getpid()));
+    fs::create_directories(d);
+    return d;
+}
+
+std::string put(const std::string& rel, const std::string& text) {
+    const fs::path p = scratch() / rel;
+    fs::create_directories(p.parent_path());
+    std::ofstream(p) << text;
+    return p.string();
+}
+
+std::string slurp(const fs::path& p) {
+    std::ifstream in(p);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+struct Result {
+    int rc = -1;
+    std::string out, err;
+};
+
+Result run_fputune(const std::string& args) {
+    const std::string bin =
+        (fs::read_symlink("/proc/self/exe").parent_path() / ".." / "apps" / "fputune").lexically_normal().string();
+    const fs::path out = scratch() / "out", err = scratch() / "err";
+    const std::string env = "FPUTUNE_LOCK_DIR=" + scratch().string() + " ";
+    const int status = std::system((env + bin + " " + args + " >" + out.string() + " 2>" + err.string()).c_str());
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
+}
+
+// A /sys tree in which CPU 0 and 1 are SMT siblings or not.
+std::string topology(const std::string& name, bool siblings) {
+    const std::string root = (scratch() / name).string();
+    for (int c = 0; c < 2; ++c)
+        put(name + "/sys/devices/system/cpu/cpu" + std::to_string(c) + "/topology/thread_siblings_list",
+            siblings ? "0-1\n" : std::to_string(c) + "\n");
+    return root;
+}
+
+void check_one_line(const Result& r, const std::string& says) {
+    INFO("stdout: " << r.out << "\nstderr: " << r.err);
+    CHECK(r.rc == 2);
+    CHECK_THAT(r.err, Catch::Contains(says));
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+}
+
+}  // namespace
+
+TEST_CASE("CLI sweep --sibling: refused without a sibling, or with a load that does not exist", "[contention][cli]") {
+    const std::string alone = topology("alone", false), pair = topology("pair", true);
+    const std::string out = " -o " + (scratch() / "s.json").string() + " -k sha256-generic --cpu 0 --root ";
+    check_one_line(run_fputune("sweep --sibling busy" + out + alone), "CPU 0 has no SMT sibling");
+    check_one_line(run_fputune("sweep --sibling busy:int" + out + alone), "drop --sibling");
+    check_one_line(run_fputune("sweep --sibling busy:gpu" + out + pair),
+                   "accepted: busy, busy:int, busy:vec, busy:mem");
+    check_one_line(run_fputune("sweep --sibling idle" + out + pair), "--sibling 'idle'");
+    check_one_line(run_fputune("sweep --sibling busy --rounds 1" + out + pair), "needs 2 rounds");
+}
+
+namespace {
+
+// The committed Emerald Rapids sweep (4 rounds per point) with contention levels written in: rounds 2 and 4 at
+// c = 1.8 and, for the -avx2 kernels, their statistics stretched by 1 + 0.7 (c - 1); the SHA-NI ones immune.
+std::string contended_sweep() {
+    nlohmann::json j =
+        nlohmann::json::parse(slurp(FPUTUNE_SOURCE_DIR "/data/machines/emerald-rapids-2vcpu-vm-2026-11-30.json"));
+    j["contention"] = {{"probes", 4000},
+                       {"best_cycles", 2000},
+                       {"level", {{"p10", 1.0}, {"p50", 1.02}, {"p90", 1.8}, {"max", 2.0}}},
+                       {"contended_share", 0.45},
+                       {"contended_above", 1.15}};
+    for (auto& p : j["sections"]) {
+        const std::string kernel = p["kernel"];
+        const bool exposed = kernel.find("-avx2") != std::string::npos;
+        for (std::size_t r = 0; r < p["rounds"].size(); ++r) {
+            const double c = r % 2 ? 1.8 : 1.0;
+            nlohmann::json& round = p["rounds"][r];
+            round["contention"] = c;
+            if (exposed)
+                for (const char* q : {"p10", "p50", "p90", "p99_clean"})
+                    round[q] = round[q].get<double>() * (1 + 0.7 * (c - 1));
+        }
+    }
+    return put("contended.json", j.dump());
+}
+
+}  // namespace
+
+TEST_CASE("CLI recommend --contention: the header states each variant's level and sensitivity", "[contention][cli]") {
+    const std::string sweep = contended_sweep();
+    const std::string h1 = (scratch() / "quiet.h").string(), h2 = (scratch() / "busy.h").string();
+    const std::string common = "recommend --from " + sweep + " --budget 30us --min-freq 1GHz -k 'sha256-*' --header ";
+    const Result quiet = run_fputune(common + h1);
+    INFO(quiet.out << quiet.err);
+    REQUIRE(quiet.rc == 0);
+    const std::string header = slurp(h1);
+    CHECK_THAT(header, Catch::Contains(" * Contention:    quiet:"));
+    // The file's own rounds move a little too: s within 0.05 of what was written in.
+    const auto lines = fputune::parse_header_contention(header);
+    REQUIRE(lines.count({"sha256-avx2", "cold"}));
+    CHECK(lines.at({"sha256-avx2", "cold"}).level == 1);
+    CHECK(lines.at({"sha256-avx2", "cold"}).s == Approx(0.7).margin(0.05));
+    REQUIRE(lines.count({"sha256-shani", "cold"}));
+    CHECK(lines.at({"sha256-shani", "cold"}).s == Approx(0).margin(0.05));
+    const Result busy = run_fputune(common + h2 + " --contention 2");
+    REQUIRE(busy.rc == 0);
+    CHECK(fputune::parse_header_contention(slurp(h2)).at({"sha256-avx2", "cold"}).level == 2);
+    // At c = 2 an exposed kernel's limit is about 1 / 1.7 of its quiet one; an immune one's the same.
+    auto limit = [](const std::string& text, const std::string& macro) {
+        const auto at = text.find("#define " + macro + " ");
+        return at == std::string::npos ? 0.0 : std::stod(text.substr(at + macro.size() + 9));
+    };
+    const double q_avx2 = limit(header, "FPUTUNE_SHA256_AVX2_FPU_BYTES"),
+                 b_avx2 = limit(slurp(h2), "FPUTUNE_SHA256_AVX2_FPU_BYTES");
+    REQUIRE(q_avx2 > 0);
+    CHECK(b_avx2 / q_avx2 == Approx(1 / 1.7).margin(0.08));
+    CHECK(limit(slurp(h2), "FPUTUNE_SHA256_SHANI_FPU_BYTES") ==
+          Approx(limit(header, "FPUTUNE_SHA256_SHANI_FPU_BYTES")).epsilon(0.05));
+    // A sweep from before the probe: as measured, said so.
+    const Result old =
+        run_fputune("recommend --from " FPUTUNE_SOURCE_DIR
+                    "/data/machines/emerald-rapids-2vcpu-vm-2026-11-30.json --budget 30us -k sha256-avx2 "
+                    "--header " +
+                    h1);
+    REQUIRE(old.rc == 0);
+    CHECK_THAT(slurp(h1), Catch::Contains(" * Contention:    as measured"));
+}
+
+TEST_CASE("CLI recommend: --contention garbage, or a garbage contention field, is one line and exit 2",
+          "[contention][cli]") {
+    const std::string sweep = contended_sweep();
+    const std::string common = " --budget 30us --min-freq 1GHz -k sha256-avx2";
+    check_one_line(run_fputune("recommend --from " + sweep + common + " --contention loud"), "--contention 'loud'");
+    check_one_line(run_fputune("recommend --from " + sweep + common + " --contention 0.5"), "quiet, observed");
+    nlohmann::json j = nlohmann::json::parse(slurp(sweep));
+    j["sections"][0]["rounds"][1]["contention"] = "busy";
+    check_one_line(run_fputune("recommend --from " + put("bad-round.json", j.dump()) + common), "rounds[1].contention");
+    j = nlohmann::json::parse(slurp(sweep));
+    j["contention"].erase("level");
+    check_one_line(run_fputune("recommend --from " + put("bad-trace.json", j.dump()) + common), "contention.level");
+}

@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: MIT
+// The contention sensitivity fit (models/contention.hpp) on synthetic rounds, and on committed sweeps that
+// record no contention.
+#include <catch2/catch.hpp>
+
+#include <random>
+
+#include "contention.hpp"
+#include "fit_sweep.hpp"
+#include "sweep_file.hpp"
+
+using namespace fputune;
+
+namespace {
+
+// `points` points of quiet cost 1000 x (i + 1) cycles, 4 rounds each at levels drawn from 1..2.2, time =
+// quiet x (1 + s (c - 1)) x (1 + noise).
+std::vector<std::vector<ContentionObservation>> synthetic(double s, std::size_t points, double noise,
+                                                          unsigned seed = 7) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<double> level(1, 2.2);
+    std::normal_distribution<double> jitter(0, noise);
+    std::vector<std::vector<ContentionObservation>> out(points);
+    for (std::size_t p = 0; p < points; ++p)
+        for (int r = 0; r < 4; ++r) {
+            const double c = r == 0 ? 1.0 : level(rng);
+            out[p].push_back({c, 1000.0 * static_cast<double>(p + 1) * (1 + s * (c - 1)) * (1 + jitter(rng))});
+        }
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("contention: an immune kernel fits s near 0, an exposed one its own s", "[contention]") {
+    const Sensitivity immune = fit_sensitivity(synthetic(0, 20, 0.01));
+    REQUIRE(immune.known);
+    CHECK(std::abs(immune.s) < 0.03);
+    CHECK(immune.lo < 0.01);  // its 95 % interval reaches 0 (within the noise of one synthetic draw)
+    CHECK(immune.hi > -0.01);
+    CHECK(immune.hi - immune.lo < 0.05);
+    for (double s : {0.3, 0.8, 1.2}) {
+        const Sensitivity exposed = fit_sensitivity(synthetic(s, 20, 0.01, 11));
+        REQUIRE(exposed.known);
+        CHECK(exposed.s == Approx(s).margin(0.05));
+        CHECK(exposed.lo < exposed.s);
+        CHECK(exposed.hi > exposed.s);
+        CHECK(exposed.hi - exposed.lo < 0.2);
+        CHECK(exposed.points == 20);
+        CHECK(exposed.observations == 80);
+        CHECK(exposed.level_min == 1.0);
+    }
+}
+
+TEST_CASE("contention: the interval widens with the noise and the fit holds with few points", "[contention]") {
+    const Sensitivity calm = fit_sensitivity(synthetic(0.6, 6, 0.005));
+    const Sensitivity noisy = fit_sensitivity(synthetic(0.6, 6, 0.05));
+    REQUIRE(calm.known);
+    REQUIRE(noisy.known);
+    CHECK(calm.s == Approx(0.6).margin(0.05));
+    CHECK(noisy.hi - noisy.lo > 3 * (calm.hi - calm.lo));
+}
+
+TEST_CASE("contention: without levels that move, or with too few rounds, the sensitivity is unknown", "[contention]") {
+    // Every round at the same level: nothing to fit on.
+    std::vector<std::vector<ContentionObservation>> flat(5, {{1.3, 100}, {1.3, 120}, {1.3, 90}});
+    const Sensitivity a = fit_sensitivity(flat);
+    CHECK_FALSE(a.known);
+    CHECK(a.s == 0);
+    CHECK(a.why_unknown.find("hardly moved") != std::string::npos);
+    // One point only.
+    const Sensitivity b = fit_sensitivity({{{1, 100}, {2, 200}, {1.5, 150}, {1.2, 120}}});
+    CHECK_FALSE(b.known);
+    CHECK(b.why_unknown.find("points") != std::string::npos);
+    // Nothing at all, and levels below 1 (unknown: 0) ignored.
+    CHECK_FALSE(fit_sensitivity({}).known);
+    CHECK_FALSE(fit_sensitivity({{{0, 100}, {0, 120}}, {{0, 100}, {0, 130}}}).known);
+}
+
+TEST_CASE("contention: the factor is 1 when quiet or unknown and grows with s", "[contention]") {
+    CHECK(contention_factor(0.8, 1) == 1);
+    CHECK(contention_factor(0.8, 0) == 1);
+    CHECK(contention_factor(0.8, 2) == Approx(1.8));
+    CHECK(contention_factor(0, 2.5) == 1);
+    CHECK(contention_factor(-3, 2) == 0.5);  // never below half
+}
+
+TEST_CASE("contention: committed sweeps from before the probe read as unknown, without a crash", "[contention]") {
+    for (const char* name : {"zen5-turin-vm-2026-11-30.json", "emerald-rapids-vm-2026-11-30.json"}) {
+        const SweepFile f = read_sweep_file(std::string(FPUTUNE_SOURCE_DIR "/data/machines/") + name);
+        CHECK_FALSE(has_contention(f));
+        const auto all = sweep_sensitivities(f);
+        CHECK_FALSE(all.empty());
+        for (const auto& [key, s] : all) {
+            CHECK_FALSE(s.known);
+            CHECK(s.s == 0);
+            CHECK(s.why_unknown.find("records no contention") != std::string::npos);
+        }
+    }
+}
+
+TEST_CASE("contention: a sweep file's levels are read from its rounds and fitted per kernel", "[contention]") {
+    SweepFile f;
+    f.kernels.push_back({"k", "sha256", "avx2", "fputune", 64, true});
+    f.contention.probes = 100;
+    f.contention.best_cycles = 2000;
+    for (int p = 1; p <= 8; ++p) {
+        SectionPoint pt;
+        pt.kernel = "k";
+        pt.cache = "hot";
+        pt.bytes = 64u * static_cast<unsigned>(p);
+        for (double c : {1.0, 1.5, 2.0, 1.2}) {
+            RoundStats r;
+            r.samples = 50;
+            r.p50 = 100.0 * p * (1 + 0.7 * (c - 1));
+            r.p90 = r.p50 * 1.05;
+            r.contention = c;
+            pt.rounds.push_back(r);
+        }
+        f.sections.push_back(pt);
+    }
+    const auto all = sweep_sensitivities(f);
+    REQUIRE(all.count({"k", "hot"}));
+    const Sensitivity& s = all.at({"k", "hot"});
+    REQUIRE(s.known);
+    CHECK(s.s == Approx(0.7).margin(1e-3));
+    CHECK(s.level_max == 2.0);
+    CHECK(s.quiet_share == Approx(0.25));
+}
+
+TEST_CASE("contention: --contention takes quiet, observed or a factor, and refuses anything else", "[contention]") {
+    CHECK(parse_contention_target("quiet")->kind == ContentionTarget::Kind::quiet);
+    CHECK(parse_contention_target("observed")->kind == ContentionTarget::Kind::observed);
+    CHECK(parse_contention_target("1.5")->factor == 1.5);
+    CHECK(parse_contention_target("2x")->factor == 2);
+    CHECK(parse_contention_target("2x")->text() == "2");
+    for (const char* bad : {"", "x", "loud", "0.5", "11", "1.5y", "nan", "inf", "-2", "1e400", "1.5xx"})
+        CHECK_FALSE(parse_contention_target(bad).has_value());
+    CHECK(target_level(*parse_contention_target("quiet"), 1.8) == 1);
+    CHECK(target_level(*parse_contention_target("observed"), 1.8) == 1.8);
+    CHECK(target_level(*parse_contention_target("observed"), 0) == 0);  // unknown
+    CHECK(target_level(*parse_contention_target("1.3"), 1.8) == 1.3);
+}
+
+TEST_CASE("contention: the bound statistic moves each round to the stated level before the calmest is taken",
+          "[contention]") {
+    // Two rounds: one quiet (c = 1), one at c = 2 and 1.8x slower (s = 0.8): quiet, they are the same.
+    std::vector<RoundStats> rounds(2);
+    rounds[0] = {100, 900, 1000, 1100, 1200, 0, 1.0};
+    rounds[1] = {100, 1620, 1800, 1980, 2160, 0, 2.0};
+    const PointStats pooled{200, 900, 950, 1400, 1800, 2000, 2100, 2200, 0, 0.01, 2100};
+    const BoundStats raw = bound_stats(pooled, rounds);
+    CHECK(raw.p99 == 1200);  // the calmest round, as measured
+    const BoundStats quiet = bound_stats(pooled, rounds, OverRounds::calmest, {true, 0.8, 1});
+    CHECK(quiet.p99 == Approx(1200));
+    const BoundStats busy = bound_stats(pooled, rounds, OverRounds::calmest, {true, 0.8, 2});
+    CHECK(busy.p99 == Approx(2160));  // both rounds moved to c = 2
+    // The calmest after adjustment: a round that met more contention but was not slower for it wins.
+    rounds[1].p99_clean = 1500;
+    rounds[1].p90 = 1400;
+    CHECK(bound_stats(pooled, rounds, OverRounds::calmest, {true, 0.8, 1}).p99 == Approx(1500 / 1.8));
+    // Unknown sensitivity or level: as measured.
+    CHECK(bound_stats(pooled, rounds, OverRounds::calmest, {false, 0.8, 1}).p99 == 1200);
+    rounds[1].contention = 0;
+    CHECK(bound_stats(pooled, rounds, OverRounds::calmest, {true, 0.8, 1}).p99 == 1200);
+}
+
+TEST_CASE("contention: restating a model moves lines, bounds and rounds by the same factor", "[contention]") {
+    ModelFile m;
+    m.contention = "quiet";
+    m.contention_observed = 1.6;
+    CacheModel cm;
+    cm.kernel = "k";
+    cm.p90 = {100, 2, 90, 110, 1.9, 2.1};
+    cm.p99 = {120, 3, 110, 130, 2.8, 3.2};
+    cm.bound_bytes = {64, 128};
+    cm.bound_p90 = {228, 356};
+    cm.bound_p99 = {312, 504};
+    cm.round_p90 = {{228, 356}, {230, 360}};
+    cm.round_p99 = {{312, 504}, {315, 510}};
+    cm.contention_known = true;
+    cm.contention_s = 0.5;
+    cm.contention_level = 1;
+    CacheModel immune = cm;
+    immune.kernel = "immune";
+    immune.contention_s = 0;
+    CacheModel unknown = cm;
+    unknown.kernel = "unknown";
+    unknown.contention_known = false;
+    unknown.contention_level = 0;
+    m.models = {cm, immune, unknown};
+    restate_contention(m, *parse_contention_target("observed"));
+    CHECK(m.contention == "observed");
+    const double k = 1 + 0.5 * 0.6;
+    CHECK(m.models[0].contention_level == 1.6);
+    CHECK(m.models[0].p99.a == Approx(120 * k));
+    CHECK(m.models[0].p99.b_hi == Approx(3.2 * k));
+    CHECK(m.models[0].bound_p90[1] == Approx(356 * k));
+    CHECK(m.models[0].round_p99[1][0] == Approx(315 * k));
+    CHECK(m.models[1].p99.a == 120);  // s = 0: the same at every level
+    CHECK(m.models[2].p99.a == 120);  // unknown: as measured
+    CHECK(m.models[2].contention_level == 0);
+    // And back: quiet again.
+    restate_contention(m, ContentionTarget{});
+    CHECK(m.models[0].p99.a == Approx(120));
+    CHECK(m.models[0].contention_level == 1);
+    // A file without contention stays as it is.
+    ModelFile old;
+    old.models = {unknown};
+    restate_contention(old, *parse_contention_target("2"));
+    CHECK(old.contention.empty());
+}
+
+TEST_CASE("contention: the header's lines say each variant's level and sensitivity, and read back", "[contention]") {
+    const std::string comment = contention_comment(
+        "quiet", {{"sha256-avx2", "cold", true, 1, 0.62, 0.55, 0.7}, {"crc32-pclmul", "hot", false, 0, 0, 0, 0}});
+    CHECK(comment.find("Contention:    quiet") != std::string::npos);
+    CHECK(comment.find(" *   contention sha256-avx2 cold c=1.00 s=0.62 (0.55..0.70)\n") != std::string::npos);
+    CHECK(comment.find(" *   contention crc32-pclmul hot as-measured\n") != std::string::npos);
+    const auto back = parse_header_contention("/*\n" + comment + " */\n#define X 1\n");
+    REQUIRE(back.size() == 2);
+    const HeaderContention& a = back.at({"sha256-avx2", "cold"});
+    CHECK(a.known);
+    CHECK(a.level == 1);
+    CHECK(a.s == 0.62);
+    CHECK(a.hi == 0.7);
+    CHECK_FALSE(back.at({"crc32-pclmul", "hot"}).known);
+    CHECK(contention_comment("", {}).find("as measured") != std::string::npos);
+    CHECK(parse_header_contention("/* contention is high */\n *   contention x warm c=1 s=1 (0..2)\n").empty());
+}
+
+TEST_CASE("contention: verify judges the calmest round moved to the header's level", "[contention]") {
+    std::vector<RoundStats> rounds(4);
+    // Quiet rounds at 1000 cycles p99, contended ones (c = 1.8) at 1800: s = 1.
+    for (std::size_t r = 0; r < 4; ++r) {
+        const double c = r % 2 ? 1.8 : 1.0;
+        rounds[r] = {200, 800 * c, 900 * c, 950 * c, 1000 * c, 0, c};
+    }
+    const PointStats pooled{800, 800, 1000, 1500, 1700, 1800, 1900, 1900, 0, 0.01, 1750};
+    const HeaderContention quiet{"k", "cold", true, 1, 1.0, 0.9, 1.1};
+    VerifyBound v = verify_bound(pooled, rounds, &quiet);
+    CHECK(v.adjusted);
+    CHECK(v.raw_p99 == 1000);
+    CHECK(v.adjusted_p99 == Approx(1000));
+    CHECK(v.met == Approx(1.8));  // the median of 1, 1, 1.8, 1.8 (the upper middle)
+    // Every round contended: raw is the slow one, adjusted what the header's quiet bound speaks of.
+    for (auto& r : rounds) r = {200, 1440, 1620, 1710, 1800, 0, 1.8};
+    v = verify_bound(pooled, rounds, &quiet);
+    CHECK(v.raw_p99 == 1800);
+    CHECK(v.adjusted_p99 == Approx(1000));
+    // A header at c = 2 judges the same rounds as slower than measured.
+    const HeaderContention busy{"k", "cold", true, 2, 1.0, 0.9, 1.1};
+    CHECK(verify_bound(pooled, rounds, &busy).adjusted_p99 == Approx(2000));
+    // No statement, or "as-measured": as measured.
+    CHECK_FALSE(verify_bound(pooled, rounds, nullptr).adjusted);
+    const HeaderContention as_measured{"k", "cold", false, 0, 0, 0, 0};
+    CHECK(verify_bound(pooled, rounds, &as_measured).adjusted_p99 == 1800);
+}

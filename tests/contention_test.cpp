@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: MIT
+// The contention probe and its levels (lib/contention_levels.hpp), as the sweep file and the doctor record them.
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <functional>
+#include <fstream>
+
+#include "clock.hpp"
+#include "contention.hpp"
+#include "contention_levels.hpp"
+#include "doctor.hpp"
+#include "errors.hpp"
+#include "sampler.hpp"
+#include "sibling.hpp"
+#include "sweep_file.hpp"
+
+using namespace fputune;
+
+namespace {
+
+std::string scratch_path(const std::string& name) {
+    return (std::filesystem::temp_directory_path() / ("fputune-contention-" + std::to_string(getpid()) + "-" + name))
+        .string();
+}
+
+SweepFile one_point_sweep() {
+    SweepFile f;
+    f.tool_version = "t";
+    f.cpu = {{"brand", "Test CPU"}};
+    f.tsc_hz = 2e9;
+    f.core_per_tsc = 1.5;
+    f.core_per_tsc_end = 1.5;
+    f.kernels.push_back({"sha256-avx2", "sha256", "avx2", "fputune", 64, true});
+    SectionPoint p;
+    p.kernel = "sha256-avx2";
+    p.cache = "hot";
+    p.bytes = 64;
+    p.ticks = PointStats{10, 1, 2, 3, 4, 5, 6, 7, 0, 0.01, 5};
+    p.rounds = {{5, 1.6, 3.1, 4.7, 6.0, 0, 1.02}, {5, 1.7, 3.3, 4.9, 6.6, 1, 1.8}};
+    p.contention = 1.3;
+    f.sections.push_back(p);
+    f.sampling.rounds = 2;
+    return f;
+}
+
+// The file as JSON with one change made by `edit`, read back.
+SweepFile read_edited(const SweepFile& f, const std::function<void(nlohmann::json&)>& edit) {
+    nlohmann::json j = to_json(f);
+    edit(j);
+    return sweep_from_json(j, "edited.json");
+}
+
+}  // namespace
+
+TEST_CASE("contention levels: the best probe is 1, quantiles and the contended share follow", "[contention]") {
+    const std::vector<double> probes = {2000, 2010, 0, 2040, 3000, 4000, 2020, 2005, 2100, 2600, 2030};
+    CHECK(best_probe_cycles(probes) == 2000);
+    CHECK(best_probe_cycles({0, -1}) == 0);
+    CHECK(contention_level(3000, 2000) == 1.5);
+    CHECK(contention_level(1900, 2000) == 1);  // never below the best
+    CHECK(contention_level(0, 2000) == 0);  // unknown
+    CHECK(median_contention({2000, 4000, 2200, 0}, 2000) == Approx(1.1));
+    CHECK(median_contention({0, 0}, 2000) == 0);
+    const ContentionTrace t = summarise_contention(probes);
+    CHECK(t.probes == 10);  // the unknown one left out
+    CHECK(t.best_cycles == 2000);
+    CHECK(t.max == 2);
+    CHECK(t.p50 == Approx(2030.0 / 2000).epsilon(0.02));
+    CHECK(t.contended_share == Approx(0.3));  // 3000, 4000 and 2600 at >= 1.15
+    CHECK(t.contended_above == kContendedAbove);
+    CHECK(summarise_contention({}).probes == 0);
+    // Against a best from elsewhere (e.g. the doctor's): levels relative to it.
+    CHECK(summarise_contention({3000, 3000}, 1500).p50 == 2);
+}
+
+TEST_CASE("contention probe: every calibration times it, in core cycles", "[contention]") {
+    const double ticks = probe_contention_ticks();
+    CHECK(ticks > 0);
+    const Calibration c = calibrate_now(0);
+    REQUIRE(c.core_per_tsc > 0);
+    CHECK(c.contention_cycles > 0);
+    // 800 iterations of 12 independent operations: at least ~2 cycles each on any core of today.
+    CHECK(c.contention_cycles > 800);
+    const Calibration calm = calm_level(4);
+    CHECK(calm.contention_cycles > 0);
+}
+
+TEST_CASE("sweep file: contention levels round-trip, missing is unknown, garbage is an error", "[contention][format]") {
+    SweepFile f = one_point_sweep();
+    f.contention = {400, 2000, 1.01, 1.1, 1.7, 2.1, 0.3, kContendedAbove};
+    const std::string path = scratch_path("sweep.json");
+    write_sweep_file(path, f);
+    const SweepFile back = read_sweep_file(path);
+    std::filesystem::remove(path);
+    CHECK(back.contention.probes == 400);
+    CHECK(back.contention.best_cycles == 2000);
+    CHECK(back.contention.p90 == 1.7);
+    CHECK(back.contention.contended_share == 0.3);
+    REQUIRE(back.sections.size() == 1);
+    CHECK(back.sections[0].contention == 1.3);
+    REQUIRE(back.sections[0].rounds.size() == 2);
+    CHECK(back.sections[0].rounds[0].contention == 1.02);
+    CHECK(back.sections[0].rounds[1].contention == 1.8);
+
+    // An older file: no contention anywhere is "unknown", not an error.
+    const SweepFile old = read_edited(f, [](nlohmann::json& j) {
+        j.erase("contention");
+        j["sections"][0].erase("contention");
+        for (auto& r : j["sections"][0]["rounds"]) r.erase("contention");
+    });
+    CHECK(old.contention.probes == 0);
+    CHECK(old.sections[0].contention == 0);
+    CHECK(old.sections[0].rounds[1].contention == 0);
+
+    // Garbage: one clear error naming the field.
+    auto error_of = [&](const std::function<void(nlohmann::json&)>& edit) {
+        try {
+            read_edited(f, edit);
+        } catch (const InputError& e) {
+            return std::string(e.what());
+        }
+        return std::string("(read)");
+    };
+    CHECK(error_of([](nlohmann::json& j) { j["sections"][0]["contention"] = 0.5; }).find("sections[0].contention") !=
+          std::string::npos);
+    CHECK(error_of([](nlohmann::json& j) {
+              j["sections"][0]["rounds"][1]["contention"] = "busy";
+          }).find("rounds[1].contention") != std::string::npos);
+    CHECK(error_of([](nlohmann::json& j) { j["contention"]["level"].erase("p90"); }).find("contention.level.p90") !=
+          std::string::npos);
+    CHECK(error_of([](nlohmann::json& j) { j["contention"]["probes"] = -3; }).find("contention.probes") !=
+          std::string::npos);
+}
+
+TEST_CASE("doctor: contention is a finding, noisy when the core was contended", "[contention][doctor]") {
+    SystemFacts f;
+    f.cpu = 1;
+    f.constant_tsc = f.nonstop_tsc = true;
+    TimerHealth h;
+    h.seconds = 5;
+    h.overhead_p50 = 48;
+    h.overhead_p99 = 56;
+    h.step_p50 = 20;
+    h.ratio_p50 = 1.3;
+    h.contention = {2000, 1900, 1.0, 1.4, 2.0, 2.3, 0.45, kContendedAbove};
+    h.contended_longest_s = 1.5;
+    DoctorReport r = diagnose(f, h);
+    bool noisy = false;
+    for (const Finding& x : r.findings)
+        if (x.check == "contention") {
+            noisy = x.severity == Verdict::noisy;
+            CHECK(x.what.find("2.30x") != std::string::npos);
+            CHECK(x.what.find("45 %") != std::string::npos);
+            CHECK(x.what.find("shows no sibling") != std::string::npos);
+        }
+    CHECK(noisy);
+    CHECK(r.to_json()["contention"]["contended_share"] == 0.45);
+    h.contention = {2000, 1900, 1.0, 1.01, 1.03, 1.2, 0.005, kContendedAbove};
+    r = diagnose(f, h);
+    for (const Finding& x : r.findings)
+        if (x.check == "contention") CHECK(x.severity == Verdict::calm);
+}
+
+namespace {
+
+// A synthetic /sys tree: cpuN/topology/thread_siblings_list for each entry of `lists`.
+struct SysTree {
+    std::filesystem::path root;
+    explicit SysTree(const std::vector<std::string>& lists) {
+        root = std::filesystem::temp_directory_path() /
+               ("fputune-topology-" + std::to_string(getpid()) + "-" + std::to_string(lists.size()));
+        std::filesystem::remove_all(root);
+        for (std::size_t i = 0; i < lists.size(); ++i) {
+            const auto dir = root / "sys/devices/system/cpu" / ("cpu" + std::to_string(i)) / "topology";
+            std::filesystem::create_directories(dir);
+            if (!lists[i].empty()) std::ofstream(dir / "thread_siblings_list") << lists[i] << "\n";
+        }
+    }
+    ~SysTree() { std::filesystem::remove_all(root); }
+};
+
+}  // namespace
+
+TEST_CASE("sibling: the topology names each CPU's SMT siblings, or none", "[contention][sibling]") {
+    // 4 CPUs, SMT pairs (0,2) and (1,3), written as lists and as ranges.
+    const SysTree smt({"0,2", "1,3", "0,2", "1-1,3"});
+    CHECK(smt_siblings(smt.root.string(), 0) == std::vector<int>{2});
+    CHECK(smt_siblings(smt.root.string(), 3) == std::vector<int>{1});
+    std::string why;
+    CHECK(sibling_to_load(smt.root.string(), 1, why) == 3);
+    CHECK(why.empty());
+    // A VM's vCPUs without siblings (as on the machines this was built on), and a missing file.
+    const SysTree alone({"0", "1", ""});
+    CHECK(smt_siblings(alone.root.string(), 1).empty());
+    CHECK_FALSE(sibling_to_load(alone.root.string(), 1, why).has_value());
+    CHECK(why.find("CPU 1 has no SMT sibling") != std::string::npos);
+    CHECK_FALSE(sibling_to_load(alone.root.string(), 2, why).has_value());
+    CHECK_FALSE(sibling_to_load(alone.root.string(), 7, why).has_value());
+}
+
+TEST_CASE("sibling: the loads parse by name, and the co-runner runs only while busy", "[contention][sibling]") {
+    CHECK(parse_sibling_option("busy") == SiblingLoad::vec_alu);
+    CHECK(parse_sibling_option("busy:int") == SiblingLoad::int_alu);
+    CHECK(parse_sibling_option("busy:mem") == SiblingLoad::mem);
+    CHECK_FALSE(parse_sibling_option("busy:").has_value());
+    CHECK_FALSE(parse_sibling_option("idle").has_value());
+    CHECK(std::string(sibling_load_name(SiblingLoad::mem)) == "mem");
+    for (SiblingLoad load : {SiblingLoad::int_alu, SiblingLoad::vec_alu, SiblingLoad::mem}) {
+        // Any allowed CPU serves to see it start and stop (this test needs no SMT).
+        SiblingRunner r(last_allowed_cpu(), load);
+        usleep(20000);
+        CHECK(r.work() == 0);  // idle until told
+        r.set_busy(true);
+        for (int i = 0; i < 500 && r.work() == 0; ++i) usleep(2000);
+        CHECK(r.work() > 0);
+        r.set_busy(false);
+        // The unit under way ends first; on a loaded host the thread may wait for a CPU a while to end it.
+        std::uint64_t stopped = r.work();
+        for (int i = 0; i < 100; ++i) {
+            usleep(20000);
+            if (r.work() == stopped) break;
+            stopped = r.work();
+        }
+        usleep(50000);
+        CHECK(r.work() == stopped);
+        CHECK(r.pinned());
+    }
+}
+
+TEST_CASE("contention: the models' contended level is the probe's", "[contention]") {
+    CHECK(kContendedLevel == kContendedAbove);
+}
+
+TEST_CASE("contention levels: a few probes that read low do not set the quiet level", "[contention]") {
+    std::vector<double> probes(1000, 2000);
+    for (std::size_t i = 0; i < probes.size(); i += 3) probes[i] = 2600;  // contended a third of the time
+    probes[10] = 1600;  // its calibration's ratio probe read 20 % low
+    probes[20] = 1650;
+    CHECK(best_probe_cycles(probes) == 2000);
+    const ContentionTrace t = summarise_contention(probes);
+    CHECK(t.p50 == 1);
+    CHECK(t.contended_share == Approx(334.0 / 1000).margin(0.005));
+    // Few probes: the fastest.
+    CHECK(best_probe_cycles({2100, 2000, 2050}) == 2000);
+}
