@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // A busy sibling on purpose: a co-runner on the SMT sibling of the measuring CPU, with one of a few standard
-// loads, so that a sweep sees the worst a kernel meets on a machine with SMT on (DESIGN.md, Contention).
+// loads, so that a sweep sees the worst a kernel meets on a machine with SMT on (docs/contention.md).
 #pragma once
 
 #include <atomic>

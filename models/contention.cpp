@@ -10,7 +10,6 @@
 #include <fmt/format.h>
 
 #include "fit.hpp"
-#include "fit_sweep.hpp"
 
 namespace fputune {
 
@@ -297,26 +296,6 @@ std::map<std::pair<std::string, std::string>, HeaderContention> parse_header_con
         out[{h.kernel, h.cache}] = h;
     }
     return out;
-}
-
-VerifyBound verify_bound(const PointStats& pooled, const std::vector<RoundStats>& rounds, const HeaderContention* h) {
-    VerifyBound v;
-    const BoundStats raw = bound_stats(pooled, rounds);
-    v.raw_p90 = v.adjusted_p90 = raw.p90;
-    v.raw_p99 = v.adjusted_p99 = raw.p99;
-    std::vector<double> levels;
-    for (const RoundStats& r : rounds)
-        if (r.contention >= 1) levels.push_back(r.contention);
-    if (!levels.empty()) {
-        std::sort(levels.begin(), levels.end());
-        v.met = levels[levels.size() / 2];
-    }
-    if (!h || !h->known || levels.size() != rounds.size()) return v;
-    const BoundStats adjusted = bound_stats(pooled, rounds, OverRounds::calmest, {true, h->s, h->level});
-    v.adjusted = true;
-    v.adjusted_p90 = adjusted.p90;
-    v.adjusted_p99 = adjusted.p99;
-    return v;
 }
 
 bool has_contention(const SweepFile& f) { return f.contention.probes > 0; }

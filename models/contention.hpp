@@ -110,17 +110,6 @@ std::string contention_comment(const std::string& assumed, const std::vector<Hea
 // The lines back from a header's text, by (kernel, cache).
 std::map<std::pair<std::string, std::string>, HeaderContention> parse_header_contention(const std::string& text);
 
-// `verify`'s judgement of one measured point: the bound statistic (fit_sweep.hpp bound_stats, the calmest
-// round) as measured, and moved to the level its header states with the sensitivity it states (`adjusted`
-// = `raw` when the header states none: "as-measured", or a header from before contention). `met`: the
-// median contention level of the rounds.
-struct VerifyBound {
-    double raw_p90 = 0, raw_p99 = 0, adjusted_p90 = 0, adjusted_p99 = 0;
-    double met = 0;
-    bool adjusted = false;
-};
-VerifyBound verify_bound(const PointStats& pooled, const std::vector<RoundStats>& rounds, const HeaderContention* h);
-
 // Whether the file recorded contention at all (a sweep from before the probe: "unknown").
 bool has_contention(const SweepFile& f);
 

@@ -52,4 +52,15 @@ BoundStats bound_stats(const PointStats& pooled, const std::vector<RoundStats>& 
 ModelFile fit_sweep(const SweepFile& sweep, const std::string& source,
                     const std::vector<std::string>& kernel_globs = {}, bool as_measured = false);
 
+// `verify`'s judgement of one measured point: the bound statistic (bound_stats above, the calmest
+// round) as measured, and moved to the level its header states with the sensitivity it states (`adjusted`
+// = `raw` when the header states none: "as-measured", or a header from before contention). `met`: the
+// median contention level of the rounds.
+struct VerifyBound {
+    double raw_p90 = 0, raw_p99 = 0, adjusted_p90 = 0, adjusted_p99 = 0;
+    double met = 0;
+    bool adjusted = false;
+};
+VerifyBound verify_bound(const PointStats& pooled, const std::vector<RoundStats>& rounds, const HeaderContention* h);
+
 }  // namespace fputune
