@@ -50,7 +50,7 @@ struct LimitInterval {
 inline constexpr double kPriorDegrees = 6;
 // The prior: the median relative spread of the kernels whose limit (central) is within kPriorNearFactor
 // of `central` — they move as many bytes per microsecond, so the host's phases (memory bandwidth taken by
-// neighbours, page walks) fall on them alike: on the development VM fast cold kernels (30-40 KiB limits)
+// neighbours, page walks) fall on them alike: on a 2-vCPU Intel Emerald Rapids VM (2026-11-30) fast cold kernels (30-40 KiB limits)
 // spread 2-6 % between rounds, hot ones under 1 % — when at least kPriorNearMin are, else of all of
 // them. `others`: (central, relative spread) per kernel of the machine in one cache state, this one
 // included. -1 when fewer than 3.

@@ -25,9 +25,9 @@ inline constexpr std::size_t kBoundFitMinPoints = 6;
 // those the calmest round's (rounds of fewer than kBoundRoundMinSamples samples left out). A host's
 // phases (a neighbour on the core, page walks contended) only add time, and come and go over tens of
 // seconds: a pooled p99 is set by whichever round fell in the worst of them, the mean by how many rounds
-// did. On the development VM, across five sets of three consecutive sweeps, 62-85 of 87 limits stayed
+// did. On a 2-vCPU Intel Emerald Rapids VM (2026-11-30), across five sets of three consecutive sweeps, 62-85 of 87 limits stayed
 // within 10 % with the pooled p99 (worst 29 %), 71-85 with the mean, 84-87 with the calmest round's
-// (README, How sure) — the minimum of repeated runs, as timeit takes it, here of each round's tail. The phases are not lost: the spread
+// (docs/results.md, How sure) — the minimum of repeated runs, as timeit takes it, here of each round's tail. The phases are not lost: the spread
 // between the rounds widens the limit's interval, whose low end is emitted. A point with fewer than 2
 // such rounds (an older file, --rounds 1) gives its pooled statistics. `mean`: their mean instead (what
 // `verify` judges: the machine over a few seconds, phases included).
