@@ -240,7 +240,28 @@ void report_contention(const SweepFile& f, std::ostream& out) {
 
 }  // namespace
 
-int run_sweep(const Args& args) {
+// The closing lines: what was written, how complete, and what the host did to it.
+void print_summary(const SweepFile& file, const std::string& output) {
+    std::uint64_t interrupted = 0;
+    for (const auto& p : file.sections) interrupted += p.cycles.samples ? p.cycles.interrupted : p.ticks.interrupted;
+    std::ostream& summary = is_stdout_path(output) ? std::cerr : std::cout;  // `-o -` keeps stdout pure JSON
+    summary << fmt::format(
+        "{} {}: {} kernels, {} section points, {} threshold points in {:.0f} s ({} rounds, {}); {} samples hit by "
+        "interruptions; "
+        "{} impossible samples and {} in host disturbances measured again{}\n",
+        file.partial ? "partial sweep written to" : "wrote", output, file.kernels.size(), file.sections.size(),
+        file.thresholds.size(), file.sampling.elapsed_s, file.sampling.rounds,
+        file.partial ? std::string("stopped before its last round ended")
+        : file.sampling.unsettled
+            ? fmt::format("{} points UNSETTLED: their time ran out, see the warning", file.sampling.unsettled)
+            : std::string("every point settled"),
+        interrupted, file.sampling.rejected, file.sampling.retaken,
+        file.partial ? fmt::format(" (continue with: fputune sweep --resume {} -o {})", output, output) : "");
+    report_contention(file, summary);
+}
+
+// The options of `sweep`.
+po::options_description sweep_description() {
     po::options_description desc("sweep options");
     desc.add_options()("kernel,k", po::value<std::vector<std::string>>()->composing(),
                        "kernels matching GLOB, or a kind: hash, cipher, raid, all (repeatable; default: all of ours)")(
@@ -272,7 +293,11 @@ int run_sweep(const Args& args) {
         "busy[:int|vec|mem]: run that load on the CPU's SMT sibling in every other round (the worst case a kernel "
         "meets with SMT on); refused where the CPU has no sibling")(
         "root", po::value<std::string>()->default_value("/"), "read /proc and /sys under this directory");
+    return desc;
+}
 
+int run_sweep(const Args& args) {
+    po::options_description desc = sweep_description();
     po::variables_map vm;
     if (!parse("sweep", "[-k GLOB]... [-o FILE] [--csv FILE] [--dirty ymm] [--cache both] [--quick] [--resume FILE]",
                desc, args, vm))
@@ -344,22 +369,7 @@ int run_sweep(const Args& args) {
 
     write_sweep_file(output, file);
     if (vm.count("csv")) write_file_atomic(vm["csv"].as<std::string>(), sweep_csv(file));
-    std::uint64_t interrupted = 0;
-    for (const auto& p : file.sections) interrupted += p.cycles.samples ? p.cycles.interrupted : p.ticks.interrupted;
-    std::ostream& summary = is_stdout_path(output) ? std::cerr : std::cout;  // `-o -` keeps stdout pure JSON
-    summary << fmt::format(
-        "{} {}: {} kernels, {} section points, {} threshold points in {:.0f} s ({} rounds, {}); {} samples hit by "
-        "interruptions; "
-        "{} impossible samples and {} in host disturbances measured again{}\n",
-        file.partial ? "partial sweep written to" : "wrote", output, file.kernels.size(), file.sections.size(),
-        file.thresholds.size(), file.sampling.elapsed_s, file.sampling.rounds,
-        file.partial ? std::string("stopped before its last round ended")
-        : file.sampling.unsettled
-            ? fmt::format("{} points UNSETTLED: their time ran out, see the warning", file.sampling.unsettled)
-            : std::string("every point settled"),
-        interrupted, file.sampling.rejected, file.sampling.retaken,
-        file.partial ? fmt::format(" (continue with: fputune sweep --resume {} -o {})", output, output) : "");
-    report_contention(file, summary);
+    print_summary(file, output);
     return file.partial ? kExitPartial : kExitOk;
 }
 

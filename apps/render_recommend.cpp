@@ -255,16 +255,15 @@ std::string render_variants(const Recommendation& r, bool verbose) {
 
 }  // namespace
 
-std::string render_table(const Recommendation& r, const RecommendView& view) {
+// The multi-source kernels: the most disks or sources one section may cover, and what measured it.
+std::string render_stripes(const Recommendation& r) {
     const RecommendOptions& o = r.options;
     const bool many = r.machines.size() > 1;
     std::size_t kw = 22;
     for (const auto& row : r.variants) kw = std::max(kw, row.bound.kernel.size());
     const std::string tcol = "time@" + format_frequency(o.question.min_freq_hz);
     auto machine_ref = [&](const std::string& name) { return fputune::machine_ref(r, name); };
-    std::string out = render_title(r);
-    out += render_algorithms(r, view.other_policy);
-    out += render_variants(r, view.verbose);
+    std::string out;
     if (!r.stripes.empty()) {
         out += fmt::format(
             "\nmulti-source kernels: the most disks (data + P + Q) or sources one section may cover at 4 KiB per disk "
@@ -303,7 +302,12 @@ std::string render_table(const Recommendation& r, const RecommendView& view) {
             "(most: linear in the number of sources between the ones measured, never beyond them; measured: the counts "
             "around it; ^ capped at the largest measured, * every count the kernel takes)\n";
     }
-    out += render_upstream_sources(r);
+    return out;
+}
+
+// Upstream as judged here: one line per upstream row, with its source.
+std::string render_upstream_because(const Recommendation& r) {
+    std::string out;
     bool any_because = false;
     for (const auto& a : r.algorithms) any_because |= !a.upstream_because.empty();
     if (any_because) {
@@ -321,6 +325,17 @@ std::string render_table(const Recommendation& r, const RecommendView& view) {
         }
         for (const auto& [algs, why] : rows) out += fmt::format("  {}: {}\n", algs, why);
     }
+    return out;
+}
+
+std::string render_table(const Recommendation& r, const RecommendView& view) {
+    const RecommendOptions& o = r.options;
+    std::string out = render_title(r);
+    out += render_algorithms(r, view.other_policy);
+    out += render_variants(r, view.verbose);
+    out += render_stripes(r);
+    out += render_upstream_sources(r);
+    out += render_upstream_because(r);
     const char* whole = o.round == Round::block ? "blocks"
                         : o.round == Round::kib ? "KiB (and blocks)"
                                                 : "blocks, a power of two";

@@ -35,6 +35,66 @@ std::string column_line(const SimRow& row, const SimColumn& c, const std::string
 
 }  // namespace
 
+// One machine's part: its save cost, the workload without and with the limits, and its notes.
+std::string render_machine(const Simulation& s, const SimMachine& m, const std::string& tcol) {
+    const SimulateOptions& o = s.options;
+    const Workload& w = s.workload;
+    std::string out;
+    out += fmt::format(
+        "\nmachine: {} ({} {}{}), core/TSC {:.3f}, state save + restore per request: {}\n", m.machine, m.kind,
+        m.source, m.date.empty() ? "" : ", " + m.date, m.core_per_tsc,
+        !m.save_known ? std::string("unknown")
+        : w.kernel_thread
+            ? fmt::format("none in kernel threads ({:.0f} + {:.0f} core cycles in a task, {} dirty)", m.save_cycles,
+                          m.restore_cycles, m.dirty)
+            : fmt::format("{:.0f} + {:.0f} core cycles ({} dirty)", m.save_cycles, m.restore_cycles, m.dirty));
+    if (m.rows.empty()) {
+        out += "no kernel of this input is reached by the workload\n";
+        for (const auto& n : m.notes) out += "note: " + n + "\n";
+        return out;
+    }
+    out +=
+        "\nwithout limits: the kernel as it is today (upstream's own chunks where it has them, see 'chunking'; bpf "
+        "0 = none)\n";
+    out += column_header(tcol, "chunking");
+    for (const SimRow& row : m.rows) out += column_line(row, row.upstream, row.upstream.limit_from);
+    const bool limited = !m.rows.empty() && m.rows.front().limited.has_value();
+    if (limited) {
+        out += "\nwith limits (" + s.limits_label + ")\n";
+        out += column_header(tcol, "limit from");
+        for (const SimRow& row : m.rows) out += column_line(row, *row.limited, row.limited->limit_from);
+        out +=
+            "\nwhat the limits change (throughput cost: total cycles, inside + cost, against no limit at all, "
+            "today's chunks -> the limits)\n";
+        out += fmt::format("{:<24} {:>27} {:>25} {:>23} {:>18}\n", "kernel", "maxcycles", tcol, "calls",
+                           "throughput cost");
+        for (const SimRow& row : m.rows) {
+            const SimColumn &a = row.upstream, &b = *row.limited;
+            out += fmt::format(
+                "{:<24} {:>27} {:>25} {:>23} {:>18}\n", row.kernel,
+                fmt::format("{:.0f} -> {:.0f}", a.longest_cycles, b.longest_cycles),
+                fmt::format("{} -> {}", longest_time(a), longest_time(b)),
+                fmt::format("{:.0f} -> {:.0f}", a.sections, b.sections),
+                fmt::format("{:.1f} % -> {:.1f} %", 100 * row.upstream_cost, 100 * row.throughput_cost));
+        }
+    }
+    out += "\n";
+    std::string extrapolated;
+    for (const SimRow& row : m.rows) {
+        if (row.upstream.extrapolated || (row.limited && row.limited->extrapolated))
+            extrapolated +=
+                fmt::format("{}{} ({} B)", extrapolated.empty() ? "" : ", ", row.kernel, row.bound_fit_max_bytes);
+        for (const auto& n : row.notes) out += fmt::format("note: {}: {}\n", row.kernel, n);
+    }
+    if (!extrapolated.empty())
+        out += fmt::format(
+            "note: * the longest section is beyond the sizes the {} line was fitted on (sections of at most ~50 us "
+            "at the sweep's clock), so it is extrapolated: {}\n",
+            name(o.question.quantile), extrapolated);
+    for (const auto& n : m.notes) out += "note: " + n + "\n";
+    return out;
+}
+
 std::string render_simulation(const Simulation& s) {
     const SimulateOptions& o = s.options;
     const Workload& w = s.workload;
@@ -53,60 +113,7 @@ std::string render_simulation(const Simulation& s) {
     if (o.pair_cycles > 0)
         out += fmt::format("begin/end cost outside each section: {:.0f} core cycles (--pair-cycles)\n", o.pair_cycles);
     const std::string tcol = "max@" + format_frequency(o.question.min_freq_hz);
-    for (const SimMachine& m : s.machines) {
-        out += fmt::format(
-            "\nmachine: {} ({} {}{}), core/TSC {:.3f}, state save + restore per request: {}\n", m.machine, m.kind,
-            m.source, m.date.empty() ? "" : ", " + m.date, m.core_per_tsc,
-            !m.save_known ? std::string("unknown")
-            : w.kernel_thread
-                ? fmt::format("none in kernel threads ({:.0f} + {:.0f} core cycles in a task, {} dirty)", m.save_cycles,
-                              m.restore_cycles, m.dirty)
-                : fmt::format("{:.0f} + {:.0f} core cycles ({} dirty)", m.save_cycles, m.restore_cycles, m.dirty));
-        if (m.rows.empty()) {
-            out += "no kernel of this input is reached by the workload\n";
-            for (const auto& n : m.notes) out += "note: " + n + "\n";
-            continue;
-        }
-        out +=
-            "\nwithout limits: the kernel as it is today (upstream's own chunks where it has them, see 'chunking'; bpf "
-            "0 = none)\n";
-        out += column_header(tcol, "chunking");
-        for (const SimRow& row : m.rows) out += column_line(row, row.upstream, row.upstream.limit_from);
-        const bool limited = !m.rows.empty() && m.rows.front().limited.has_value();
-        if (limited) {
-            out += "\nwith limits (" + s.limits_label + ")\n";
-            out += column_header(tcol, "limit from");
-            for (const SimRow& row : m.rows) out += column_line(row, *row.limited, row.limited->limit_from);
-            out +=
-                "\nwhat the limits change (throughput cost: total cycles, inside + cost, against no limit at all, "
-                "today's chunks -> the limits)\n";
-            out += fmt::format("{:<24} {:>27} {:>25} {:>23} {:>18}\n", "kernel", "maxcycles", tcol, "calls",
-                               "throughput cost");
-            for (const SimRow& row : m.rows) {
-                const SimColumn &a = row.upstream, &b = *row.limited;
-                out += fmt::format(
-                    "{:<24} {:>27} {:>25} {:>23} {:>18}\n", row.kernel,
-                    fmt::format("{:.0f} -> {:.0f}", a.longest_cycles, b.longest_cycles),
-                    fmt::format("{} -> {}", longest_time(a), longest_time(b)),
-                    fmt::format("{:.0f} -> {:.0f}", a.sections, b.sections),
-                    fmt::format("{:.1f} % -> {:.1f} %", 100 * row.upstream_cost, 100 * row.throughput_cost));
-            }
-        }
-        out += "\n";
-        std::string extrapolated;
-        for (const SimRow& row : m.rows) {
-            if (row.upstream.extrapolated || (row.limited && row.limited->extrapolated))
-                extrapolated +=
-                    fmt::format("{}{} ({} B)", extrapolated.empty() ? "" : ", ", row.kernel, row.bound_fit_max_bytes);
-            for (const auto& n : row.notes) out += fmt::format("note: {}: {}\n", row.kernel, n);
-        }
-        if (!extrapolated.empty())
-            out += fmt::format(
-                "note: * the longest section is beyond the sizes the {} line was fitted on (sections of at most ~50 us "
-                "at the sweep's clock), so it is extrapolated: {}\n",
-                name(o.question.quantile), extrapolated);
-        for (const auto& n : m.notes) out += "note: " + n + "\n";
-    }
+    for (const SimMachine& m : s.machines) out += render_machine(s, m, tcol);
     if (!w.notes.empty() || !s.notes.empty()) out += "\n";
     for (const auto& n : w.notes) out += "note: " + n + "\n";
     for (const auto& n : s.notes) out += "note: " + n + "\n";

@@ -402,6 +402,159 @@ json to_json(const SweepFile& f) {
     return j;
 }
 
+namespace {
+
+using KernelIndex = std::map<std::string, std::size_t>;
+
+// The file's head: the tool, date, host, CPU, options, clock, dirty state and warnings.
+void read_head(const json& j, const jsonc::Path& top, SweepFile& f) {
+    using namespace jsonc;
+    const json& tool = object(member(j, "tool", top), top / "tool");
+    f.tool_version = member_or(tool, "version", top / "tool", std::string(),
+                               [](const json& v, const Path& p) { return string(v, p, 256); });
+    f.tool_commit = member_or(tool, "commit", top / "tool", std::string(),
+                              [](const json& v, const Path& p) { return string(v, p, 256); });
+    f.date =
+        member_or(j, "date", top, std::string(), [](const json& v, const Path& p) { return string(v, p, 64); });
+    f.host =
+        member_or(j, "host", top, std::string(), [](const json& v, const Path& p) { return string(v, p, 255); });
+    f.cpu = object(member(j, "cpu", top), top / "cpu");
+    f.options =
+        member_or(j, "options", top, json::object(), [](const json& v, const Path& p) { return object(v, p); });
+    const Path clock_at = top / "clock";
+    const json& clock = object(member(j, "clock", top), clock_at);
+    // A TSC of 1 MHz .. 100 GHz and a core/TSC ratio of 0.01 .. 100: beyond those no machine runs.
+    f.tsc_hz = real(member(clock, "tsc_hz", clock_at), clock_at / "tsc_hz", 1e6, 1e11);
+    f.core_per_tsc = real(member(clock, "core_per_tsc", clock_at), clock_at / "core_per_tsc", 0.01, 100);
+    f.core_per_tsc_end = member_or(clock, "core_per_tsc_end", clock_at, f.core_per_tsc,
+                                   [](const json& v, const Path& p) { return real(v, p, 0, 100); });
+    if (const json* t = optional_member(clock, "core_per_tsc_trace", clock_at)) {
+        const Path at = clock_at / "core_per_tsc_trace";
+        auto ratio = [&](const char* key) { return real(member(*t, key, at), at / key, 0, 100); };
+        f.ratio_trace = {integer<std::uint64_t>(member(*t, "probes", at), at / "probes"),
+                         ratio("min"),
+                         ratio("p10"),
+                         ratio("p50"),
+                         ratio("p90"),
+                         ratio("max")};
+        if (f.ratio_trace.probes && f.ratio_trace.p50 < 0.01)
+            jsonc::fail(at / "p50", fmt::format("{} is below 0.01", f.ratio_trace.p50));
+    }
+    f.section_overhead_ticks = member_or(j, "section_overhead_ticks", top, 0.0,
+                                         [](const json& v, const Path& p) { return real(v, p, 0, 1e12); });
+    f.dirty = member_or(j, "dirty", top, std::string("ymm"), [](const json& v, const Path& p) {
+        return one_of(v, p, {"xmm", "ymm", "zmm", "none"});
+    });
+    f.partial = member_or(j, "partial", top, false, [](const json& v, const Path& p) { return boolean(v, p); });
+    if (const json* w = optional_member(j, "warnings", top))
+        for (std::size_t i = 0; i < array(*w, top / "warnings").size(); ++i)
+            f.warnings.push_back(string((*w)[i], (top / "warnings")[i]));
+
+}
+
+// The kernel list, and where each name stands in it.
+KernelIndex read_kernel_list(const json& j, const jsonc::Path& top, SweepFile& f) {
+    using namespace jsonc;
+    const json& kernels = array(member(j, "kernels", top), top / "kernels");
+    KernelIndex kernel_index;
+    for (std::size_t i = 0; i < kernels.size(); ++i) {
+        const Path at = (top / "kernels")[i];
+        const json& k = object(kernels[i], at);
+        KernelInfo info{
+            name(member(k, "name", at), at / "name"),
+            name(member(k, "algorithm", at), at / "algorithm"),
+            member_or(k, "isa", at, std::string(), [](const json& v, const Path& p) { return string(v, p, 64); }),
+            member_or(k, "provider", at, std::string("fputune"),
+                      [](const json& v, const Path& p) { return provider(v, p); }),
+            integer<std::uint32_t>(member(k, "block_bytes", at), at / "block_bytes", 1, kMaxBlockBytes),
+            member_or(k, "needs_fpu", at, true, [](const json& v, const Path& p) { return boolean(v, p); })};
+        read_series_fields(k, at, info);
+        if (auto [it, fresh] = kernel_index.emplace(info.name, i); !fresh)
+            jsonc::fail(at / "name", fmt::format("'{}' is listed twice (also kernels[{}])", info.name, it->second));
+        f.kernels.push_back(std::move(info));
+    }
+    return kernel_index;
+}
+
+std::string kernel_of(const json& p, const jsonc::Path& at, const KernelIndex& kernel_index) {
+    std::string k = jsonc::name(jsonc::member(p, "kernel", at), at / "kernel");
+    if (!kernel_index.count(k))
+        jsonc::fail(at / "kernel", fmt::format("'{}' is not in the file's \"kernels\" list", k));
+    return k;
+}
+
+std::uint64_t bytes_of(const json& p, const jsonc::Path& at) {
+    return jsonc::integer<std::uint64_t>(jsonc::member(p, "bytes", at), at / "bytes", 1, kMaxPointBytes);
+}
+
+// The section points; one with broken statistics is skipped, named in `skipped`.
+void read_sections(const json& j, const jsonc::Path& top, const KernelIndex& kernel_index, Skipped& skipped,
+                   SweepFile& f) {
+    using namespace jsonc;
+    const json& sections = array(member(j, "sections", top), top / "sections");
+    for (std::size_t i = 0; i < sections.size(); ++i) {
+        const Path at = (top / "sections")[i];
+        const json& p = object(sections[i], at);
+        SectionPoint point;
+        point.kernel = kernel_of(p, at, kernel_index);
+        point.cache = one_of(member(p, "cache", at), at / "cache", {"hot", "cold"});
+        point.bytes = bytes_of(p, at);
+        point.settled =
+            member_or(p, "settled", at, true, [](const json& v, const Path& q) { return boolean(v, q); });
+        try {
+            point.ticks = stats_from(member(p, "ticks", at), at / "ticks", true);
+            if (const json* c = optional_member(p, "cycles", at))
+                point.cycles = stats_from(*c, at / "cycles", true);
+            point.request_ticks_p50 = member_or(p, "request_ticks_p50", at, 0.0,
+                                                [](const json& v, const Path& q) { return real(v, q, 0); });
+            point.rounds = rounds_from(p, at);
+        } catch (const FieldError& e) {
+            skipped.by_kernel[point.kernel].push_back(
+                fmt::format("{} B {}: {}", point.bytes, point.cache, e.what()));
+            continue;
+        }
+        point.rejected = count_of(p, "rejected", at);
+        point.retaken = count_of(p, "retaken", at);
+        point.unsettled_rounds = count_of(p, "unsettled_rounds", at);
+        read_point_contention(p, at, point);
+        point.sources = member_or(p, "sources", at, std::uint32_t{0}, [](const json& v, const Path& q) {
+            return integer<std::uint32_t>(v, q, 0, kMaxSources);
+        });
+        f.sections.push_back(std::move(point));
+    }
+}
+
+// The threshold points, likewise.
+void read_thresholds(const json& j, const jsonc::Path& top, const KernelIndex& kernel_index, Skipped& skipped,
+                     SweepFile& f) {
+    using namespace jsonc;
+    if (const json* thresholds = optional_member(j, "thresholds", top)) {
+        for (std::size_t i = 0; i < array(*thresholds, top / "thresholds").size(); ++i) {
+            const Path at = (top / "thresholds")[i];
+            const json& p = object((*thresholds)[i], at);
+            ThresholdPoint point;
+            point.kernel = kernel_of(p, at, kernel_index);
+            point.dirty = one_of(member(p, "dirty", at), at / "dirty", {"xmm", "ymm", "zmm", "none"});
+            point.bytes = bytes_of(p, at);
+            try {
+                point.ticks = stats_from(member(p, "ticks", at), at / "ticks", false);
+                if (const json* c = optional_member(p, "cycles", at))
+                    point.cycles = stats_from(*c, at / "cycles", false);
+            } catch (const FieldError& e) {
+                skipped.by_kernel[point.kernel].push_back(
+                    fmt::format("threshold {} B {}: {}", point.bytes, point.dirty, e.what()));
+                continue;
+            }
+            point.rejected = count_of(p, "rejected", at);
+            point.retaken = count_of(p, "retaken", at);
+            point.unsettled_rounds = count_of(p, "unsettled_rounds", at);
+            f.thresholds.push_back(std::move(point));
+        }
+    }
+}
+
+}  // namespace
+
 SweepFile sweep_from_json(const json& j, const std::string& source) {
     auto fail = [&](const std::string& why) { return InputError(source + ": " + why); };
     // A file from another machine of a fleet is refused naming that machine, whatever the file is called.
@@ -415,131 +568,12 @@ SweepFile sweep_from_json(const json& j, const std::string& source) {
     SweepFile f;
     f.schema = schema;
     try {
-        using namespace jsonc;
-        const Path top;
-        const json& tool = object(member(j, "tool", top), top / "tool");
-        f.tool_version = member_or(tool, "version", top / "tool", std::string(),
-                                   [](const json& v, const Path& p) { return string(v, p, 256); });
-        f.tool_commit = member_or(tool, "commit", top / "tool", std::string(),
-                                  [](const json& v, const Path& p) { return string(v, p, 256); });
-        f.date =
-            member_or(j, "date", top, std::string(), [](const json& v, const Path& p) { return string(v, p, 64); });
-        f.host =
-            member_or(j, "host", top, std::string(), [](const json& v, const Path& p) { return string(v, p, 255); });
-        f.cpu = object(member(j, "cpu", top), top / "cpu");
-        f.options =
-            member_or(j, "options", top, json::object(), [](const json& v, const Path& p) { return object(v, p); });
-        const Path clock_at = top / "clock";
-        const json& clock = object(member(j, "clock", top), clock_at);
-        // A TSC of 1 MHz .. 100 GHz and a core/TSC ratio of 0.01 .. 100: beyond those no machine runs.
-        f.tsc_hz = real(member(clock, "tsc_hz", clock_at), clock_at / "tsc_hz", 1e6, 1e11);
-        f.core_per_tsc = real(member(clock, "core_per_tsc", clock_at), clock_at / "core_per_tsc", 0.01, 100);
-        f.core_per_tsc_end = member_or(clock, "core_per_tsc_end", clock_at, f.core_per_tsc,
-                                       [](const json& v, const Path& p) { return real(v, p, 0, 100); });
-        if (const json* t = optional_member(clock, "core_per_tsc_trace", clock_at)) {
-            const Path at = clock_at / "core_per_tsc_trace";
-            auto ratio = [&](const char* key) { return real(member(*t, key, at), at / key, 0, 100); };
-            f.ratio_trace = {integer<std::uint64_t>(member(*t, "probes", at), at / "probes"),
-                             ratio("min"),
-                             ratio("p10"),
-                             ratio("p50"),
-                             ratio("p90"),
-                             ratio("max")};
-            if (f.ratio_trace.probes && f.ratio_trace.p50 < 0.01)
-                jsonc::fail(at / "p50", fmt::format("{} is below 0.01", f.ratio_trace.p50));
-        }
-        f.section_overhead_ticks = member_or(j, "section_overhead_ticks", top, 0.0,
-                                             [](const json& v, const Path& p) { return real(v, p, 0, 1e12); });
-        f.dirty = member_or(j, "dirty", top, std::string("ymm"), [](const json& v, const Path& p) {
-            return one_of(v, p, {"xmm", "ymm", "zmm", "none"});
-        });
-        f.partial = member_or(j, "partial", top, false, [](const json& v, const Path& p) { return boolean(v, p); });
-        if (const json* w = optional_member(j, "warnings", top))
-            for (std::size_t i = 0; i < array(*w, top / "warnings").size(); ++i)
-                f.warnings.push_back(string((*w)[i], (top / "warnings")[i]));
-
-        const json& kernels = array(member(j, "kernels", top), top / "kernels");
-        std::map<std::string, std::size_t> kernel_index;
-        for (std::size_t i = 0; i < kernels.size(); ++i) {
-            const Path at = (top / "kernels")[i];
-            const json& k = object(kernels[i], at);
-            KernelInfo info{
-                name(member(k, "name", at), at / "name"),
-                name(member(k, "algorithm", at), at / "algorithm"),
-                member_or(k, "isa", at, std::string(), [](const json& v, const Path& p) { return string(v, p, 64); }),
-                member_or(k, "provider", at, std::string("fputune"),
-                          [](const json& v, const Path& p) { return provider(v, p); }),
-                integer<std::uint32_t>(member(k, "block_bytes", at), at / "block_bytes", 1, kMaxBlockBytes),
-                member_or(k, "needs_fpu", at, true, [](const json& v, const Path& p) { return boolean(v, p); })};
-            read_series_fields(k, at, info);
-            if (auto [it, fresh] = kernel_index.emplace(info.name, i); !fresh)
-                jsonc::fail(at / "name", fmt::format("'{}' is listed twice (also kernels[{}])", info.name, it->second));
-            f.kernels.push_back(std::move(info));
-        }
-        auto kernel_of = [&](const json& p, const Path& at) {
-            std::string k = name(member(p, "kernel", at), at / "kernel");
-            if (!kernel_index.count(k))
-                jsonc::fail(at / "kernel", fmt::format("'{}' is not in the file's \"kernels\" list", k));
-            return k;
-        };
-        auto bytes_of = [&](const json& p, const Path& at) {
-            return integer<std::uint64_t>(member(p, "bytes", at), at / "bytes", 1, kMaxPointBytes);
-        };
+        const jsonc::Path top;
+        read_head(j, top, f);
+        const KernelIndex kernel_index = read_kernel_list(j, top, f);
         Skipped skipped;
-        const json& sections = array(member(j, "sections", top), top / "sections");
-        for (std::size_t i = 0; i < sections.size(); ++i) {
-            const Path at = (top / "sections")[i];
-            const json& p = object(sections[i], at);
-            SectionPoint point;
-            point.kernel = kernel_of(p, at);
-            point.cache = one_of(member(p, "cache", at), at / "cache", {"hot", "cold"});
-            point.bytes = bytes_of(p, at);
-            point.settled =
-                member_or(p, "settled", at, true, [](const json& v, const Path& q) { return boolean(v, q); });
-            try {
-                point.ticks = stats_from(member(p, "ticks", at), at / "ticks", true);
-                if (const json* c = optional_member(p, "cycles", at))
-                    point.cycles = stats_from(*c, at / "cycles", true);
-                point.request_ticks_p50 = member_or(p, "request_ticks_p50", at, 0.0,
-                                                    [](const json& v, const Path& q) { return real(v, q, 0); });
-                point.rounds = rounds_from(p, at);
-            } catch (const FieldError& e) {
-                skipped.by_kernel[point.kernel].push_back(
-                    fmt::format("{} B {}: {}", point.bytes, point.cache, e.what()));
-                continue;
-            }
-            point.rejected = count_of(p, "rejected", at);
-            point.retaken = count_of(p, "retaken", at);
-            point.unsettled_rounds = count_of(p, "unsettled_rounds", at);
-            read_point_contention(p, at, point);
-            point.sources = member_or(p, "sources", at, std::uint32_t{0}, [](const json& v, const Path& q) {
-                return integer<std::uint32_t>(v, q, 0, kMaxSources);
-            });
-            f.sections.push_back(std::move(point));
-        }
-        if (const json* thresholds = optional_member(j, "thresholds", top)) {
-            for (std::size_t i = 0; i < array(*thresholds, top / "thresholds").size(); ++i) {
-                const Path at = (top / "thresholds")[i];
-                const json& p = object((*thresholds)[i], at);
-                ThresholdPoint point;
-                point.kernel = kernel_of(p, at);
-                point.dirty = one_of(member(p, "dirty", at), at / "dirty", {"xmm", "ymm", "zmm", "none"});
-                point.bytes = bytes_of(p, at);
-                try {
-                    point.ticks = stats_from(member(p, "ticks", at), at / "ticks", false);
-                    if (const json* c = optional_member(p, "cycles", at))
-                        point.cycles = stats_from(*c, at / "cycles", false);
-                } catch (const FieldError& e) {
-                    skipped.by_kernel[point.kernel].push_back(
-                        fmt::format("threshold {} B {}: {}", point.bytes, point.dirty, e.what()));
-                    continue;
-                }
-                point.rejected = count_of(p, "rejected", at);
-                point.retaken = count_of(p, "retaken", at);
-                point.unsettled_rounds = count_of(p, "unsettled_rounds", at);
-                f.thresholds.push_back(std::move(point));
-            }
-        }
+        read_sections(j, top, kernel_index, skipped, f);
+        read_thresholds(j, top, kernel_index, skipped, f);
         read_measurement_record(j, f);
         skipped.note(f.notes);
         for (const auto& [kernel, why] : skipped.by_kernel) f.skipped_points[kernel] = why.size();

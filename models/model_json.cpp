@@ -98,6 +98,33 @@ void read_model_contention(const json& c, const jsonc::Path& at, CacheModel& cm)
 
 }  // namespace
 
+// One cache model: its lines, the bound statistics and each round's, its contention.
+json model_entry_json(const CacheModel& cm) {
+    json e = {{"kernel", cm.kernel},
+              {"cache", std::string(name(cm.cache))},
+              {"bytes", cm.bytes},
+              {"bound_bytes", cm.bound_bytes},
+              {"p50", line_json(cm.p50)},
+              {"p90", line_json(cm.p90)},
+              {"p99", line_json(cm.p99)}};
+    if (!cm.bound_p99.empty()) {
+        e["bound_p90"] = cm.bound_p90;
+        e["bound_p99"] = cm.bound_p99;
+    }
+    if (!cm.round_p99.empty()) {
+        json rounds = json::array();
+        for (std::size_t r = 0; r < cm.round_p99.size(); ++r)
+            rounds.push_back(json{{"p90", cm.round_p90[r]}, {"p99", cm.round_p99[r]}});
+        e["rounds"] = rounds;
+    }
+    if (cm.contention_known)
+        e["contention"] = {{"sensitivity", cm.contention_s},
+                           {"sensitivity_lo", cm.contention_s_lo},
+                           {"sensitivity_hi", cm.contention_s_hi},
+                           {"level", cm.contention_level}};
+    return e;
+}
+
 json to_json(const ModelFile& m) {
     json j = provenance_json(m.schema, m.tool_version, m.tool_commit, m.date);
     j["fit"] = {{"model", "cycles(n) = A + B*n per section, in core cycles (A cycles, B cycles per byte)"},
@@ -133,30 +160,7 @@ json to_json(const ModelFile& m) {
         j["kernels"].push_back(kernel_entry_json(k));
     }
     j["models"] = json::array();
-    for (const auto& cm : m.models) {
-        j["models"].push_back({{"kernel", cm.kernel},
-                               {"cache", std::string(name(cm.cache))},
-                               {"bytes", cm.bytes},
-                               {"bound_bytes", cm.bound_bytes},
-                               {"p50", line_json(cm.p50)},
-                               {"p90", line_json(cm.p90)},
-                               {"p99", line_json(cm.p99)}});
-        if (!cm.bound_p99.empty()) {
-            j["models"].back()["bound_p90"] = cm.bound_p90;
-            j["models"].back()["bound_p99"] = cm.bound_p99;
-        }
-        if (!cm.round_p99.empty()) {
-            json rounds = json::array();
-            for (std::size_t r = 0; r < cm.round_p99.size(); ++r)
-                rounds.push_back(json{{"p90", cm.round_p90[r]}, {"p99", cm.round_p99[r]}});
-            j["models"].back()["rounds"] = rounds;
-        }
-        if (cm.contention_known)
-            j["models"].back()["contention"] = {{"sensitivity", cm.contention_s},
-                                                {"sensitivity_lo", cm.contention_s_lo},
-                                                {"sensitivity_hi", cm.contention_s_hi},
-                                                {"level", cm.contention_level}};
-    }
+    for (const auto& cm : m.models) j["models"].push_back(model_entry_json(cm));
     if (!m.contention.empty())
         j["contention"] = {{"assumed", m.contention},
                            {"observed_p90", m.contention_observed},
