@@ -248,7 +248,8 @@ TEST_CASE("multi-source: exact at the measured N, linear in N between; the count
 
 TEST_CASE("multi-source: between two measured N the count is interpolated, and they are named", "[models][shapes]") {
     const RecommendOptions o = budget_30us();
-    const StripeSeries s = stripe_series(raid_models(0.3), Cache::cold).at(0);
+    const ModelFile m = raid_models(0.3);  // the series points into it: it must outlive them
+    const StripeSeries s = stripe_series(m, Cache::cold).at(0);
     // 1.05 (2000 + 1228.8 N) <= 30000: N = 21, between the measured 16 and 24.
     const StripeResult r = solve_stripe_count(s, o);
     CHECK(r.max_sources == static_cast<std::uint32_t>((30000 / 1.05 - 2000) / 1228.8));
