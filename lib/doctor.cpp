@@ -347,16 +347,9 @@ struct Diagnosis {
 
 // The clock itself: an invariant TSC the kernel trusts, read without a trap.
 void clock_findings(const SystemFacts& f, const TimerHealth& h, Diagnosis& d) {
-    [[maybe_unused]] const int cpu = f.cpu;
-    auto add = [&](Verdict v, const std::string& check, const std::string& what, const std::string& advice) {
-        d.add(v, check, what, advice);
-    };
-    [[maybe_unused]] const int better = d.better;
-    [[maybe_unused]] const double better_irq = d.better_irq;
-    (void)h;
     // The clock itself.
     if (!f.constant_tsc || !f.nonstop_tsc)
-        add(Verdict::unfit, "tsc",
+        d.add(Verdict::unfit, "tsc",
             fmt::format("the TSC is not invariant (cpuinfo lacks {}): its ticks are not time when the core clock or "
                         "C-state changes",
                         !f.constant_tsc ? "constant_tsc" : "nonstop_tsc"),
@@ -365,18 +358,18 @@ void clock_findings(const SystemFacts& f, const TimerHealth& h, Diagnosis& d) {
     const bool tsc_trusted = f.clocksource == "tsc" || f.clocksource == "kvm-clock" ||
                              std::find(f.clocksources.begin(), f.clocksources.end(), "tsc") != f.clocksources.end();
     if (!f.clocksource.empty() && !tsc_trusted)
-        add(Verdict::unfit, "clocksource",
+        d.add(Verdict::unfit, "clocksource",
             fmt::format("the kernel uses the '{}' clocksource and does not offer 'tsc': it judged the TSC unstable",
                         f.clocksource),
             "look for 'tsc: Marking TSC unstable' in dmesg; measure on another machine");
     if (h.slow_share > 0.5)
-        add(Verdict::unfit, "timer",
+        d.add(Verdict::unfit, "timer",
             fmt::format("the timer was slow (trapped) in {:.0f} % of {:.1f} s: empty section up to {:.0f} ticks, step "
                         "up to {:.0f}",
                         100 * h.slow_share, h.seconds, h.overhead_max, h.step_max),
             "the hypervisor traps RDTSC: disable TSC scaling/offsetting tricks or measure on bare metal");
     else if (h.slow_share > 0.01 || h.overhead_p99 > 3 * h.overhead_p50 + 2 * h.step_p50)
-        add(Verdict::noisy, "timer",
+        d.add(Verdict::noisy, "timer",
             fmt::format("the timer's own cost moves: empty section {:.0f} ticks typically, {:.0f} at p99, {:.0f} at "
                         "most; step {:.0f}..{:.0f}; "
                         "slow in {:.1f} % of calibrations",
@@ -387,23 +380,18 @@ void clock_findings(const SystemFacts& f, const TimerHealth& h, Diagnosis& d) {
 
 // Memory and what else runs: huge pages, this CPU's run queue, the host, SMT siblings, other CPUs.
 void load_findings(const SystemFacts& f, const TimerHealth& h, Diagnosis& d) {
-    [[maybe_unused]] const int cpu = f.cpu;
-    auto add = [&](Verdict v, const std::string& check, const std::string& what, const std::string& advice) {
-        d.add(v, check, what, advice);
-    };
-    [[maybe_unused]] const int better = d.better;
-    [[maybe_unused]] const double better_irq = d.better_irq;
-    (void)h;
+    const int cpu = f.cpu;
+    const int better = d.better;
     // Memory: cold sections stream from a buffer on 2 MiB pages, as the kernel's direct map.
     if (f.transparent_hugepage == "never")
-        add(Verdict::noisy, "huge pages",
+        d.add(Verdict::noisy, "huge pages",
             "transparent huge pages are off: cold sections would pay a page walk every 4 KiB that the kernel's "
             "direct map does not (their limits come out low)",
             "as root: echo madvise > /sys/kernel/mm/transparent_hugepage/enabled");
 
     // Other tasks on this very CPU.
     if (h.descheduled_share > 0.05)
-        add(h.descheduled_share > 0.2 ? Verdict::unfit : Verdict::noisy, "run queue",
+        d.add(h.descheduled_share > 0.2 ? Verdict::unfit : Verdict::noisy, "run queue",
             fmt::format("other tasks ran on CPU {} for {:.0f} % of the time: fputune waits for the CPU in the middle "
                         "of its samples",
                         cpu, 100 * h.descheduled_share),
@@ -413,7 +401,7 @@ void load_findings(const SystemFacts& f, const TimerHealth& h, Diagnosis& d) {
     // The host and the neighbours (what the scheduler took is counted above).
     const double host_lost = std::max(0.0, h.lost_share - h.descheduled_share);
     if (host_lost > 0.2 || h.stalls_per_ms > 10)
-        add(Verdict::unfit, "interruptions",
+        d.add(Verdict::unfit, "interruptions",
             fmt::format("the CPU was taken away {:.1f} times per ms ({:.0f} % of the time, median {:.0f} us, longest "
                         "{:.0f} us)",
                         h.stalls_per_ms, 100 * host_lost, h.stall_p50_us, h.stall_max_us),
@@ -422,7 +410,7 @@ void load_findings(const SystemFacts& f, const TimerHealth& h, Diagnosis& d) {
                               better, better)
                 : "stop other load; on a VM, ask for dedicated host cores");
     else if (h.stalls_per_ms > 0.2)
-        add(Verdict::noisy, "interruptions",
+        d.add(Verdict::noisy, "interruptions",
             fmt::format("the CPU was taken away {:.2f} times per ms ({:.1f} % of the time, median {:.0f} us, longest "
                         "{:.0f} us): samples hit "
                         "by them are counted apart, but they set every raw p99",
@@ -433,7 +421,7 @@ void load_findings(const SystemFacts& f, const TimerHealth& h, Diagnosis& d) {
                       "isolate CPU {0} (boot with isolcpus={0} nohz_full={0} rcu_nocbs={0}) and pin with --cpu {0}",
                       cpu));
     if (f.hypervisor)
-        add(Verdict::noisy, "hypervisor",
+        d.add(Verdict::noisy, "hypervisor",
             fmt::format("a virtual machine{}: the host can take the CPU at any time, and its other tenants share the "
                         "core and caches; limits "
                         "measured here describe this VM",
@@ -445,7 +433,7 @@ void load_findings(const SystemFacts& f, const TimerHealth& h, Diagnosis& d) {
         if (!f.busy.count(s)) continue;
         const double b = f.busy.at(s);
         if (b > 0.1)
-            add(b > 0.5 ? Verdict::unfit : Verdict::noisy, "smt",
+            d.add(b > 0.5 ? Verdict::unfit : Verdict::noisy, "smt",
                 fmt::format("CPU {}, the SMT sibling of CPU {}, was busy {:.0f} % of the time: it shares the core's "
                             "execution units",
                             s, cpu, 100 * b),
@@ -454,7 +442,7 @@ void load_findings(const SystemFacts& f, const TimerHealth& h, Diagnosis& d) {
     }
     for (const auto& [c, b] : f.busy) {
         if (c == cpu || contains(f.siblings, c) || b < 0.5) continue;
-        add(Verdict::noisy, "load",
+        d.add(Verdict::noisy, "load",
             fmt::format(
                 "CPU {} was busy {:.0f} % of the time: other load shares the memory bandwidth and last-level cache{}",
                 c, 100 * b, f.hypervisor ? ", and perhaps a host core" : ""),
@@ -462,34 +450,28 @@ void load_findings(const SystemFacts& f, const TimerHealth& h, Diagnosis& d) {
             "sweep)");
     }
     if (f.steal.count(cpu) && f.steal.at(cpu) > 0.02)
-        add(f.steal.at(cpu) > 0.2 ? Verdict::unfit : Verdict::noisy, "steal",
+        d.add(f.steal.at(cpu) > 0.2 ? Verdict::unfit : Verdict::noisy, "steal",
             fmt::format("the hypervisor gave {:.0f} % of CPU {}'s time to others (steal)", 100 * f.steal.at(cpu), cpu),
             "ask for dedicated host cores, or measure at a quieter time");
 }
 
 // The core clock: governor, boost, and how much the core/TSC ratio moved.
 void core_clock_findings(const SystemFacts& f, const TimerHealth& h, Diagnosis& d) {
-    [[maybe_unused]] const int cpu = f.cpu;
-    auto add = [&](Verdict v, const std::string& check, const std::string& what, const std::string& advice) {
-        d.add(v, check, what, advice);
-    };
-    [[maybe_unused]] const int better = d.better;
-    [[maybe_unused]] const double better_irq = d.better_irq;
-    (void)h;
+    const int cpu = f.cpu;
     // The core clock.
     if (!f.governor.empty() && f.governor != "performance")
-        add(Verdict::noisy, "governor",
+        d.add(Verdict::noisy, "governor",
             fmt::format("cpufreq governor '{}' on CPU {}: the core clock follows the load", f.governor, cpu),
             fmt::format("as root: echo performance > /sys/devices/system/cpu/cpu{}/cpufreq/scaling_governor (or "
                         "cpupower frequency-set -g performance)",
                         cpu));
     if (f.boost == 1)
-        add(Verdict::noisy, "boost",
+        d.add(Verdict::noisy, "boost",
             "turbo/boost is on: the core clock moves with load and temperature within milliseconds",
             "as root: echo 1 > /sys/devices/system/cpu/intel_pstate/no_turbo (Intel) or echo 0 > "
             "/sys/devices/system/cpu/cpufreq/boost");
     if (h.ratio_spread > 0.03 || h.probes_rejected_share > 0.05)
-        add(Verdict::noisy, "core clock",
+        d.add(Verdict::noisy, "core clock",
             fmt::format("core/TSC {:.3f}, p10..p90 {:.1f} % apart; {:.1f} % of the probes were interrupted",
                         h.ratio_p50, 100 * h.ratio_spread, 100 * h.probes_rejected_share),
             "fputune converts every sample with the ratio probed beside it; a fixed frequency (governor, no boost) "
@@ -498,19 +480,15 @@ void core_clock_findings(const SystemFacts& f, const TimerHealth& h, Diagnosis& 
 
 // Isolation and interrupts on the CPU.
 void isolation_findings(const SystemFacts& f, const TimerHealth& h, Diagnosis& d) {
-    [[maybe_unused]] const int cpu = f.cpu;
-    auto add = [&](Verdict v, const std::string& check, const std::string& what, const std::string& advice) {
-        d.add(v, check, what, advice);
-    };
-    [[maybe_unused]] const int better = d.better;
-    [[maybe_unused]] const double better_irq = d.better_irq;
-    (void)h;
+    const int cpu = f.cpu;
+    const int better = d.better;
+    const double better_irq = d.better_irq;
     // Isolation and interrupts on the CPU.
     add_contention_finding(d.r, f, h);
 
     const double irq = f.irq_per_s.count(cpu) ? f.irq_per_s.at(cpu) : -1;
     if (irq > 2000)
-        add(Verdict::noisy, "irq",
+        d.add(Verdict::noisy, "irq",
             fmt::format("{:.0f} interrupts per second on CPU {}{}", irq, cpu,
                         f.device_irqs.empty() ? "" : fmt::format(" (devices: {})", fmt::join(f.device_irqs, ", "))),
             better >= 0 ? fmt::format("pin to CPU {} (--cpu {}), which takes {:.0f} per second, or move the devices' "
@@ -526,14 +504,14 @@ void isolation_findings(const SystemFacts& f, const TimerHealth& h, Diagnosis& d
         if (!isolated) missing.push_back(fmt::format("isolcpus={}", cpu));
         if (!tickless) missing.push_back(fmt::format("nohz_full={}", cpu));
         if (!nocb) missing.push_back(fmt::format("rcu_nocbs={}", cpu));
-        add(Verdict::calm, "isolation",
+        d.add(Verdict::calm, "isolation",
             fmt::format(
                 "CPU {} is not set apart ({} missing): the scheduler, the timer tick and RCU callbacks run on it", cpu,
                 fmt::join(missing, " ")),
             fmt::format("for the quietest runs boot with {} and pin with --cpu {}", fmt::join(missing, " "), cpu));
     }
     if (f.device_irqs.size() && irq <= 2000 && irq >= 0)
-        add(Verdict::calm, "irq",
+        d.add(Verdict::calm, "irq",
             fmt::format("{:.0f} interrupts per second on CPU {} (devices: {})", irq, cpu,
                         fmt::join(f.device_irqs, ", ")),
             better >= 0 ? fmt::format("CPU {} takes fewer ({:.0f} per second): --cpu {}", better, better_irq, better)
