@@ -12,45 +12,17 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include "cli_scratch.hpp"
+
 namespace fs = std::filesystem;
 
 namespace {
 
-fs::path scratch() {
-    const fs::path d = fs::temp_directory_path() / ("fputune-measure-cli-" + std::to_string(getpid()));
-    fs::create_directories(d);
-    return d;
-}
-
-std::string put(const std::string& rel, const std::string& text) {
-    const fs::path p = scratch() / rel;
-    fs::create_directories(p.parent_path());
-    std::ofstream(p) << text;
-    return p.string();
-}
-
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
-struct Result {
-    int rc = -1;
-    std::string out, err;
-};
-
-// Runs the fputune next to the test binary (build/apps/fputune).
-Result fputune(const std::string& args) {
-    const std::string bin =
-        (fs::read_symlink("/proc/self/exe").parent_path() / ".." / "apps" / "fputune").lexically_normal().string();
-    const fs::path out = scratch() / "out", err = scratch() / "err";
-    // A lock folder of our own: tests running beside this one pin measuring runs to the same CPU.
-    const std::string env = "FPUTUNE_LOCK_DIR=" + scratch().string() + " ";
-    const int status = std::system((env + bin + " " + args + " >" + out.string() + " 2>" + err.string()).c_str());
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
-}
+const fputune_test::CliScratch kCli{"measure-cli"};
+fs::path scratch() { return kCli.dir(); }
+std::string put(const std::string& rel, const std::string& text) { return kCli.put(rel, text); }
+using Result = fputune_test::CliResult;
+Result fputune(const std::string& args) { return kCli.run(args); }
 
 }  // namespace
 

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: MIT
+// The CLI tests' scaffolding: a scratch folder of the suite's own, files put into it, and the fputune next to
+// the test binary (build/apps/fputune) run with its output captured.
+#pragma once
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace fputune_test {
+
+struct CliResult {
+    int rc = -1;
+    std::string out, err;
+};
+
+struct CliScratch {
+    std::string suite;  // names the folder: tests of several suites run side by side
+
+    std::filesystem::path dir() const {
+        const std::filesystem::path d =
+            std::filesystem::temp_directory_path() / ("fputune-" + suite + "-" + std::to_string(getpid()));
+        std::filesystem::create_directories(d);
+        return d;
+    }
+
+    std::string put(const std::string& rel, const std::string& text) const {
+        const std::filesystem::path p = dir() / rel;
+        std::filesystem::create_directories(p.parent_path());
+        std::ofstream(p) << text;
+        return p.string();
+    }
+
+    static std::string slurp(const std::filesystem::path& p) {
+        std::ifstream in(p);
+        std::stringstream ss;
+        ss << in.rdbuf();
+        return ss.str();
+    }
+
+    // A lock folder of our own: tests running beside this one pin measuring runs to the same CPU.
+    CliResult run(const std::string& args) const {
+        const std::string bin = (std::filesystem::read_symlink("/proc/self/exe").parent_path() / ".." / "apps" /
+                                 "fputune")
+                                    .lexically_normal()
+                                    .string();
+        const std::filesystem::path out = dir() / "out", err = dir() / "err";
+        const std::string env = "FPUTUNE_LOCK_DIR=" + dir().string() + " ";
+        const int status = std::system((env + bin + " " + args + " >" + out.string() + " 2>" + err.string()).c_str());
+        return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
+    }
+};
+
+}  // namespace fputune_test
