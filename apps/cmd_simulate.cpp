@@ -3,6 +3,7 @@
 #include <sys/utsname.h>
 
 #include <filesystem>
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <optional>
@@ -12,6 +13,7 @@
 #include "atomic_file.hpp"
 #include "budget_options.hpp"
 #include "cli.hpp"
+#include "kernel_globs.hpp"
 #include "render_simulate.hpp"
 #include "simulate.hpp"
 #include "simulation_json.hpp"
@@ -153,6 +155,35 @@ SimulateOptions simulate_options(const po::variables_map& vm, const Args& args) 
     return o;
 }
 
+// -k chooses what is shown, never what the answer is computed from (as recommend): the limits are recommended and
+// the workload simulated on every kernel of the inputs, then the rows of the kernels -k names are kept.
+void keep_shown(Simulation& s, const std::vector<ModelFile>& sources, const std::vector<std::string>& globs) {
+    if (globs.empty()) return;
+    for (std::size_t i = 0; i < s.machines.size() && i < sources.size(); ++i) {
+        SimMachine& m = s.machines[i];
+        const std::size_t before = m.rows.size();
+        std::erase_if(m.rows, [&](const SimRow& row) {
+            const KernelInfo* info = sources[i].kernel(row.kernel);
+            return std::none_of(globs.begin(), globs.end(),
+                                [&](const std::string& g) { return kernel_selected(g, row.kernel, info); });
+        });
+        m.hidden_rows = before - m.rows.size();
+    }
+}
+
+// Every input, whatever -k names; a -k that names nothing in a file is one line, exit 2.
+std::vector<ModelFile> every_source(const po::variables_map& vm, const std::vector<std::string>& globs) {
+    reject_version_as_glob(globs);
+    po::variables_map every = vm;
+    every.erase("kernel");
+    std::vector<ModelFile> sources = load_sources(every);
+    for (const ModelFile& m : sources) {
+        ModelFile named = m;
+        filter_kernels(named, globs);
+    }
+    return sources;
+}
+
 }  // namespace
 
 int run_simulate(const Args& args) {
@@ -182,7 +213,8 @@ int run_simulate(const Args& args) {
         "begin/end cost per section outside it, core cycles, added to cost (Elliott 2022 measured 45-56 on Cascade Lake)")(
         "repeat", po::value<std::uint64_t>()->default_value(1),
         "multiply every request count (Elliott 2022's tcrypt made 1000 x 1 MiB)")(
-        "kernel,k", po::value<std::vector<std::string>>()->composing(), "only kernels matching GLOB (repeatable)")(
+        "kernel,k", po::value<std::vector<std::string>>()->composing(), "show only these kernels: a glob, an algorithm (all its variants), a kind (hash, cipher, raid) or all "
+        "(repeatable); the limits and the workload's totals are computed from every kernel of the inputs")(
         "linux", po::value<std::string>(), linux_option_help().c_str())("json", "print JSON (fputune.simulation/1)");
     po::variables_map vm;
     if (!parse("simulate",
@@ -204,7 +236,8 @@ int run_simulate(const Args& args) {
             throw UsageError(e.what());
         }
     }
-    const std::vector<ModelFile> sources = load_sources(vm);
+    const std::vector<std::string> globs = kernel_patterns(vm);
+    const std::vector<ModelFile> sources = every_source(vm, globs);
     if (!limits && o.question.budget_s > 0) {
         RecommendOptions r;
         r.question = o.question;
@@ -218,6 +251,7 @@ int run_simulate(const Args& args) {
     } catch (const std::invalid_argument& e) {
         throw UsageError(e.what());
     }
+    keep_shown(s, sources, globs);
     if (vm.count("json"))
         std::cout << to_json(s).dump(1) << "\n";
     else

@@ -49,7 +49,9 @@ std::string render_machine(const Simulation& s, const SimMachine& m, const std::
                           m.restore_cycles, m.dirty)
             : fmt::format("{:.0f} + {:.0f} core cycles ({} dirty)", m.save_cycles, m.restore_cycles, m.dirty));
     if (m.rows.empty()) {
-        out += "no kernel of this input is reached by the workload\n";
+        out += m.hidden_rows ? fmt::format("no kernel -k names is reached by the workload ({} other{} {})\n", m.hidden_rows,
+                                           m.hidden_rows > 1 ? "s" : "", m.hidden_rows > 1 ? "are" : "is")
+                             : "no kernel of this input is reached by the workload\n";
         for (const auto& n : m.notes) out += "note: " + n + "\n";
         return out;
     }

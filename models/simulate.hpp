@@ -88,6 +88,7 @@ struct SimMachine {
     bool save_known = false;  // the model carries the probe's XSAVE costs
     double save_cycles = 0, restore_cycles = 0;  // per request, core cycles
     std::vector<SimRow> rows;
+    std::size_t hidden_rows = 0;  // kernels the workload reaches that -k leaves out of the table
     std::vector<std::string> notes;
 };
 

@@ -18,6 +18,7 @@
 #include "atomic_file.hpp"
 #include "header.hpp"
 #include "model_file.hpp"
+#include "model_json.hpp"
 #include "recommend.hpp"
 #include "render_simulate.hpp"
 #include "simulate.hpp"
@@ -155,6 +156,47 @@ TEST_CASE("simulate: a peer is simulated beside our variants only when a request
     REQUIRE(named.machines[0].rows.size() == 2);
     CHECK(row(named, "sha256-avx2").upstream.requests == 1);
     CHECK(row(named, "sha256-openssl").upstream.requests == 2);
+}
+
+TEST_CASE("CLI: simulate -k shows a kernel's row as the whole input has it, never recomputed on the subset",
+          "[simulate][cli]") {
+    // Ours and a peer of the same algorithm: on the whole input the peer is compared, not standing for sha256, so a
+    // request for "sha256" does not reach it. On the -k subset alone the peer would stand for sha256 and take it.
+    ModelFile m = read_reference_csv(
+        "algorithm,bytes,cycles_per_op\nsha256-avx2,4096,20480\nsha256-openssl,4096,16384\n", "peer.csv");
+    for (auto& k : m.kernels)
+        if (k.name == "sha256-openssl") k.provider = "openssl";
+    const std::string from = " --from " + write_scratch("peer-model.json", to_json(m).dump());
+    const std::string wl = " --workload " + write_scratch("peer.csv", "kernel,bytes,count\nsha256,4KiB,1\nsha256-openssl,4KiB,2\n");
+    auto rows = [&](const std::string& extra) {
+        const Run r = fputune_cli("simulate" + from + wl + " --budget 30us --json" + extra);
+        INFO(r.err);
+        REQUIRE(r.rc == 0);
+        const nlohmann::json j = nlohmann::json::parse(r.out);
+        std::map<std::string, nlohmann::json> by_kernel;
+        for (const auto& k : j["machines"][0]["kernels"]) by_kernel[k["kernel"].get<std::string>()] = k;
+        return by_kernel;
+    };
+    const auto whole = rows("");
+    REQUIRE(whole.size() == 2);
+    CHECK(whole.at("sha256-openssl")["without_limits"]["requests"] == 2);
+    for (const std::string kernel : {"sha256-openssl", "sha256-avx2"}) {
+        INFO(kernel);
+        const auto shown = rows(" -k " + kernel);
+        REQUIRE(shown.size() == 1);
+        CHECK(shown.at(kernel) == whole.at(kernel));
+    }
+    CHECK(rows(" -k sha256") == whole);  // the algorithm: every variant
+    // A -k that names no kernel of the input: one line, exit 2; one that names kernels the workload does not reach
+    // says so instead of claiming the input reaches nothing.
+    const Run none = fputune_cli("simulate" + from + wl + " -k sha1-avx2");
+    CHECK(none.rc == 2);
+    CHECK_THAT(none.err, Catch::Contains("sha1-avx2"));
+    CHECK(std::count(none.err.begin(), none.err.end(), '\n') == 1);
+    const std::string ours_only = write_scratch("peer-only.csv", "kernel,bytes,count\nsha256-avx2,4KiB,1\n");
+    const Run hidden = fputune_cli("simulate" + from + " --workload " + ours_only + " -k sha256-openssl");
+    CHECK(hidden.rc == 0);
+    CHECK_THAT(hidden.out, Catch::Contains("no kernel -k names is reached by the workload (1 other is)"));
 }
 
 TEST_CASE("simulate: upstream's own chunks and SIMD thresholds make the 'without limits' column", "[simulate]") {
