@@ -170,8 +170,8 @@ TEST_CASE("contention: restating a model moves lines, bounds and rounds by the s
     m.contention_observed = 1.6;
     CacheModel cm;
     cm.kernel = "k";
-    cm.p90 = {100, 2, 90, 110, 1.9, 2.1};
-    cm.p99 = {120, 3, 110, 130, 2.8, 3.2};
+    cm.p90 = {.a = 100, .b = 2, .a_lo = 90, .a_hi = 110, .b_lo = 1.9, .b_hi = 2.1, .note = {}};
+    cm.p99 = {.a = 120, .b = 3, .a_lo = 110, .a_hi = 130, .b_lo = 2.8, .b_hi = 3.2, .note = {}};
     cm.bound_bytes = {64, 128};
     cm.bound_p90 = {228, 356};
     cm.bound_p99 = {312, 504};
