@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -90,6 +92,38 @@ std::string header_contention_lines(const Recommendation& r) {
     return contention_comment(any_known ? r.options.question.contention : "", lines);
 }
 
+// The limits that rounding down put below the low end of their own interval (as their comments print it), named
+// once in plain words; "" when there is none.
+std::string below_interval_comment(const Recommendation& r) {
+    std::vector<std::string> names;
+    for (const auto& row : r.variants) {
+        const VariantResult& v = row.bound;
+        const std::string macro = variant_macro_of(v);
+        if (v.fits && static_cast<double>(v.bytes) < std::stod(fmt::format("{:.0f}", v.interval_lo_bytes)) &&
+            std::find(names.begin(), names.end(), macro) == names.end())
+            names.push_back(macro);
+    }
+    if (names.empty()) return "";
+    const Round round = r.options.round;
+    const char* whole = round == Round::block ? "whole blocks" : round == Round::kib ? "whole KiB" : "a power of two blocks";
+    const bool one = names.size() == 1;
+    std::string h = fmt::format(
+        " *\n * A limit is rounded down to {}, its interval is not: rounding put {} below the low\n"
+        " * end of {} interval. {} still the largest size that fits the budget:\n",
+        whole, one ? "this limit" : fmt::format("these {} limits", names.size()), one ? "its" : "their",
+        one ? "It is" : "Each is");
+    std::string line = " *  ";
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        const std::string item = " " + names[i] + (i + 1 < names.size() ? "," : "");
+        if (line.size() + item.size() > 100) {
+            h += line + "\n";
+            line = " *  ";
+        }
+        line += item;
+    }
+    return h + line + "\n";
+}
+
 // The opening comment: where the numbers came from and how to make them again.
 std::string provenance_comment(const Recommendation& r) {
     const RecommendOptions& o = r.options;
@@ -127,9 +161,9 @@ std::string provenance_comment(const Recommendation& r) {
                      o.question.quantile == Quantile::p99 ? "p99 (uninterrupted samples)" : "p90");
     h += fmt::format(
         " * Each limit is the {} of its interval (in the comment, bytes): where the bound line\n"
-        " * meets the budget, widened by the fit's 95 % band and the spread between the sweep's rounds.\n */\n",
+        " * meets the budget, widened by the fit's 95 % band and the spread between the sweep's rounds.\n",
         o.emit == Emit::central ? "central estimate" : "low (conservative) end");
-    return h;
+    return h + below_interval_comment(r) + " */\n";
 }
 
 // Per variant: the most bytes one section may process.

@@ -306,6 +306,27 @@ TEST_CASE("no size fits: said per kernel, never 0", "[models]") {
     CHECK(to_json(r)["variants"][0]["bytes"].is_null());
 }
 
+TEST_CASE("header: a limit that rounding put below its own interval is said once, naming it", "[models]") {
+    const ModelFile m = load_models(source_file("data/reference/elliott-2022-4k-cycles.csv"));
+    Recommendation r = recommend({m}, options(30e-6, 2.2e9));
+    const std::string says = "A limit is rounded down to whole blocks, its interval is not";
+    // sha256-avx2: 12 736 B (199 blocks) against an interval from 12 764 B.
+    std::string header = render_header(r, "limits.h");
+    CHECK_THAT(header, Catch::Contains(says) && Catch::Contains(" FPUTUNE_SHA256_AVX2_FPU_BYTES,"));
+    const auto at = header.find(says);
+    CHECK(header.find(says, at + 1) == std::string::npos);  // once
+    CHECK(at < header.find("*/\n#ifndef"));  // in the opening comment
+    // Only when it happens, and only the constants it happened to.
+    for (auto& row : r.variants)
+        if (row.bound.kernel != "sha512-avx2") row.bound.interval_lo_bytes = static_cast<double>(row.bound.bytes);
+    header = render_header(r, "limits.h");
+    CHECK_THAT(header, Catch::Contains("rounding put this limit below the low\n * end of its interval") &&
+                           Catch::Contains(" *   FPUTUNE_SHA512_AVX2_FPU_BYTES\n") &&
+                           !Catch::Contains("FPUTUNE_SHA256_AVX2_FPU_BYTES,"));
+    for (auto& row : r.variants) row.bound.interval_lo_bytes = static_cast<double>(row.bound.bytes);
+    CHECK_THAT(render_header(r, "limits.h"), !Catch::Contains("rounding put"));
+}
+
 TEST_CASE("the 2022 reference CSV gives 12 764 B for sha256-avx2 and 18 537 B for sha512-avx2", "[models]") {
     const ModelFile m = load_models(source_file("data/reference/elliott-2022-4k-cycles.csv"));
     CHECK(m.machine == "Intel Cascade Lake");
