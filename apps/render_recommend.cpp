@@ -255,6 +255,23 @@ std::string render_variants(const Recommendation& r, bool verbose) {
 
 }  // namespace
 
+namespace {
+
+// The multi-source kernels' heading, in the units present: RAID's disks (data + P + Q) or sources at md's 4 KiB
+// stripe per disk or source, a multi-message hash's messages of 4 KiB each.
+std::string stripes_intro(const Recommendation& r, bool many) {
+    bool raid = false, messages = false;
+    for (const StripeRow& row : r.stripes) (row.bound.unit.raid() ? raid : messages) = true;
+    std::vector<std::string> most, each;
+    if (raid) most.push_back("disks (data + P + Q) or sources"), each.push_back("disk or source (md's stripe)");
+    if (messages) most.push_back("messages (hashed side by side)"), each.push_back("message");
+    return fmt::format("\nmulti-source kernels: the most {} one section may cover at 4 KiB per {}{}; upstream has no "
+                       "cap on them:\n",
+                       fmt::join(most, ", or "), fmt::join(each, ", or "), many ? " and machines" : "");
+}
+
+}  // namespace
+
 // The multi-source kernels: the most disks or sources one section may cover, and what measured it.
 std::string render_stripes(const Recommendation& r) {
     const RecommendOptions& o = r.options;
@@ -265,20 +282,22 @@ std::string render_stripes(const Recommendation& r) {
     auto machine_ref = [&](const std::string& name) { return fputune::machine_ref(r, name); };
     std::string out;
     if (!r.stripes.empty()) {
-        out += fmt::format(
-            "\nmulti-source kernels: the most disks (data + P + Q) or sources one section may cover at 4 KiB per disk "
-            "or "
-            "source (md's stripe){}; upstream has no cap on them:\n",
-            many ? " and machines" : "");
+        out += stripes_intro(r, many);
+        const bool raid = std::any_of(r.stripes.begin(), r.stripes.end(),
+                                      [](const StripeRow& row) { return row.bound.unit.raid(); });
         out += fmt::format("{:<{}} {:>12} {:>11} {:>11}  {}\n", "kernel", kw, "most", tcol, "measured",
-                           "upstream (md, 4 KiB stripes)");
+                           raid ? "upstream (md, 4 KiB stripes)" : "upstream");
         auto stripe_line = [&](const std::string& label, const StripeResult& x, const std::string& by) {
             const std::string unit = x.unit.word;
+            // The measured counts are of sources (a RAID6 count adds P and Q), or of messages.
+            const std::string measured_word = x.unit.raid() ? "sources" : unit;
+            const std::string abbrev = x.unit.raid() ? "src" : "msg";
             if (x.below_measured)
-                return fmt::format("{:<{}} none: fewer than the {} sources measured fit{}\n", label, kw, x.measured_min,
-                                   by);
+                return fmt::format("{:<{}} none: fewer than the {} {} measured fit{}\n", label, kw, x.measured_min,
+                                   measured_word, by);
             if (!x.max_sources)
-                return fmt::format("{:<{}} none: one source of {} B takes {} at {}{}\n", label, kw, x.stripe_bytes,
+                return fmt::format("{:<{}} none: one {} of {} B takes {} at {}{}\n", label, kw,
+                                   measured_word.substr(0, measured_word.size() - 1), x.stripe_bytes,
                                    format_duration(x.one_source_s), format_frequency(o.question.min_freq_hz), by);
             std::string most = fmt::format("{} {}", x.count(), unit);
             if (x.cap && x.max_sources >= x.cap)
@@ -287,8 +306,8 @@ std::string render_stripes(const Recommendation& r) {
                 most += "^";
             // The measured N's around the answer.
             const std::string measured = x.fits_measured == x.max_sources || !x.over_measured
-                                             ? fmt::format("at {} src", x.fits_measured)
-                                             : fmt::format("{}..{} src", x.fits_measured, x.over_measured);
+                                             ? fmt::format("at {} {}", x.fits_measured, abbrev)
+                                             : fmt::format("{}..{} {}", x.fits_measured, x.over_measured, abbrev);
             const std::string up = x.cap && x.max_sources >= x.cap ? "PASS at every count the kernel takes"
                                    : x.capped ? fmt::format("OVER somewhere above {} {} (not measured)", x.count(), unit)
                                               : fmt::format("OVER above {} {}", x.count(), unit);
@@ -298,9 +317,10 @@ std::string render_stripes(const Recommendation& r) {
         for (const StripeRow& row : r.stripes)
             out += stripe_line(row.bound.kernel, row.bound, many ? "  " + machine_ref(row.bound.machine) : "");
         for (const StripeResult& a : r.stripe_algorithms) out += stripe_line(a.algorithm, a, "  bound by " + a.kernel);
-        out +=
-            "(most: linear in the number of sources between the ones measured, never beyond them; measured: the counts "
-            "around it; ^ capped at the largest measured, * every count the kernel takes)\n";
+        out += fmt::format(
+            "(most: linear in the number of {} between the ones measured, never beyond them; measured: the counts "
+            "around it; ^ capped at the largest measured, * every count the kernel takes)\n",
+            raid ? "sources" : "messages");
     }
     return out;
 }

@@ -232,25 +232,33 @@ std::string stripe_lines(const Recommendation& r) {
     const std::string freq = format_frequency(r.options.question.min_freq_hz);
     std::string h;
     if (!r.stripes.empty()) {
-        h += "\n/* Multi-source kernels: the most disks (or sources) one section may cover at 4096-byte stripes, per "
-             "variant and per\n"
-             " * algorithm (the fewest across its variants); disks count the data disks and P and Q, as gen_syndrome() "
-             "and md do. */\n";
+        const bool raid = std::any_of(r.stripes.begin(), r.stripes.end(),
+                                      [](const StripeRow& row) { return row.bound.unit.raid(); });
+        const bool messages = std::any_of(r.stripes.begin(), r.stripes.end(),
+                                          [](const StripeRow& row) { return !row.bound.unit.raid(); });
+        h += fmt::format(
+            "\n/* Multi-source kernels: the most {} one section may cover at {}, per variant and per\n"
+            " * algorithm (the fewest across its variants){}. */\n",
+            raid && messages ? "disks, sources or messages" : raid ? "disks (or sources)" : "messages (hashed side by side)",
+            messages ? "4096 bytes each" : "4096-byte stripes",
+            raid ? "; disks count the data disks and P and Q, as gen_syndrome() and md do" : "");
         auto line = [&](const StripeResult& s, const std::string& stem, const std::string& by) {
+            const std::string counted = s.unit.raid() ? "sources" : s.unit.word;  // what the measured N's count
             if (s.below_measured)
                 return "/* " +
                        comment_safe(fmt::format("{}: none, fewer than the smallest measured, {}, fit ({} "
-                                                "sources by the line){}; sweep fewer sources",
-                                                count_macro(stem), stripe_count_text(s, s.measured_min), s.below_measured, by)) +
+                                                "{} by the line){}; sweep fewer {}",
+                                                count_macro(stem), stripe_count_text(s, s.measured_min), s.below_measured,
+                                                counted, by, counted)) +
                        " */\n";
             if (!s.max_sources)
                 return "/* " +
-                       comment_safe(fmt::format("{}: not even one source of {} B fits: {} at {}{}", count_macro(stem),
-                                                s.stripe_bytes, format_duration(s.one_source_s), freq, by)) +
+                       comment_safe(fmt::format("{}: not even one {} of {} B fits: {} at {}{}", count_macro(stem),
+                                                counted.substr(0, counted.size() - 1), s.stripe_bytes, format_duration(s.one_source_s), freq, by)) +
                        " */\n";
             std::string what = fmt::format("{} at {}{}", format_duration(s.time_s), freq, by);
             if (s.cap && s.max_sources >= s.cap)
-                what += fmt::format(", every count the kernel takes ({} sources)", s.cap);
+                what += fmt::format(", every count the kernel takes ({} {})", s.cap, counted);
             else if (s.capped)
                 what += ", capped at the largest measured, " + stripe_count_text(s, s.measured_max);
             else

@@ -35,8 +35,11 @@ std::string macro_stem(const std::string& name) {
 }
 
 StripeUnit stripe_unit(const KernelInfo& k) {
-    const UpstreamLimit* u = find_upstream_limit(k.algorithm);
+    const UpstreamLimit* u = find_upstream_limit(k.algorithm, "", k.kernel());
+    if (!u) u = find_upstream_limit(k.algorithm.substr(0, k.algorithm.find(".x")));
     if (u && u->count == "disks") return {"disks", k.dest_count};
+    // A multi-message hash (sha256_finup_2x): its sources are whole messages, each with its own digest.
+    if (u && u->shape != "stripe") return {"messages", 0};
     return {"sources", 0};
 }
 

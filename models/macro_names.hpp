@@ -19,10 +19,13 @@ inline constexpr std::string_view kMacroPrefix = "FPUTUNE_";
 std::string macro_stem(const std::string& name);
 
 // How Linux counts a multi-source call's buffers (linux-x86-sections.csv "count"): raid6 in disks (the N data
-// disks + P + Q, as gen_syndrome(disks, ...) and md's raid_disks count them), xor in sources (xor_gen's src_cnt).
+// disks + P + Q, as gen_syndrome(disks, ...) and md's raid_disks count them), xor in sources (xor_gen's src_cnt),
+// a multi-message hash (sha256_finup_2x) in messages.
 struct StripeUnit {
-    std::string word = "sources";  // "disks" | "sources"
+    std::string word = "sources";  // "disks" | "sources" | "messages"
     std::uint32_t extra = 0;  // count = sources + extra
+    bool raid() const { return word != "messages"; }  // disks or sources of an md stripe
+    std::string one() const { return word.substr(0, word.size() - 1); }  // "disk", "source", "message"
 };
 StripeUnit stripe_unit(const KernelInfo& k);
 

@@ -102,14 +102,15 @@ StripeResult solve_stripe_count(const StripeSeries& s, const RecommendOptions& o
 }
 
 std::string stripe_count_text(const StripeResult& r, std::uint32_t sources) {
-    if (!r.unit.extra) return fmt::format("{} sources", sources);
+    if (!r.unit.extra) return fmt::format("{} {}", sources, r.unit.word);
     return fmt::format("{} sources ({} {})", sources, sources + r.unit.extra, r.unit.word);
 }
 
 std::string stripe_bracket_text(const StripeResult& r) {
+    const std::string what = r.unit.extra ? "sources" : r.unit.word;
     if (r.fits_measured == r.max_sources || !r.over_measured)
-        return fmt::format("measured at {} sources", r.fits_measured);
-    return fmt::format("between {} and {} sources measured", r.fits_measured, r.over_measured);
+        return fmt::format("measured at {} {}", r.fits_measured, what);
+    return fmt::format("between {} and {} {} measured", r.fits_measured, r.over_measured, what);
 }
 
 }  // namespace fputune

@@ -362,6 +362,32 @@ TEST_CASE("multi-source: recommend, header and check speak in disks", "[models][
     CHECK(c.results[2].time_s == Approx(1.05 * (2000 + 0.3 * 10 * 4096) / 1e9).epsilon(1e-3));
 }
 
+TEST_CASE("multi-source: a multi-message hash speaks of messages, RAID of disks and sources", "[models][shapes]") {
+    SweepFile f = base_sweep();
+    KernelInfo k = series("sha256-shani-2x.x2", "sha256.x2", 64, "sha256-shani-2x", "stripe", 2);
+    k.dest_count = 2;
+    k.max_sources = 2;
+    add_line(f, k, 1000, 2);
+    const ModelFile two = fit_sweep(f, "sha2x.json");
+    REQUIRE(stripe_series(two, Cache::cold).size() == 1);
+    CHECK(stripe_series(two, Cache::cold)[0].unit.word == "messages");
+    const Recommendation r = recommend({two}, budget_30us());
+    REQUIRE(r.stripes.size() == 1);
+    const std::string table = render_table(r), header = render_header(r, "limits.h");
+    INFO(table << header);
+    for (const std::string& text : {table, header}) {
+        CHECK_THAT(text, Catch::Contains("messages") && !Catch::Contains("disk") && !Catch::Contains("P + Q") &&
+                             !Catch::Contains("stripe") && !Catch::Contains(" src"));
+    }
+    CHECK_THAT(header, Catch::Contains("FPUTUNE_SHA256_SHANI_2X_2_MESSAGES_FPU_BYTES") &&
+                           Catch::Contains("every count the kernel takes (2 messages)") && !Catch::Contains(" source"));
+    // RAID keeps its disks and sources beside it.
+    const Recommendation both = recommend({raid_models(0.3), two}, budget_30us());
+    CHECK_THAT(render_table(both), Catch::Contains("disks (data + P + Q) or sources") &&
+                                       Catch::Contains("or messages (hashed side by side)") &&
+                                       Catch::Contains(" disks ") && Catch::Contains(" messages"));
+}
+
 TEST_CASE("series fields survive the model file, and files without them read as before", "[models][shapes]") {
     const ModelFile m = raid_models();
     const ModelFile back = model_from_json(to_json(m), "x.json");
