@@ -8,6 +8,29 @@ fputune=$1
 out=$2
 include=$(mktemp)
 trap 'rm -f "$include"' EXIT
+# A command's --help as roff that the formatter fills to the reader's width: the usage line and prose as
+# paragraphs, each option a tagged paragraph (.TP) with its name in bold and its help (the continuation lines
+# joined). Every text line starts with \& so that a leading dot or quote is text.
+help_to_roff() {
+    awk '
+        function text(s) { sub(/^ +/, "", s); sub(/ +$/, "", s); if (s != "") print "\\&" s }
+        /^$/ { in_opt = 0; in_text = 0; next }
+        /^usage: / { gsub(/-/, "\\-"); print ".PP"; text($0); in_opt = 0; in_text = 1; next }
+        /^[a-z][a-z -]*options:$/ { print ".PP"; print "\\fB" $0 "\\fR"; in_opt = 0; in_text = 0; next }
+        /^  -/ {
+            line = substr($0, 3)
+            i = index(line, "  ")
+            name = i ? substr(line, 1, i - 1) : line
+            gsub(/-/, "\\-", name)
+            print ".TP"
+            print "\\fB" name "\\fR"
+            if (i) text(substr(line, i))
+            in_opt = 1; in_text = 0; next
+        }
+        in_opt && /^   / { text($0); next }
+        { if (!in_text) print ".PP"; in_opt = 0; in_text = 1; text($0) }
+    '
+}
 commands=$("$fputune" --help | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 } on && /^$/ { on = 0 }')
 {
     echo "[NAME]"
@@ -54,13 +77,11 @@ continue an interrupted sweep with the options its file records.
 the sha256 variants, which of them this CPU runs and why not.
 EOF
     echo "[COMMANDS]"
+    echo ".nh"
     for cmd in $commands; do
         echo ".SS \"fputune $cmd\""
-        echo ".nf"
-        # roff: a backslash is \e, a line starting with a dot or a quote is escaped with \&
-        # (the exit status paragraph every --help ends with is said once, above)
-        "$fputune" "$cmd" --help | sed -e '/^exit status:/,$d' -e 's/\\/\\e/g' -e "s/^\\([.']\\)/\\\\\\&\\1/"
-        echo ".fi"
+        # roff: a backslash is \e (the exit status paragraph every --help ends with is said once, above)
+        "$fputune" "$cmd" --help | sed -e '/^exit status:/,$d' -e 's/\\/\\e/g' | help_to_roff
     done
     echo "[ENVIRONMENT]"
     echo ".TP"
