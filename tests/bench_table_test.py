@@ -44,6 +44,32 @@ with tempfile.TemporaryDirectory() as tmp:
     if check(tmp).returncode != 0 or open(os.path.join(tmp, "docs", "results.md")).read() != text:
         print("FAIL rewriting the table did not give the committed one back")
         failed = 1
+# A multi-source kernel's row is keyed on bytes per source, as single-stream rows on bytes per call: its 16 KiB cell is
+# ours / peer at 16 KiB per source (a call of sources x 16 KiB), never at 16 KiB in all (4 KiB per source).
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.join(source, "tools"))
+import bench_table  # noqa: E402
+
+table = open(os.path.join(source, "docs", "results.md")).read()
+col = bench_table.SIZES.index(16384)
+for path, doc in bench_table.load(source):
+    method = doc["context"].get("method", "")
+    for variant, peer in (("raid6-avx2", "raid6-avx2-isal"), ("xor-avx", "xor-avx-isal")):
+        calls = {(r["kernel"], r["bytes"]): r for r in doc["results"]}
+        ours = [r for r in doc["results"] if r["kernel"] == variant]
+        if not ours:
+            continue
+        n = bench_table.sources_of(ours[0], method)
+        want = calls[(variant, n * 16384)]["tsc_cycles_per_byte"] / calls[(peer, n * 16384)]["tsc_cycles_per_byte"]
+        row = re.search(r"^\| " + re.escape(variant) + r" \| " + re.escape(peer) + r" \|(.*)$", table, re.M)
+        cells = row.group(1).split("|") if row else []
+        if n < 2 or len(cells) <= col or cells[col].strip() != f"{want:.2f}":
+            print(f"FAIL {path}: {variant}'s 16 KiB cell is {cells[col].strip() if len(cells) > col else 'missing'}, "
+                  f"not ours / peer at 16 KiB per source over {n} sources ({want:.2f})")
+            failed = 1
+if "keyed on bytes per source" not in table:
+    print("FAIL the speed table does not say that multi-source rows are keyed on bytes per source")
+    failed = 1
 # `--runs` at 16 KiB finds the multi-source kernels, benched at 16 KiB per source (bytes = sources x size).
 runs = glob.glob(os.path.join(source, "data/machines/bench/*-16KiB-x7.runs.json"))
 for f in runs:
@@ -56,5 +82,5 @@ if not runs:
     print("FAIL no *-16KiB-x7.runs.json under data/machines/bench")
     failed = 1
 print("speed table: " + ("FAILED" if failed else "matches the bench files; a changed cell is caught and mended; "
-      "--runs pairs the multi-source kernels at the size given"))
+      "multi-source rows are per source; --runs pairs the multi-source kernels at the size given"))
 sys.exit(failed)

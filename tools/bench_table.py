@@ -146,14 +146,16 @@ def table(docs):
                    f"fputune {c['tool_commit']}, {c['date'][:10]}; {len(doc.get('masked_peers', []))} masked OpenSSL runs. "
                    "Ours / peer (TSC cycles per byte, both from one run; < 1 = ours faster), ours in core cycles "
                    "per byte at 16 KiB, and ours / the kernel's own code (`<variant>-linux`, the linux provider) at "
-                   "16 KiB where the file has it:")
+                   "16 KiB where the file has it. A multi-source kernel's row (raid6, xor) is keyed on bytes per "
+                   "source, as `fputune bench --sizes` takes them (one call covers the sources times the column's "
+                   "size), so its columns compare like with like:")
         out.append("")
         out.append("| variant | peer on the same path | " + " | ".join(size_name(s) for s in SIZES) + " | core c/B 16 KiB | / linux 16 KiB |")
         out.append("|---|---|" + "---:|" * len(SIZES) + "---:|---:|")
-        main = cpb(doc["results"])
+        main = cpb_at_size(doc)  # a multi-source kernel by bytes per source, every other one by bytes per call
         algs = {r["kernel"]: r["algorithm"] for r in doc["results"]}
         for v in our_variants(doc):
-            p = pairing(doc, v, algs[v])
+            p = pairing(doc, v, algs[v], per_size=True)
             cells = []
             for s in SIZES:
                 if p and (v, s) in p[2] and (p[0], s) in p[2]:
