@@ -173,6 +173,7 @@ void write_measurement_record(json& j, const SweepFile& f) {
     if (f.sampling.rounds || !f.disturbances.empty()) j["disturbances"] = events;
     if (!f.doctor.is_null()) j["doctor"] = f.doctor;
     if (f.contention.probes) j["contention"] = contention_json(f.contention);
+    if (f.closed_loop.is_object()) j["closed_loop"] = f.closed_loop;
     if (f.cold_buffer.bytes) {
         j["cold_buffer"] = {{"bytes", f.cold_buffer.bytes}};
         if (f.cold_buffer.huge_page_bytes >= 0) j["cold_buffer"]["huge_page_bytes"] = f.cold_buffer.huge_page_bytes;
@@ -238,6 +239,7 @@ void read_measurement_record(const json& j, SweepFile& f) {
     }
     if (const json* d = optional_member(j, "doctor", top)) f.doctor = object(*d, top / "doctor");
     if (const json* c = optional_member(j, "contention", top)) f.contention = contention_from(*c, top / "contention");
+    if (const json* c = optional_member(j, "closed_loop", top)) f.closed_loop = object(*c, top / "closed_loop");
     if (const json* c = optional_member(j, "cold_buffer", top)) {
         const Path at = top / "cold_buffer";
         object(*c, at);

@@ -154,6 +154,9 @@ struct SweepFile {
     double core_per_tsc_end = 0;  // and at the end (a change is a warning)
     RatioTrace ratio_trace;  // probed between samples (probes == 0: an older file without it)
     ContentionTrace contention;  // probed beside it (probes == 0: unknown, an older file)
+    // The sweep's closed loop (models/closed_loop.hpp closed_loop_json): the question its constants were
+    // measured for, and each constant's check at its exact size. null: none (an older file, --no-closed-loop).
+    nlohmann::json closed_loop;
     TimerTrace timer_trace;
     SamplingSummary sampling;
     std::vector<DisturbanceRecord> disturbances;
