@@ -110,8 +110,10 @@ SweepFile close_loop(SweepFile file, const SweepOptions& opt, SweepInputs in, co
         }
         constants = provisional_constants(file, source, ro);
     }
-    if (stopped.empty() && !extra_points(loop_points(constants, file, false), opt).empty() && passes == kMaxPasses)
-        stopped = fmt::format("{} passes: a constant still moved", kMaxPasses);
+    if (const std::size_t left = loop_points(constants, file, false).size(); left && stopped.empty())
+        stopped = passes == kMaxPasses
+                      ? fmt::format("{} passes: {} constants moved to a size not measured", kMaxPasses, left)
+                      : fmt::format("{} constants at a size this sweep cannot measure", left);
     file.closed_loop = closed_loop_json(ro.question, first, constants, file, passes, stopped);
     return file;
 }
