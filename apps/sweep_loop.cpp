@@ -22,15 +22,19 @@ constexpr double kMinPassSeconds = 1.0;  // less than this left: the loop stops 
 
 // The sweep's series of a point: one of the kernel's own (lib/sweep.hpp section_series), or for a count one
 // of its multi-source series with that many sources. False: no such kernel or series here.
-bool series_of(const LoopPoint& p, const SweepOptions& opt, const Kernel*& kernel, SeriesSpec& series) {
+bool series_of(const LoopPoint& p, const SweepOptions& opt, const Kernel*& kernel, SeriesSpec& series,
+               bool& count_only) {
     for (const Kernel* k : opt.kernels) {
         if (k->name != p.kernel) continue;
-        for (const SeriesSpec& s : section_series(*k, opt)) {
+        const std::vector<SeriesSpec> all = section_series(*k, opt);
+        for (const SeriesSpec& s : all) {
             SeriesSpec cand = s;
             if (p.sources && s.sources) cand.sources = p.sources;
             if (series_name(*k, cand) != p.series) continue;
             kernel = k;
             series = cand;
+            // Not one the first pass sweeps: a series for the count alone.
+            count_only = std::none_of(all.begin(), all.end(), [&](const SeriesSpec& a) { return a.sources == cand.sources; });
             return true;
         }
     }
@@ -43,9 +47,10 @@ std::vector<ExtraPoints> extra_points(const std::vector<LoopPoint>& points, cons
     for (const LoopPoint& p : points) {
         const Kernel* k = nullptr;
         SeriesSpec s;
-        if (!series_of(p, opt, k, s)) continue;
+        bool count_only = false;
+        if (!series_of(p, opt, k, s, count_only)) continue;
         const bool cold = p.cache == Cache::cold;
-        auto [it, fresh] = by_series.try_emplace({p.series, cold}, ExtraPoints{k, s, cold, {}});
+        auto [it, fresh] = by_series.try_emplace({p.series, cold}, ExtraPoints{k, s, cold, {}, count_only});
         it->second.bytes.push_back(p.bytes);
     }
     std::vector<ExtraPoints> out;
@@ -119,17 +124,8 @@ SweepFile close_loop(SweepFile file, const SweepOptions& opt, SweepInputs in, co
 }
 
 std::string closed_loop_summary(const SweepFile& f) {
-    const nlohmann::json& j = f.closed_loop;
-    if (!j.is_object()) return "";
-    const std::size_t n = j.value("constants", nlohmann::json::array()).size();
-    const std::size_t near = j.value("points_near", std::size_t{0}), settled = j.value("points_near_settled", std::size_t{0});
-    return fmt::format(
-        "closed loop ({} at {}, {} passes): {} of {} constants measured at their exact size, {} of them as "
-        "predicted; {} of the {} points near them settled ({:.0f} %){}\n",
-        format_duration(j.value("budget_s", 0.0)), format_frequency(j.value("min_freq_hz", 0.0)),
-        j.value("passes", 0), j.value("measured", 0), n, j.value("agreed", 0), settled, near,
-        near ? 100.0 * static_cast<double>(settled) / static_cast<double>(near) : 0.0,
-        j.value("stopped", std::string()).empty() ? "" : "; stopped early: " + j.value("stopped", std::string()));
+    const std::string brief = closed_loop_brief(f.closed_loop, true);
+    return brief.empty() ? "" : brief + "\n";
 }
 
 }  // namespace fputune::cli

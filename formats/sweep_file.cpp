@@ -11,6 +11,7 @@
 #include "atomic_file.hpp"
 #include "json_checked.hpp"
 #include "provenance_json.hpp"
+#include "units.hpp"
 
 namespace fputune {
 
@@ -306,6 +307,7 @@ void read_series_fields(const json& k, const jsonc::Path& at, KernelInfo& info) 
     info.max_sources = member_or(k, "max_sources", at, std::uint32_t{0},
                                  [](const json& v, const Path& p) { return integer<std::uint32_t>(v, p); });
     info.idle_s = member_or(k, "idle_s", at, 0.0, [](const json& v, const Path& p) { return real(v, p, 0, 10); });
+    info.count_only = member_or(k, "count_only", at, false, [](const json& v, const Path& p) { return boolean(v, p); });
 }
 
 void write_series_fields(json& j, const KernelInfo& k) {
@@ -315,6 +317,7 @@ void write_series_fields(json& j, const KernelInfo& k) {
     if (k.dest_count) j["dest_count"] = k.dest_count;
     if (k.max_sources) j["max_sources"] = k.max_sources;
     if (k.idle_s > 0) j["idle_s"] = k.idle_s;
+    if (k.count_only) j["count_only"] = true;
 }
 
 json kernel_entry_json(const KernelInfo& k) {
@@ -350,6 +353,20 @@ double model_core_per_tsc(const SweepFile& f) {
 
 PointStats model_ticks(const SweepFile& f, const PointStats& ticks, const PointStats& cycles) {
     return cycles.samples && f.ratio_trace.probes && f.ratio_trace.p50 > 0 ? scaled(cycles, f.ratio_trace.p50) : ticks;
+}
+
+std::string closed_loop_brief(const nlohmann::json& j, bool full) {
+    if (!j.is_object()) return "";
+    const std::size_t n = j.value("constants", nlohmann::json::array()).size();
+    std::string s = fmt::format("closed loop for {} at {}: {} of {} constants measured at their exact size, {} as predicted",
+                                format_duration(j.value("budget_s", 0.0)), format_frequency(j.value("min_freq_hz", 0.0)),
+                                j.value("measured", 0), n, j.value("agreed", 0));
+    if (!full) return s;
+    const double near = j.value("points_near", 0.0), settled = j.value("points_near_settled", 0.0);
+    s += fmt::format(" ({} passes); {:.0f} of the {:.0f} points near them settled ({:.0f} %)", j.value("passes", 0),
+                     settled, near, near > 0 ? 100 * settled / near : 0.0);
+    const std::string stopped = j.value("stopped", std::string());
+    return stopped.empty() ? s : s + "; stopped early: " + stopped;
 }
 
 json to_json(const SweepFile& f) {

@@ -505,7 +505,9 @@ SweepPlan plan_extra(const std::vector<ExtraPoints>& extra, const SweepFile& hav
             plan.sections.push_back({e.kernel, e.cold, bytes, e.series, name});
             if (std::find(plan.kernels.begin(), plan.kernels.end(), e.kernel) == plan.kernels.end())
                 plan.kernels.push_back(e.kernel);
-            list_kernel(plan, series_info(*e.kernel, e.series));
+            KernelInfo info = series_info(*e.kernel, e.series);
+            info.count_only = e.count_only;
+            list_kernel(plan, std::move(info));
         }
     }
     return plan;

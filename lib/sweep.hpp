@@ -147,6 +147,7 @@ struct ExtraPoints {
     SeriesSpec series;
     bool cold;
     std::vector<std::uint64_t> bytes;  // whole blocks (multi-source: per source)
+    bool count_only = false;  // a series of its own only for a count (KernelInfo::count_only)
 };
 // The plan of the points of `extra` that `have` lacks, each once. No thresholds.
 SweepPlan plan_extra(const std::vector<ExtraPoints>& extra, const SweepFile& have);

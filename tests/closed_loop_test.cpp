@@ -149,9 +149,17 @@ TEST_CASE("closed loop: a count between measured series is asked for at that cou
         CHECK(m == 9);  // the 16-source series' sizes, 256 B .. 64 KiB (4 KiB among them)
     }
 
-    // Measured: the count stands, now on a series of its own, and fits where it was measured.
-    for (std::uint32_t n : {13u, 14u}) add_stripy(f, n);
+    // Measured: the count stands, now on a series of its own, and fits where it was measured; the count's series
+    // have no limit in bytes of their own.
+    for (std::uint32_t n : {13u, 14u}) {
+        add_stripy(f, n);
+        f.kernels.back().count_only = true;
+    }
     const std::vector<LoopConstant> again = provisional_constants(f, "stripy.json", question());
+    CHECK(std::none_of(again.begin(), again.end(), [](const LoopConstant& c) {
+        return !c.sources && (c.series == "stripy.x13" || c.series == "stripy.x14");
+    }));
+    CHECK(std::any_of(again.begin(), again.end(), [](const LoopConstant& c) { return !c.sources && c.series == "stripy.x16"; }));
     const LoopConstant* measured = find(again, "stripy", true);
     REQUIRE(measured);
     CHECK(measured->sources == 13);

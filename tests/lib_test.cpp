@@ -349,7 +349,7 @@ TEST_CASE("sweep: the closed loop's extra points are planned once, those the fil
     have.sections.push_back(p);
     const SeriesSpec x8{SectionShape::stripe, 8}, x21{SectionShape::stripe, 21};
     const SweepPlan plan = plan_extra({{raid, x8, true, {2048, 4096}},
-                                       {raid, x21, true, {4096, 4096, 8192}},
+                                       {raid, x21, true, {4096, 4096, 8192}, true},
                                        {raid, x8, false, {4096}}},
                                       have);
     REQUIRE(plan.sections.size() == 4);  // x8 cold 2048, x21 cold 4096 and 8192, x8 hot 4096
@@ -361,7 +361,7 @@ TEST_CASE("sweep: the closed loop's extra points are planned once, those the fil
     CHECK(plan.thresholds.empty());
     CHECK(plan.kernels.size() == 1);
     const bool listed = std::any_of(plan.listed.begin(), plan.listed.end(), [](const KernelInfo& k) {
-        return k.name == "raid6-sse2.x21" && k.sources == 21 && k.of == "raid6-sse2";
+        return k.name == "raid6-sse2.x21" && k.sources == 21 && k.of == "raid6-sse2" && k.count_only;
     });
     CHECK(listed);
 }
