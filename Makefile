@@ -35,7 +35,7 @@ BUDGET ?= 30us
 MIN_FREQ ?= 1GHz
 run: build
 	$(FPUTUNE) cpu
-	$(FPUTUNE) sweep -o fputune-sweep.json --csv fputune-sweep.csv
+	$(FPUTUNE) sweep -o fputune-sweep.json --csv fputune-sweep.csv --budget $(BUDGET) --min-freq $(MIN_FREQ)
 	$(FPUTUNE) recommend --from fputune-sweep.json --budget $(BUDGET) --min-freq $(MIN_FREQ) --header limits.h
 	$(FPUTUNE) report --from fputune-sweep.json --budget $(BUDGET) --min-freq $(MIN_FREQ) -o report.html
 	@# verify exits 1 when a section measured now is over the budget: said loudly, but not a failed build

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <memory>
 #include <iostream>
 #include <optional>
@@ -24,6 +25,7 @@
 #include "sibling.hpp"
 #include "signals.hpp"
 #include "sweep.hpp"
+#include "sweep_loop.hpp"
 #include "text_lines.hpp"
 #include "units.hpp"
 
@@ -49,6 +51,20 @@ std::string sweep_csv(const SweepFile& f) {
     for (const auto& p : f.sections) row("section", p.kernel, p.cache, p.bytes, p.ticks, p.cycles);
     for (const auto& p : f.thresholds) row("threshold", p.kernel, p.dirty, p.bytes, p.ticks, p.cycles);
     return s;
+}
+
+// The closed loop's question (--budget, --min-freq) and whether it runs: not with --sizes (exactly those
+// sizes were asked for) nor --no-closed-loop.
+void loop_options(const po::variables_map& vm, SweepOptions& opt) {
+    try {
+        opt.loop_budget_s = parse_duration_s(vm["budget"].as<std::string>(), "--budget");
+        opt.loop_min_freq_hz = parse_frequency_hz(vm["min-freq"].as<std::string>(), "--min-freq");
+        check_plausible_budget(opt.loop_budget_s, "--budget");
+        check_plausible_min_freq(opt.loop_min_freq_hz, "--min-freq");
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(e.what());
+    }
+    opt.closed_loop = !vm.count("no-closed-loop") && opt.sizes.empty();
 }
 
 // The options from the command line; a UsageError names each mistake.
@@ -99,6 +115,7 @@ SweepOptions sweep_options(const po::variables_map& vm) {
         throw UsageError("--zmm-idle " + vm["zmm-idle"].as<std::string>() +
                          ": an idle time of 10us to 1s, e.g. 1ms (Intel powers the "
                          "512-bit units down after ~0.7 ms without 512-bit code)");
+    loop_options(vm, opt);
     opt.kernel_patterns = kernel_patterns(vm);
     opt.kernels = selected_kernels(vm);
     return opt;
@@ -132,6 +149,12 @@ void options_from_file(SweepOptions& opt, const nlohmann::json& o, const po::var
                 opt.threshold_dirty.push_back(d == "none" ? DirtyState::none : parse_dirty(d));
         }
         if (!given("time-budget")) opt.budget_s = o.value("time_budget_s", opt.budget_s);
+        if (const auto loop = o.find("closed_loop"); loop != o.end() && !given("no-closed-loop")) {
+            opt.closed_loop = loop->is_object() && opt.sizes.empty();
+            if (loop->is_object() && !given("budget")) opt.loop_budget_s = loop->value("budget_s", opt.loop_budget_s);
+            if (loop->is_object() && !given("min-freq"))
+                opt.loop_min_freq_hz = loop->value("min_freq_hz", opt.loop_min_freq_hz);
+        }
         SamplingRules& r = opt.sampling;
         if (!given("rounds")) r.rounds = o.value("rounds", r.rounds);
         if (!given("quick")) {
@@ -238,6 +261,25 @@ void report_contention(const SweepFile& f, std::ostream& out) {
                            st.stretch, f.options["sibling"].value("load", "?"), st.points);
 }
 
+// The first pass, in (1 - loop_share) of the time budget when the closed loop runs, then the loop in what is
+// left. The file records the whole time budget.
+SweepFile measure_sweep_and_loop(const SweepOptions& opt, const SweepInputs& in, const PoolHooks& hooks,
+                                 const std::string& output) {
+    const auto start = std::chrono::steady_clock::now();
+    SweepOptions first = opt;
+    if (opt.closed_loop) first.budget_s = opt.budget_s * (1 - opt.loop_share);
+    SweepFile file = measure_sweep(first, in, hooks);
+    file.options["time_budget_s"] = opt.budget_s;
+    if (!opt.closed_loop || file.partial) return file;
+    const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    try {
+        return close_loop(file, opt, in, hooks, opt.budget_s - spent, output);
+    } catch (const std::exception& e) {  // the first pass could not be fitted: its file is still complete
+        file.warnings.push_back(fmt::format("closed loop skipped: {}", e.what()));
+        return file;
+    }
+}
+
 }  // namespace
 
 // The closing lines: what was written, how complete, and what the host did to it.
@@ -257,6 +299,7 @@ void print_summary(const SweepFile& file, const std::string& output) {
             : std::string("every point settled"),
         interrupted, file.sampling.rejected, file.sampling.retaken,
         file.partial ? fmt::format(" (continue with: fputune sweep --resume {} -o {})", output, output) : "");
+    summary << closed_loop_summary(file);
     report_contention(file, summary);
 }
 
@@ -292,6 +335,11 @@ po::options_description sweep_description() {
         "sibling", po::value<std::string>(),
         "busy[:int|vec|mem]: run that load on the CPU's SMT sibling in every other round (the worst case a kernel "
         "meets with SMT on); refused where the CPU has no sibling")(
+        "budget", po::value<std::string>()->default_value("30us"),
+        "the closed loop's question: the time budget per section whose limits it measures at their exact size")(
+        "min-freq", po::value<std::string>()->default_value("1GHz"), "the closed loop's minimum core clock")(
+        "no-closed-loop",
+        "only the first pass: no constants measured at their exact size (off anyway with --sizes)")(
         "root", po::value<std::string>()->default_value("/"), "read /proc and /sys under this directory");
     return desc;
 }
@@ -357,7 +405,7 @@ int run_sweep(const Args& args) {
     };
     hooks.on_event = [&](const DisturbanceEvent& e) { events(e); };
     if (sibling) hooks.on_round = [&](int r) { sibling->set_busy(r % 2 == 1); };
-    SweepFile file = measure_sweep(opt, in, hooks);
+    SweepFile file = measure_sweep_and_loop(opt, in, hooks, output);
     if (!host.empty()) file.host = host;
     progress.update(1, 1, "done");
     if (sibling) {

@@ -146,6 +146,7 @@ std::string render_title(const Recommendation& r) {
         const auto& m = r.machines[i];
         out += fmt::format("machine{}: {} ({} {}{}, core/TSC {:.3f})\n", many ? fmt::format(" [{}]", i + 1) : "",
                            m.machine, m.kind, m.source, m.date.empty() ? "" : ", " + m.date, m.core_per_tsc);
+        if (!m.closed_loop.empty()) out += "  " + m.closed_loop + "\n";
     }
     return out;
 }

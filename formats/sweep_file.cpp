@@ -11,6 +11,7 @@
 #include "atomic_file.hpp"
 #include "json_checked.hpp"
 #include "provenance_json.hpp"
+#include "units.hpp"
 
 namespace fputune {
 
@@ -173,6 +174,7 @@ void write_measurement_record(json& j, const SweepFile& f) {
     if (f.sampling.rounds || !f.disturbances.empty()) j["disturbances"] = events;
     if (!f.doctor.is_null()) j["doctor"] = f.doctor;
     if (f.contention.probes) j["contention"] = contention_json(f.contention);
+    if (f.closed_loop.is_object()) j["closed_loop"] = f.closed_loop;
     if (f.cold_buffer.bytes) {
         j["cold_buffer"] = {{"bytes", f.cold_buffer.bytes}};
         if (f.cold_buffer.huge_page_bytes >= 0) j["cold_buffer"]["huge_page_bytes"] = f.cold_buffer.huge_page_bytes;
@@ -238,6 +240,7 @@ void read_measurement_record(const json& j, SweepFile& f) {
     }
     if (const json* d = optional_member(j, "doctor", top)) f.doctor = object(*d, top / "doctor");
     if (const json* c = optional_member(j, "contention", top)) f.contention = contention_from(*c, top / "contention");
+    if (const json* c = optional_member(j, "closed_loop", top)) f.closed_loop = object(*c, top / "closed_loop");
     if (const json* c = optional_member(j, "cold_buffer", top)) {
         const Path at = top / "cold_buffer";
         object(*c, at);
@@ -304,6 +307,7 @@ void read_series_fields(const json& k, const jsonc::Path& at, KernelInfo& info) 
     info.max_sources = member_or(k, "max_sources", at, std::uint32_t{0},
                                  [](const json& v, const Path& p) { return integer<std::uint32_t>(v, p); });
     info.idle_s = member_or(k, "idle_s", at, 0.0, [](const json& v, const Path& p) { return real(v, p, 0, 10); });
+    info.count_only = member_or(k, "count_only", at, false, [](const json& v, const Path& p) { return boolean(v, p); });
 }
 
 void write_series_fields(json& j, const KernelInfo& k) {
@@ -313,6 +317,7 @@ void write_series_fields(json& j, const KernelInfo& k) {
     if (k.dest_count) j["dest_count"] = k.dest_count;
     if (k.max_sources) j["max_sources"] = k.max_sources;
     if (k.idle_s > 0) j["idle_s"] = k.idle_s;
+    if (k.count_only) j["count_only"] = true;
 }
 
 json kernel_entry_json(const KernelInfo& k) {
@@ -348,6 +353,20 @@ double model_core_per_tsc(const SweepFile& f) {
 
 PointStats model_ticks(const SweepFile& f, const PointStats& ticks, const PointStats& cycles) {
     return cycles.samples && f.ratio_trace.probes && f.ratio_trace.p50 > 0 ? scaled(cycles, f.ratio_trace.p50) : ticks;
+}
+
+std::string closed_loop_brief(const nlohmann::json& j, bool full) {
+    if (!j.is_object()) return "";
+    const std::size_t n = j.value("constants", nlohmann::json::array()).size();
+    std::string s = fmt::format("closed loop for {} at {}: {} of {} constants measured at their exact size, {} as predicted",
+                                format_duration(j.value("budget_s", 0.0)), format_frequency(j.value("min_freq_hz", 0.0)),
+                                j.value("measured", 0), n, j.value("agreed", 0));
+    if (!full) return s;
+    const double near = j.value("points_near", 0.0), settled = j.value("points_near_settled", 0.0);
+    s += fmt::format(" ({} passes); {:.0f} of the {:.0f} points near them settled ({:.0f} %)", j.value("passes", 0),
+                     settled, near, near > 0 ? 100 * settled / near : 0.0);
+    const std::string stopped = j.value("stopped", std::string());
+    return stopped.empty() ? s : s + "; stopped early: " + stopped;
 }
 
 json to_json(const SweepFile& f) {

@@ -71,9 +71,13 @@ void record_point_contention(SectionPoint& p, const PointSamples& s, double best
 
 void record_contention(SweepFile& f, const PoolResult& pool,
                        const std::function<const PointSamples*(const SectionPoint&)>& point_of) {
-    const double best = best_probe_cycles(pool.clock.contention_cycles);
-    f.contention = summarise_contention(pool.clock.contention_cycles, best);
-    if (!f.contention.probes) return;
+    // A file measured into again (--resume, the closed loop) keeps its quiet level, so that every point's
+    // level is against one best, and the trace of whichever run probed more.
+    const bool known = f.contention.probes && f.contention.best_cycles > 0;
+    const double best = known ? f.contention.best_cycles : best_probe_cycles(pool.clock.contention_cycles);
+    const ContentionTrace run = summarise_contention(pool.clock.contention_cycles, best);
+    if (!known || run.probes > f.contention.probes) f.contention = run;
+    if (!run.probes) return;
     for (SectionPoint& p : f.sections)
         if (const PointSamples* s = point_of(p)) record_point_contention(p, *s, best);
 }

@@ -37,7 +37,8 @@ void record_point_contention(SectionPoint& p, const PointSamples& s, double best
 
 // Writes what a sweep's pool measured of contention into its file: the trace of every calibration's probe, and
 // each section point's levels. `point_of` names the pool's point of a section of the file (nullptr: not
-// measured in this run, e.g. an earlier run's point of a resumed file).
+// measured in this run, e.g. an earlier run's point of a resumed file). A file that already holds a trace keeps
+// its best probe (the points' levels stay comparable) and takes this run's trace only if it probed more.
 void record_contention(SweepFile& f, const PoolResult& pool,
                        const std::function<const PointSamples*(const SectionPoint&)>& point_of);
 

@@ -73,6 +73,10 @@ nlohmann::json SweepOptions::to_json() const {
                         {"masked_features", feature_list_string(disabled_features() & detected_features())}};
     if (!sizes.empty()) j["sizes"] = sizes;
     if (zmm_idle_s > 0) j["zmm_idle_s"] = zmm_idle_s;
+    j["closed_loop"] = closed_loop ? nlohmann::json{{"budget_s", loop_budget_s},
+                                                    {"min_freq_hz", loop_min_freq_hz},
+                                                    {"share", loop_share}}
+                                   : nlohmann::json(false);
     return j;
 }
 
@@ -490,6 +494,25 @@ SweepPlan plan_verify(const std::vector<VerifyTarget>& targets, const SweepOptio
     return plan;
 }
 
+SweepPlan plan_extra(const std::vector<ExtraPoints>& extra, const SweepFile& have) {
+    SweepPlan plan;
+    std::set<std::tuple<std::string, bool, std::uint64_t>> planned;
+    for (const ExtraPoints& e : extra) {
+        const std::string name = series_name(*e.kernel, e.series);
+        for (std::uint64_t bytes : e.bytes) {
+            if (has_point(have, name, e.cold ? "cold" : "hot", bytes) || !planned.emplace(name, e.cold, bytes).second)
+                continue;
+            plan.sections.push_back({e.kernel, e.cold, bytes, e.series, name});
+            if (std::find(plan.kernels.begin(), plan.kernels.end(), e.kernel) == plan.kernels.end())
+                plan.kernels.push_back(e.kernel);
+            KernelInfo info = series_info(*e.kernel, e.series);
+            info.count_only = e.count_only;
+            list_kernel(plan, std::move(info));
+        }
+    }
+    return plan;
+}
+
 SweepMeasurement measure_plan(const SweepPlan& plan, const SweepOptions& opt, const Calibration& calm,
                               const PoolHooks& hooks) {
     SweepMeasurement m;
@@ -790,7 +813,10 @@ std::function<const PointSamples*(const SectionPoint&)> section_samples_of(const
 }  // namespace
 
 SweepFile measure_sweep(const SweepOptions& opt, const SweepInputs& in, const PoolHooks& hooks) {
-    const SweepPlan plan = plan_sweep(opt, in.resume);
+    return measure_into(plan_sweep(opt, in.resume), opt, in, hooks);
+}
+
+SweepFile measure_into(const SweepPlan& plan, const SweepOptions& opt, const SweepInputs& in, const PoolHooks& hooks) {
     const SweepMeasurement m = measure_plan(plan, opt, in.calm, hooks);
     SweepFile f = summarise_sweep(opt, in, plan, m);
     record_contention(f, m.pool, section_samples_of(plan, m.pool));

@@ -34,6 +34,12 @@ struct SweepOptions {
     double zmm_idle_s = 0;  // > 0: also the ZMM warm-up state, AVX-512 kernels' first section after this long idle
     int cpu = -1;  // pinned to (recorded)
     SamplingRules sampling;  // rounds, and when a point has enough samples
+    // The closed loop (apps/closed_loop.hpp): the first pass gets budget_s x (1 - loop_share), then the
+    // constants for this question (a section budget at a minimum clock) are measured at their exact size in
+    // what is left. Off with explicit sizes (--sizes: exactly those) or --no-closed-loop.
+    bool closed_loop = true;
+    double loop_budget_s = 30e-6, loop_min_freq_hz = 1e9;
+    double loop_share = 0.2;
 
     // --quick: to 256 KiB (unless max_bytes_given), 2 points per doubling, 2 rounds, looser intervals, 25 s.
     void apply_quick(bool max_bytes_given);
@@ -134,6 +140,18 @@ struct VerifyTarget {
 SweepPlan plan_verify(const std::vector<VerifyTarget>& targets, const SweepOptions& opt,
                       std::vector<std::size_t>& points);
 
+// Points a finished sweep lacks, to measure into it (the closed loop, apps/closed_loop.hpp): a series of a
+// kernel, a new one too (raid6-avx2.x21, one more count of sources), at some sizes in one cache state.
+struct ExtraPoints {
+    const Kernel* kernel;
+    SeriesSpec series;
+    bool cold;
+    std::vector<std::uint64_t> bytes;  // whole blocks (multi-source: per source)
+    bool count_only = false;  // a series of its own only for a count (KernelInfo::count_only)
+};
+// The plan of the points of `extra` that `have` lacks, each once. No thresholds.
+SweepPlan plan_extra(const std::vector<ExtraPoints>& extra, const SweepFile& have);
+
 // What measuring a plan gave: the pool's samples (sections first, then thresholds) and the core clock
 // at the start and the end.
 struct SweepMeasurement {
@@ -165,5 +183,7 @@ std::string cold_buffer_warning(const ColdBuffer& c);
 
 // plan -> measure -> summarise. A stop (hooks.stop) gives a file marked partial.
 SweepFile measure_sweep(const SweepOptions& opt, const SweepInputs& in, const PoolHooks& hooks);
+// measure -> summarise of a plan made elsewhere (plan_extra), into in.resume's file when it is set.
+SweepFile measure_into(const SweepPlan& plan, const SweepOptions& opt, const SweepInputs& in, const PoolHooks& hooks);
 
 }  // namespace fputune

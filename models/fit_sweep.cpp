@@ -197,6 +197,7 @@ ModelFile fit_sweep(const SweepFile& sweep, const std::string& source, const std
     m.machine = sweep.host.empty() ? machine_name(sweep.cpu) : sweep.host + " (" + machine_name(sweep.cpu) + ")";
     if (sweep.doctor.is_object() && sweep.doctor.contains("verdict") && sweep.doctor["verdict"].is_string())
         m.doctor_verdict = sweep.doctor["verdict"].get<std::string>();
+    m.closed_loop = closed_loop_brief(sweep.closed_loop);
     m.cpu = sweep.cpu;
     m.sweep_date = sweep.date;
     m.sweep_tool_version = sweep.tool_version;

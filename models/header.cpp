@@ -71,7 +71,9 @@ std::string input_provenance(const MachineInfo& m) {
     if (!m.doctor.empty()) add("doctor " + m.doctor);
     if (!m.tool_version.empty())
         add("fputune " + m.tool_version + (m.tool_commit.empty() ? "" : " (" + m.tool_commit + ")"));
-    return what.empty() ? "" : fmt::format(" * {:<15}{}\n", "", what);
+    std::string out = what.empty() ? "" : fmt::format(" * {:<15}{}\n", "", what);
+    if (!m.closed_loop.empty()) out += fmt::format(" * {:<15}{}\n", "", m.closed_loop);
+    return out;
 }
 
 // Which contention each variant's bound assumes (models/contention.hpp), one line each: verify reads them.

@@ -70,6 +70,7 @@ struct ModelFile {
     std::string source;  // the path it was read from
     std::string source_kind;  // "sweep" | "reference-csv"
     std::string machine;  // a name for the CPU (brand string; "host (brand)" for a sweep naming its host)
+    std::string closed_loop;  // the sweep's closed loop in one line (models/closed_loop.hpp; "" = none)
     std::string doctor_verdict;  // the sweep's doctor verdict (calm, noisy, unfit; "" = none recorded)
     nlohmann::json cpu;  // the sweep's full cpu probe
     std::string sweep_date, sweep_tool_version, sweep_tool_commit;

@@ -104,7 +104,7 @@ Recommendation start_recommendation(const std::vector<ModelFile>& sources, const
              s.cpu.is_object() && s.cpu.contains("kernel_release") && s.cpu["kernel_release"].is_string()
                  ? s.cpu["kernel_release"].get<std::string>()
                  : "",
-             s.doctor_verdict});
+             s.doctor_verdict, s.closed_loop});
         for (const auto& n : s.notes) r.notes.push_back(s.machine + ": " + n);
         if (o.dirty && s.dirty && s.dirty != o.dirty)
             r.notes.push_back(
@@ -153,7 +153,7 @@ void recommend_variants(Recommendation& r, const std::vector<ModelFile>& sources
     std::map<std::string, VariantRow> rows;
     std::vector<std::string> order, fallback;
     for (const ModelChoice& c : select_models(sources, o.question).choices) {
-        if (!c.stands_for_algorithm) continue;
+        if (!c.stands_for_algorithm || c.kernel->count_only) continue;  // a count's series: the count reads it
         if (c.fallback) fallback.push_back(c.kernel->name + (sources.size() > 1 ? " on " + c.source->machine : ""));
         const KernelInfo& k = *c.kernel;
         const std::string key =

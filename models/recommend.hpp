@@ -61,6 +61,7 @@ struct MachineInfo {
     std::string machine, source, kind, date, dirty, tool_version, tool_commit;  // dirty: "" when not stated
     double core_per_tsc = 1, tsc_hz = 0;
     std::string kernel_release, doctor;  // the source's Linux and doctor verdict ("" = not recorded)
+    std::string closed_loop;  // its sweep's closed loop in one line ("" = none)
 };
 
 struct Recommendation {

@@ -2,6 +2,7 @@
 // lib/: units, statistics, the sweep file format and its errors, atomic writes, sweep sizes, clocks.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -335,4 +336,32 @@ TEST_CASE("bench: a multi-source kernel runs at the size given, per source, and 
     CHECK(s.size_bytes == 16384);
     CHECK(s.bytes == 16384);
     CHECK(s.sources == 0);
+}
+
+TEST_CASE("sweep: the closed loop's extra points are planned once, those the file has never, new series listed",
+          "[sweep]") {
+    const Kernel* raid = select_kernels({"raid6-sse2"}).at(0);
+    SweepFile have;
+    SectionPoint p;
+    p.kernel = "raid6-sse2.x8";
+    p.cache = "cold";
+    p.bytes = 4096;
+    have.sections.push_back(p);
+    const SeriesSpec x8{SectionShape::stripe, 8}, x21{SectionShape::stripe, 21};
+    const SweepPlan plan = plan_extra({{raid, x8, true, {2048, 4096}},
+                                       {raid, x21, true, {4096, 4096, 8192}, true},
+                                       {raid, x8, false, {4096}}},
+                                      have);
+    REQUIRE(plan.sections.size() == 4);  // x8 cold 2048, x21 cold 4096 and 8192, x8 hot 4096
+    CHECK(plan.sections[0].name == "raid6-sse2.x8");
+    CHECK(plan.sections[0].bytes == 2048);
+    CHECK(plan.sections[1].name == "raid6-sse2.x21");
+    CHECK(plan.sections[1].series.sources == 21);
+    CHECK_FALSE(plan.sections[3].cold);
+    CHECK(plan.thresholds.empty());
+    CHECK(plan.kernels.size() == 1);
+    const bool listed = std::any_of(plan.listed.begin(), plan.listed.end(), [](const KernelInfo& k) {
+        return k.name == "raid6-sse2.x21" && k.sources == 21 && k.of == "raid6-sse2" && k.count_only;
+    });
+    CHECK(listed);
 }

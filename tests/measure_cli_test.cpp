@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -102,5 +103,49 @@ TEST_CASE("CLI verify and doctor: each mistake is one line and exit 2", "[verify
         CHECK(r.rc == 2);
         CHECK_THAT(r.err, Catch::Contains(c.says));
         CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    }
+}
+
+TEST_CASE("CLI sweep: the closed loop measures each constant at its exact size and says so, --sizes has none",
+          "[sweep][cli][closed-loop]") {
+    const std::string out = (scratch() / "loop.json").string();
+    const Result r = fputune("sweep --quick -k sha256-avx2 --no-thresholds --cache cold --time-budget 6 -o " + out);
+    INFO(r.out << r.err);
+    REQUIRE(r.rc == 0);
+    CHECK_THAT(r.out, Catch::Contains("closed loop for 30.0 us at 1 GHz: 1 of 1 constants"));
+    const nlohmann::json j = nlohmann::json::parse(kCli.slurp(out));
+    INFO(j.value("warnings", nlohmann::json::array()).dump());
+    REQUIRE(j.contains("closed_loop"));
+    const nlohmann::json& loop = j["closed_loop"];
+    INFO(loop.dump());
+    CHECK(loop["passes"].get<int>() >= 1);
+    REQUIRE(loop["constants"].size() == 1);
+    const nlohmann::json& c = loop["constants"][0];
+    CHECK(c["series"] == "sha256-avx2");
+    // Measured where it is, unless the loop says why not.
+    CHECK((c["measured"] == true || !loop["stopped"].get<std::string>().empty()));
+    if (c["measured"] == true) {
+        bool has = false;
+        for (const auto& p : j["sections"]) has = has || (p["kernel"] == "sha256-avx2" && p["bytes"] == c["bytes"]);
+        CHECK(has);
+    }
+    CHECK(j["options"]["time_budget_s"] == 6);
+    CHECK(j["options"]["closed_loop"]["budget_s"] == Approx(30e-6));
+
+    const std::string sized = (scratch() / "sized.json").string();
+    const Result s = fputune("sweep -k sha256-avx2 --no-thresholds --cache hot --sizes 64,1024 --time-budget 1 -o " + sized);
+    INFO(s.err);
+    REQUIRE(s.rc == 0);
+    CHECK_FALSE(nlohmann::json::parse(kCli.slurp(sized)).contains("closed_loop"));
+}
+
+TEST_CASE("CLI sweep: a wrong closed-loop question is one line and exit 2", "[sweep][cli][closed-loop]") {
+    for (const char* bad : {"--budget 30xs", "--min-freq -1GHz", "--budget 30s"}) {
+        const Result r = fputune(std::string("sweep --quick -k sha256-avx2 -o ") + (scratch() / "no.json").string() +
+                                 " " + bad);
+        INFO(bad << ": " << r.err);
+        CHECK(r.rc == 2);
+        CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+        CHECK_FALSE(fs::exists(scratch() / "no.json"));
     }
 }

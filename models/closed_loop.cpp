@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: MIT
+// The sweep's closed loop: provisional constants, the points that measure them, and their check.
+#include "closed_loop.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "fit_sweep.hpp"
+#include "recommend.hpp"
+
+namespace fputune {
+
+namespace {
+
+const KernelInfo* listed(const SweepFile& f, const std::string& name) {
+    for (const KernelInfo& k : f.kernels)
+        if (k.name == name) return &k;
+    return nullptr;
+}
+
+const SectionPoint* point_of(const SweepFile& f, const std::string& series, Cache cache, std::uint64_t bytes) {
+    const std::string state = std::string(name(cache));
+    for (const SectionPoint& p : f.sections)
+        if (p.kernel == series && p.cache == state && p.bytes == bytes) return &p;
+    return nullptr;
+}
+
+HeaderContention stated(const VariantResult& v) {
+    return {v.kernel, std::string(name(v.cache)), v.contention_known && v.contention_level >= 1, v.contention_level,
+            v.contention_s, v.contention_s_lo, v.contention_s_hi};
+}
+
+// A count's series is stated at its kernel's: a kin series' line, this cache first (verify does the same).
+HeaderContention kin_contention(const Recommendation& r, const StripeResult& s) {
+    HeaderContention best;
+    bool found = false;
+    for (const VariantRow& v : r.variants) {
+        const std::string& series = v.bound.kernel;
+        if (series.substr(0, series.find('.')) != s.kernel) continue;
+        if (!found || v.bound.cache == s.cache) best = stated(v.bound);
+        found = true;
+        if (v.bound.cache == s.cache) break;
+    }
+    return best;
+}
+
+std::uint64_t whole_blocks(double bytes, std::uint32_t block) {
+    const std::uint64_t b = std::max<std::uint32_t>(block, 1);
+    return std::max<std::uint64_t>(b, static_cast<std::uint64_t>(bytes / static_cast<double>(b)) * b);
+}
+
+std::string count_series(const std::string& kernel, std::uint32_t sources) {
+    return fmt::format("{}.x{}", kernel, sources);
+}
+
+// A count's new series is measured at the sizes of the kernel's measured series nearest in sources (in the
+// count's cache state), and at its stripe size: a series as the first pass would have swept it, whose bound
+// line is as sure as its neighbours' (three sizes alone leave a line with one degree of freedom, whose 95 %
+// band is ten times as wide).
+std::vector<std::uint64_t> kin_sizes(const SweepFile& f, const LoopConstant& c) {
+    const KernelInfo* nearest = nullptr;
+    for (const KernelInfo& k : f.kernels) {
+        if (k.kernel() != c.kernel || !k.sources) continue;
+        const auto d = [&](const KernelInfo& x) { return x.sources > c.sources ? x.sources - c.sources : c.sources - x.sources; };
+        if (!nearest || d(k) < d(*nearest)) nearest = &k;
+    }
+    std::vector<std::uint64_t> out{c.bytes};
+    const std::string state = std::string(name(c.cache));
+    if (nearest)
+        for (const SectionPoint& p : f.sections)
+            if (p.kernel == nearest->name && p.cache == state && std::find(out.begin(), out.end(), p.bytes) == out.end())
+                out.push_back(p.bytes);
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+}  // namespace
+
+std::vector<LoopConstant> provisional_constants(const SweepFile& f, const std::string& source,
+                                                const RecommendOptions& o) {
+    ModelFile m = fit_sweep(f, source);
+    restate_contention(m, parse_contention_target(o.question.contention).value_or(ContentionTarget{}));
+    const Recommendation r = recommend({m}, o);
+    std::vector<LoopConstant> out;
+    for (const VariantRow& row : r.variants) {
+        const VariantResult& v = row.bound;
+        const KernelInfo* info = listed(f, v.kernel);
+        if (!v.fits || !v.bytes || !info || !info->needs_fpu) continue;
+        out.push_back({v.kernel, info->kernel(), v.cache, v.bytes, 0, v.block_bytes, v.interval_lo_bytes,
+                       v.interval_hi_bytes, v.time_s, stated(v)});
+    }
+    for (const StripeRow& row : r.stripes) {
+        const StripeResult& s = row.bound;
+        if (!s.max_sources) continue;
+        std::uint32_t block = 0;
+        for (const KernelInfo& k : f.kernels)
+            if (k.kernel() == s.kernel && k.sources) block = k.block_bytes;
+        if (!block) continue;
+        out.push_back({count_series(s.kernel, s.max_sources), s.kernel, s.cache,
+                       whole_blocks(static_cast<double>(s.stripe_bytes), block), s.max_sources, block,
+                       static_cast<double>(s.max_sources), static_cast<double>(s.max_sources), s.time_s,
+                       kin_contention(r, s)});
+        out.back().contention.kernel = out.back().series;
+    }
+    return out;
+}
+
+std::vector<LoopPoint> loop_points(const std::vector<LoopConstant>& constants, const SweepFile& f, bool around) {
+    std::vector<LoopPoint> out;
+    auto add = [&](const std::string& series, const LoopConstant& c, std::uint64_t bytes, std::uint32_t sources) {
+        const LoopPoint p{series, c.kernel, c.cache, bytes, sources};
+        if (!point_of(f, series, c.cache, bytes) && std::find(out.begin(), out.end(), p) == out.end())
+            out.push_back(p);
+    };
+    for (const LoopConstant& c : constants) {
+        if (c.sources) {
+            // The count, and one source more where the kernel takes it: both sides of the answer measured.
+            std::uint32_t most = 0;
+            for (const KernelInfo& k : f.kernels)
+                if (k.kernel() == c.kernel && k.max_sources) most = k.max_sources;
+            const std::vector<std::uint64_t> sizes = kin_sizes(f, c);
+            for (std::uint32_t n : {c.sources, c.sources + 1}) {
+                if (most && n > most) continue;
+                for (std::uint64_t b : sizes) add(count_series(c.kernel, n), c, b, n);
+            }
+            continue;
+        }
+        const KernelInfo* info = listed(f, c.series);
+        const std::uint32_t sources = info ? info->sources : 0;
+        add(c.series, c, c.bytes, sources);
+        if (!around) continue;
+        for (double share : {7.0 / 8, 9.0 / 8})
+            add(c.series, c, whole_blocks(share * static_cast<double>(c.bytes), c.block_bytes), sources);
+    }
+    return out;
+}
+
+LoopCheck check_constant(const SweepFile& f, const LoopConstant& c, const BudgetQuestion& q) {
+    LoopCheck out;
+    const SectionPoint* p = point_of(f, c.series, c.cache, c.bytes);
+    if (!p || !p->cycles.samples) return out;
+    const VerifyBound b = verify_bound(p->cycles, p->rounds, &c.contention);
+    const double cycles = q.quantile == Quantile::p99 ? b.adjusted_p99 : b.adjusted_p90;
+    if (!(cycles > 0)) return out;
+    out.measured = true;
+    out.measured_s = cycles / q.min_freq_hz;
+    const double budget = effective_budget_s(q);
+    if (c.sources) {
+        out.implied = static_cast<double>(c.sources) * budget / out.measured_s;
+        out.agrees = out.measured_s <= budget;
+        return out;
+    }
+    out.implied = static_cast<double>(c.bytes) * budget / out.measured_s;
+    out.agrees = out.implied >= 0.95 * c.lo_bytes && out.implied <= 1.05 * std::max(c.hi_bytes, c.lo_bytes);
+    return out;
+}
+
+namespace {
+
+// The points the constant depends on: its series' points in its cache state from half to twice its size (a
+// count: its series' points), and how many of them settled (every round met the sampling rule).
+std::pair<std::size_t, std::size_t> near_points(const SweepFile& f, const LoopConstant& c) {
+    std::size_t total = 0, settled = 0;
+    const std::string state = std::string(name(c.cache));
+    for (const SectionPoint& p : f.sections) {
+        if (p.kernel != c.series || p.cache != state) continue;
+        if (!c.sources && (2 * p.bytes < c.bytes || p.bytes > 2 * c.bytes)) continue;
+        ++total;
+        settled += p.unsettled_rounds == 0;
+    }
+    return {total, settled};
+}
+
+}  // namespace
+
+nlohmann::json closed_loop_json(const BudgetQuestion& q, const std::vector<LoopConstant>& first,
+                                const std::vector<LoopConstant>& last, const SweepFile& f, int passes,
+                                const std::string& stopped) {
+    nlohmann::json j = {{"budget_s", q.budget_s},
+                        {"min_freq_hz", q.min_freq_hz},
+                        {"margin", q.margin},
+                        {"cache", std::string(name(q.cache))},
+                        {"quantile", std::string(name(q.quantile))},
+                        {"contention", q.contention},
+                        {"passes", passes},
+                        {"stopped", stopped}};
+    std::size_t total = 0, settled = 0, measured = 0, agreed = 0;
+    j["constants"] = nlohmann::json::array();
+    for (const LoopConstant& c : last) {
+        const LoopCheck k = check_constant(f, c, q);
+        const auto [near, near_settled] = near_points(f, c);
+        total += near;
+        settled += near_settled;
+        measured += k.measured;
+        agreed += k.agrees;
+        nlohmann::json e = {{"series", c.series},     {"cache", std::string(name(c.cache))}, {"bytes", c.bytes},
+                            {"predicted_s", c.predicted_s}, {"measured", k.measured}, {"agrees", k.agrees},
+                            {"points_near", near},    {"points_near_settled", near_settled}};
+        if (c.sources) e["sources"] = c.sources;
+        if (k.measured) e["measured_s"] = k.measured_s;
+        for (const LoopConstant& p : first)
+            if (p.series.substr(0, p.series.find(".x")) == c.series.substr(0, c.series.find(".x")) &&
+                p.cache == c.cache && (p.sources != 0) == (c.sources != 0) && (c.sources || p.series == c.series))
+                e["first"] = c.sources ? p.sources : p.bytes;
+        j["constants"].push_back(std::move(e));
+    }
+    j["measured"] = measured;
+    j["agreed"] = agreed;
+    j["points_near"] = total;
+    j["points_near_settled"] = settled;
+    return j;
+}
+
+}  // namespace fputune

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: MIT
+// The sweep's closed loop (docs/measuring.md, "Measure what you emit"): after a first pass, the limits and
+// counts the sweep's own points give for a question, the points that measure each at its exact size and
+// around it, and the judgement of what was measured there. Pure functions of the sweep file; the sweep
+// (apps/closed_loop.cpp) measures.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "contention.hpp"
+#include "recommend_options.hpp"
+#include "sweep_file.hpp"
+
+namespace fputune {
+
+// One constant the sweep's file gives for the question: a variant's limit in bytes per section, or a
+// multi-source kernel's count of sources at its stripe size.
+struct LoopConstant {
+    std::string series;  // the series measured: a variant's own ("sha256-avx2", "raid6-avx2.x8"), or for a
+                         // count the series of that many sources ("raid6-avx2.x21")
+    std::string kernel;  // the registry kernel it is a series of
+    Cache cache = Cache::cold;
+    std::uint64_t bytes = 0;  // the section (per source for a multi-source series)
+    std::uint32_t sources = 0;  // a count: its sources (0: a limit in bytes)
+    std::uint32_t block_bytes = 0;
+    double lo_bytes = 0, hi_bytes = 0;  // a limit's interval (a count: the count's sources both)
+    double predicted_s = 0;  // recommend's bound at `bytes` (a count: at `sources`)
+    HeaderContention contention;  // the level its bound is stated at and the sensitivity, as a header says it
+};
+
+// The constants a header would carry for `o` from this file alone (fit_sweep, the question's contention,
+// recommend). `source` names the file in messages.
+std::vector<LoopConstant> provisional_constants(const SweepFile& f, const std::string& source,
+                                                const RecommendOptions& o);
+
+// A point the file lacks: a series (a count's too, which may be new to the file) at one size, in one state.
+struct LoopPoint {
+    std::string series, kernel;
+    Cache cache = Cache::cold;
+    std::uint64_t bytes = 0;
+    std::uint32_t sources = 0;  // > 0: a series of that many sources
+    bool operator==(const LoopPoint&) const = default;
+};
+// The points that measure the constants and that `f` lacks: each limit at its size, and with `around`
+// at 7/8 and 9/8 of it (whole blocks, one block at least); each count's series at its stripe size and at the
+// sizes of the kernel's series nearest in sources, and the same for one source more, up to the kernel's most.
+std::vector<LoopPoint> loop_points(const std::vector<LoopConstant>& constants, const SweepFile& f, bool around);
+
+// What the file's point at a constant says: the bound statistic recommend and verify judge (the calmest
+// round's p99 of uninterrupted samples, or p90), moved to the constant's stated contention, at the question's
+// minimum frequency; and whether that agrees with the prediction: the size the measurement alone implies
+// (bytes x budget / measured, sources alike) is inside the constant's interval, widened by 5 % for rounding
+// (a count: the measured time fits the budget).
+struct LoopCheck {
+    bool measured = false;  // the file has the point
+    double measured_s = 0;
+    double implied = 0;  // bytes (a count: sources)
+    bool agrees = false;
+};
+LoopCheck check_constant(const SweepFile& f, const LoopConstant& c, const BudgetQuestion& q);
+
+// The closed loop's record in the sweep file ("closed_loop"): the question, each constant's first and last
+// size, its check, and how many of the points around the constants settled.
+nlohmann::json closed_loop_json(const BudgetQuestion& q, const std::vector<LoopConstant>& first,
+                                const std::vector<LoopConstant>& last, const SweepFile& f, int passes,
+                                const std::string& stopped);
+
+}  // namespace fputune

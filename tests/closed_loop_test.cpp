@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: MIT
+// The sweep's closed loop (models/closed_loop.hpp) on synthetic sweeps of known cost: which constants it
+// finds, which points it asks for, and how it judges what was measured there.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+#include "closed_loop.hpp"
+#include "sweep_file.hpp"
+
+using namespace fputune;
+
+namespace {
+
+constexpr double kBudget = 30e-6, kFreq = 1e9;  // 30 000 cycles
+
+// A point whose every round saw the same section time `cycles` (p99 10 % above the median).
+SectionPoint point(const std::string& series, std::uint64_t bytes, double cycles, std::uint32_t sources = 0) {
+    PointStats s;
+    s.samples = 500;
+    s.min = s.p10 = 0.97 * cycles;
+    s.p50 = cycles;
+    s.p90 = 1.05 * cycles;
+    s.p99 = s.p99_clean = s.p999 = s.max = 1.1 * cycles;
+    s.rel_ci50 = 0.005;
+    SectionPoint p;
+    p.kernel = series;
+    p.cache = "cold";
+    p.bytes = bytes;
+    p.ticks = s;
+    p.cycles = s;
+    p.sources = sources;
+    for (int r = 0; r < 4; ++r) p.rounds.push_back({125, s.p10, s.p50, s.p90, s.p99_clean, 0, 0});
+    return p;
+}
+
+SweepFile empty_file() {
+    SweepFile f;
+    f.cpu = {{"brand", "Test CPU"}};
+    f.tsc_hz = 2.6e9;
+    f.core_per_tsc = f.core_per_tsc_end = 1;
+    return f;
+}
+
+// "toy": 300 + 2 cycles per byte, blocks of 64 B, 64 B .. 64 KiB.
+double toy_cycles(double bytes) { return 300 + 2 * bytes; }
+SweepFile toy_sweep() {
+    SweepFile f = empty_file();
+    f.kernels.push_back({"toy", "toy", "avx2", "fputune", 64, true});
+    for (double b = 64; b <= 65536; b *= std::sqrt(2.0)) {
+        const std::uint64_t bytes = static_cast<std::uint64_t>(b / 64) * 64;
+        f.sections.push_back(point("toy", bytes, toy_cycles(static_cast<double>(bytes))));
+    }
+    return f;
+}
+
+// "stripy": N sources of `bytes` each cost 500 + 0.5 x N x bytes cycles; series of 4, 8 and 16 sources.
+double stripy_cycles(double sources, double bytes) { return 500 + 0.5 * sources * bytes; }
+KernelInfo stripy_series(std::uint32_t n) {
+    KernelInfo k{"stripy.x" + std::to_string(n), "stripy.x" + std::to_string(n), "avx2", "fputune", 256, true};
+    k.of = "stripy";
+    k.shape = "stripe";
+    k.sources = n;
+    k.max_sources = 64;
+    return k;
+}
+void add_stripy(SweepFile& f, std::uint32_t n) {
+    f.kernels.push_back(stripy_series(n));
+    for (std::uint64_t bytes = 256; bytes <= 65536; bytes *= 2)
+        f.sections.push_back(point("stripy.x" + std::to_string(n), bytes,
+                                   stripy_cycles(n, static_cast<double>(bytes)), n));
+}
+
+RecommendOptions question() {
+    RecommendOptions o;
+    o.question.budget_s = kBudget;
+    o.question.min_freq_hz = kFreq;
+    return o;
+}
+
+const LoopConstant* find(const std::vector<LoopConstant>& cs, const std::string& series, bool count) {
+    for (const LoopConstant& c : cs)
+        if (c.series.rfind(series, 0) == 0 && (c.sources != 0) == count) return &c;
+    return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("closed loop: a limit is asked for at its size and around it, and judged by what was measured there",
+          "[closed-loop]") {
+    SweepFile f = toy_sweep();
+    const std::vector<LoopConstant> cs = provisional_constants(f, "toy.json", question());
+    const LoopConstant* c = find(cs, "toy", false);
+    REQUIRE(c);
+    // 300 + 2 n x 1.1 <= 30 000: about 13 500 B; the emitted end is below the line's crossing.
+    CHECK(c->bytes % 64 == 0);
+    CHECK(c->bytes > 11000);
+    CHECK(c->bytes <= 13504);
+    CHECK(c->lo_bytes <= c->hi_bytes);
+
+    const std::vector<LoopPoint> around = loop_points(cs, f, true);
+    auto asks = [&](std::uint64_t bytes) {
+        return std::any_of(around.begin(), around.end(), [&](const LoopPoint& p) { return p.series == "toy" && p.bytes == bytes; });
+    };
+    CHECK(asks(c->bytes));
+    CHECK(asks(c->bytes * 7 / 8 / 64 * 64));
+    CHECK(asks(c->bytes * 9 / 8 / 64 * 64));
+    CHECK(loop_points(cs, f, false).size() == 1);  // later passes: the size alone
+    CHECK_FALSE(check_constant(f, *c, question().question).measured);
+
+    // Measured where the line says: it agrees, and the file then lacks nothing at the size.
+    SweepFile as_predicted = f;
+    as_predicted.sections.push_back(point("toy", c->bytes, toy_cycles(static_cast<double>(c->bytes))));
+    const LoopCheck ok = check_constant(as_predicted, *c, question().question);
+    CHECK(ok.measured);
+    CHECK(ok.measured_s == Approx(1.1 * toy_cycles(static_cast<double>(c->bytes)) / kFreq));
+    CHECK(ok.agrees);
+    CHECK(loop_points(cs, as_predicted, false).empty());
+
+    // Measured twice as slow there: the size the measurement implies is half the limit, outside its interval.
+    SweepFile slow = f;
+    slow.sections.push_back(point("toy", c->bytes, 2 * toy_cycles(static_cast<double>(c->bytes))));
+    const LoopCheck bad = check_constant(slow, *c, question().question);
+    CHECK(bad.measured);
+    CHECK_FALSE(bad.agrees);
+    CHECK(bad.implied < 0.6 * static_cast<double>(c->bytes));
+}
+
+TEST_CASE("closed loop: a count between measured series is asked for at that count and one more, as full series",
+          "[closed-loop]") {
+    SweepFile f = empty_file();
+    for (std::uint32_t n : {4u, 8u, 16u}) add_stripy(f, n);
+    const std::vector<LoopConstant> cs = provisional_constants(f, "stripy.json", question());
+    const LoopConstant* count = find(cs, "stripy", true);
+    REQUIRE(count);
+    // 500 + 0.5 x N x 4096 x 1.1 <= 30 000: 13 sources, between the measured 8 and 16.
+    CHECK(count->sources == 13);
+    CHECK(count->series == "stripy.x13");
+    CHECK(count->bytes == 4096);
+    CHECK_FALSE(check_constant(f, *count, question().question).measured);
+
+    const std::vector<LoopPoint> pts = loop_points(cs, f, true);
+    for (std::uint32_t n : {13u, 14u}) {
+        const std::string series = "stripy.x" + std::to_string(n);
+        const auto m = std::count_if(pts.begin(), pts.end(), [&](const LoopPoint& p) {
+            return p.series == series && p.sources == n && p.kernel == "stripy";
+        });
+        CHECK(m == 9);  // the 16-source series' sizes, 256 B .. 64 KiB (4 KiB among them)
+    }
+
+    // Measured: the count stands, now on a series of its own, and fits where it was measured; the count's series
+    // have no limit in bytes of their own.
+    for (std::uint32_t n : {13u, 14u}) {
+        add_stripy(f, n);
+        f.kernels.back().count_only = true;
+    }
+    const std::vector<LoopConstant> again = provisional_constants(f, "stripy.json", question());
+    CHECK(std::none_of(again.begin(), again.end(), [](const LoopConstant& c) {
+        return !c.sources && (c.series == "stripy.x13" || c.series == "stripy.x14");
+    }));
+    CHECK(std::any_of(again.begin(), again.end(), [](const LoopConstant& c) { return !c.sources && c.series == "stripy.x16"; }));
+    const LoopConstant* measured = find(again, "stripy", true);
+    REQUIRE(measured);
+    CHECK(measured->sources == 13);
+    const LoopCheck k = check_constant(f, *measured, question().question);
+    CHECK(k.measured);
+    CHECK(k.agrees);
+    CHECK(k.measured_s <= kBudget);
+}
+
+TEST_CASE("closed loop: the record says what was measured and survives the sweep file", "[closed-loop]") {
+    SweepFile f = toy_sweep();
+    const std::vector<LoopConstant> first = provisional_constants(f, "toy.json", question());
+    const LoopConstant* c = find(first, "toy", false);
+    REQUIRE(c);
+    f.sections.push_back(point("toy", c->bytes, toy_cycles(static_cast<double>(c->bytes))));
+    const std::vector<LoopConstant> last = provisional_constants(f, "toy.json", question());
+    f.closed_loop = closed_loop_json(question().question, first, last, f, 1, "");
+    const SweepFile back = sweep_from_json(to_json(f), "toy.json");
+    REQUIRE(back.closed_loop.is_object());
+    CHECK(back.closed_loop["budget_s"] == kBudget);
+    CHECK(back.closed_loop["passes"] == 1);
+    const nlohmann::json& e = back.closed_loop["constants"].at(0);
+    CHECK(e["series"] == "toy");
+    CHECK(e["first"] == c->bytes);
+    CHECK(e["points_near"].get<int>() >= 3);
+    // A file from before the loop reads as none.
+    nlohmann::json old = to_json(f);
+    old.erase("closed_loop");
+    CHECK(sweep_from_json(old, "old.json").closed_loop.is_null());
+}
