@@ -7,6 +7,7 @@
 #include "atomic_file.hpp"
 #include "budget_options.hpp"
 #include "check.hpp"
+#include "kernel_globs.hpp"
 #include "cli.hpp"
 #include "recommend.hpp"
 #include "render.hpp"
@@ -34,12 +35,23 @@ int run_check(const Args& args) {
             "which header? e.g. `fputune check limits.h --budget 30us`, or `fputune check --upstream --budget 30us` "
             "for Linux's own");
     const RecommendOptions o = budget_options(vm, "check", args);
-    const auto sources = load_sources(vm);
+    // -k chooses what is shown, never what is judged: an algorithm's constant over all its variants, as recommend.
+    const std::vector<std::string> globs = kernel_patterns(vm);
+    po::variables_map every = vm;
+    every.erase("kernel");
+    const auto sources = load_sources(every);
+    for (const ModelFile& m : sources) {
+        ModelFile named = m;
+        filter_kernels(named, globs);  // a -k that names nothing in a file: one line, exit 2
+    }
     bool pass = true;
     if (vm.count("header")) {
         const std::string path = vm["header"].as<std::string>();
         const std::string text = read_file(path);
-        const CheckReport report = check_header(text, path, sources, o);
+        CheckReport report = check_header(text, path, sources, o);
+        keep_shown(report, sources, globs);
+        if (report.results.empty())
+            throw UsageError(fmt::format("-k names no kernel a constant of {} limits; drop -k to see them all", path));
         std::cout << render_check(report, path, sources, o);
         pass = report.all_pass();
     } else {
@@ -53,7 +65,9 @@ int run_check(const Args& args) {
     }
     if (upstream) {
         std::size_t over = 0;
-        std::cout << render_upstream(recommend(sources, o), over);
+        Recommendation r = recommend(sources, o);
+        keep_shown(r, sources, globs);
+        std::cout << render_upstream(r, over);
         pass = pass && over == 0;
     }
     return pass ? kExitOk : kExitCheckFailed;

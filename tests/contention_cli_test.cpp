@@ -138,3 +138,62 @@ TEST_CASE("CLI recommend: --contention garbage, or a garbage contention field, i
     j["contention"].erase("level");
     check_one_line(run_fputune("recommend --from " + put("bad-trace.json", j.dump()) + common), "contention.level");
 }
+
+namespace {
+
+// The row `check` prints for one constant ("" when there is none).
+std::string check_row(const std::string& out, const std::string& macro) {
+    const auto at = out.find("\n" + macro + " ");
+    if (at == std::string::npos) return "";
+    return out.substr(at + 1, out.find('\n', at + 1) - at - 1);
+}
+
+}  // namespace
+
+TEST_CASE("CLI check: each constant is judged at the contention its header states", "[contention][cli]") {
+    const std::string sweep = contended_sweep();
+    const std::string quiet_h = (scratch() / "check-quiet.h").string(), busy_h = (scratch() / "check-busy.h").string();
+    const std::string common = "recommend --from " + sweep + " --budget 30us --min-freq 1GHz -k sha256-avx2 --header ";
+    REQUIRE(run_fputune(common + quiet_h).rc == 0);
+    REQUIRE(run_fputune(common + busy_h + " --contention 2").rc == 0);
+    const std::string judge = " --from " + sweep + " --budget 30us --min-freq 1GHz";
+    // The limit for c = 2 holds at c = 2: judged there, said so.
+    const Result busy = run_fputune("check " + busy_h + judge);
+    INFO(busy.out << busy.err);
+    CHECK(busy.rc == 0);
+    CHECK_THAT(check_row(busy.out, "FPUTUNE_SHA256_AVX2_FPU_BYTES"), Catch::Contains("PASS") && Catch::Contains("c=2.00 header"));
+    CHECK_THAT(busy.out, Catch::Contains("contention: each variant at the level c its header states"));
+    // The quiet limit in a header that claims it holds at c = 2 (an exposed kernel, s = 0.7): over the budget there.
+    std::string claimed = slurp(quiet_h);
+    const auto at = claimed.find("contention sha256-avx2 cold c=1.00");
+    REQUIRE(at != std::string::npos);
+    claimed.replace(at + std::string("contention sha256-avx2 cold ").size(), 6, "c=2.00");
+    const Result over = run_fputune("check " + put("check-claimed.h", claimed) + judge);
+    INFO(over.out << over.err);
+    CHECK(over.rc == 1);
+    CHECK_THAT(check_row(over.out, "FPUTUNE_SHA256_AVX2_FPU_BYTES"), Catch::Contains("OVER") && Catch::Contains("c=2.00 header"));
+    // The same quiet header as written: judged quiet.
+    CHECK_THAT(check_row(run_fputune("check " + quiet_h + judge).out, "FPUTUNE_SHA256_AVX2_FPU_BYTES"),
+               Catch::Contains("PASS") && Catch::Contains("c=1.00 header"));
+}
+
+TEST_CASE("CLI check -k: shows fewer constants, judges each as without it", "[contention][cli]") {
+    const std::string sweep = contended_sweep();
+    const std::string header = put("check-k.h",
+                                   "#define FPUTUNE_SHA256_FPU_BYTES 2048U\n#define FPUTUNE_SHA256_SHANI_FPU_BYTES 2048U\n"
+                                   "#define FPUTUNE_SHA256_AVX2_FPU_BYTES 2048U\n");
+    const std::string judge = "check " + header + " --from " + sweep + " --budget 30us --min-freq 1GHz";
+    const Result all = run_fputune(judge);
+    const Result one = run_fputune(judge + " -k sha256-shani");
+    INFO(all.out << all.err << one.out << one.err);
+    REQUIRE(all.rc == 0);
+    REQUIRE(one.rc == 0);
+    // The algorithm's constant stands for its slowest variant whether -k names it or not.
+    const std::string algorithm = check_row(all.out, "FPUTUNE_SHA256_FPU_BYTES");
+    REQUIRE_FALSE(algorithm.empty());
+    CHECK_THAT(algorithm, !Catch::Contains("sha256-shani"));
+    CHECK(check_row(one.out, "FPUTUNE_SHA256_FPU_BYTES") == algorithm);
+    CHECK(check_row(one.out, "FPUTUNE_SHA256_SHANI_FPU_BYTES") == check_row(all.out, "FPUTUNE_SHA256_SHANI_FPU_BYTES"));
+    CHECK(check_row(one.out, "FPUTUNE_SHA256_AVX2_FPU_BYTES").empty());
+    check_one_line(run_fputune(judge + " -k 'md5-*'"), "-k");
+}
