@@ -197,3 +197,37 @@ TEST_CASE("CLI check -k: shows fewer constants, judges each as without it", "[co
     CHECK(check_row(one.out, "FPUTUNE_SHA256_AVX2_FPU_BYTES").empty());
     check_one_line(run_fputune(judge + " -k 'md5-*'"), "-k");
 }
+
+namespace {
+
+// The unrounded limit (bytes) of a kernel's row of the report's per-variant table (0 when there is none).
+double report_unrounded(const std::string& html, const std::string& kernel) {
+    const auto row = html.find("<tr><td><a href=\"#v-" + kernel + "\">");
+    if (row == std::string::npos) return 0;
+    std::size_t at = row;
+    for (int cell = 0; cell < 4; ++cell) at = html.find("<td", at + 1);  // kernel, cache, limit, unrounded
+    at = html.find('>', at) + 1;
+    return std::stod(html.substr(at, html.find(' ', at) - at));
+}
+
+}  // namespace
+
+TEST_CASE("CLI report --contention: the limits at that contention, the page says which", "[contention][cli]") {
+    const std::string sweep = contended_sweep();
+    const std::string quiet_html = (scratch() / "quiet.html").string(), busy_html = (scratch() / "busy.html").string();
+    const std::string common = "report --from " + sweep + " --budget 30us --min-freq 1GHz -k sha256-avx2 --workload none -o ";
+    const Result quiet = run_fputune(common + quiet_html);
+    INFO(quiet.out << quiet.err);
+    REQUIRE(quiet.rc == 0);
+    const Result busy = run_fputune(common + busy_html + " --contention 2");
+    INFO(busy.out << busy.err);
+    REQUIRE(busy.rc == 0);
+    const std::string q = slurp(quiet_html), b = slurp(busy_html);
+    CHECK_THAT(q, Catch::Contains("the limits are stated at <b>quiet</b>") && Catch::Contains("[1] c = 1.00"));
+    CHECK_THAT(b, Catch::Contains("the limits are stated at <b>2</b>") && Catch::Contains("[1] c = 2.00"));
+    // The exposed kernel (s = 0.7): about 1 / 1.7 of its quiet limit at c = 2, as recommend gives.
+    const double at_quiet = report_unrounded(q, "sha256-avx2"), at_two = report_unrounded(b, "sha256-avx2");
+    REQUIRE(at_quiet > 0);
+    CHECK(at_two / at_quiet == Approx(1 / 1.7).margin(0.08));
+    check_one_line(run_fputune(common + busy_html + " --contention loud"), "--contention 'loud'");
+}
