@@ -50,8 +50,9 @@ TEST_CASE("CLI sweep --sibling: refused without a sibling, or with a load that d
     const std::string out = " -o " + (scratch() / "s.json").string() + " -k sha256-generic --cpu 0 --root ";
     check_one_line(run_fputune("sweep --sibling busy" + out + alone), "CPU 0 has no SMT sibling");
     check_one_line(run_fputune("sweep --sibling busy:int" + out + alone), "drop --sibling");
+    check_one_line(run_fputune("sweep --sibling busy:same" + out + alone), "CPU 0 has no SMT sibling");
     check_one_line(run_fputune("sweep --sibling busy:gpu" + out + pair),
-                   "accepted: busy, busy:int, busy:vec, busy:mem");
+                   "accepted: busy, busy:int, busy:vec, busy:mem, busy:same");
     check_one_line(run_fputune("sweep --sibling idle" + out + pair), "--sibling 'idle'");
     check_one_line(run_fputune("sweep --sibling busy --rounds 1" + out + pair), "needs 2 rounds");
 }
