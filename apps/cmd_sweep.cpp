@@ -405,6 +405,7 @@ int run_sweep(const Args& args) {
     };
     hooks.on_event = [&](const DisturbanceEvent& e) { events(e); };
     if (sibling) hooks.on_round = [&](int r) { sibling->set_busy(r % 2 == 1); };
+    if (sibling) hooks.on_point = same_kernel_hook(*sibling, plan_sweep(opt, in.resume));  // busy:same: what runs now
     SweepFile file = measure_sweep_and_loop(opt, in, hooks, output);
     if (!host.empty()) file.host = host;
     progress.update(1, 1, "done");

@@ -124,6 +124,16 @@ SiblingRunner::SiblingRunner(int cpu, SiblingLoad load, const std::vector<const 
     thread_ = std::thread([this] { loop(); });
 }
 
+std::function<void(std::size_t)> same_kernel_hook(SiblingRunner& runner, SweepPlan plan) {
+    if (runner.load() != SiblingLoad::same) return {};
+    return [&runner, plan = std::move(plan)](std::size_t i) {
+        const std::size_t n = plan.sections.size();
+        runner.set_kernel(i < n                             ? plan.sections[i].kernel
+                          : i - n < plan.thresholds.size() ? plan.thresholds[i - n].kernel
+                                                            : nullptr);
+    };
+}
+
 std::uint64_t SiblingRunner::runs_of(const Kernel* k) const noexcept {
     for (std::size_t i = 0; i < kernels_.size(); ++i)
         if (kernels_[i] == k) return runs_[i].load(std::memory_order_relaxed);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "kernel.hpp"
+#include "sweep.hpp"
 
 namespace fputune {
 
@@ -53,6 +54,7 @@ public:
     // The `same` load: the kernel to run now (one of `kernels`; nullptr or another one: each in turn), set by
     // whoever knows what the measuring thread samples, and the sections of `k` it has run so far.
     void set_kernel(const Kernel* k) noexcept { current_.store(k, std::memory_order_relaxed); }
+    const Kernel* named() const noexcept { return current_.load(std::memory_order_relaxed); }
     std::uint64_t runs_of(const Kernel* k) const noexcept;
     const std::vector<const Kernel*>& kernels() const noexcept { return kernels_; }
 
@@ -74,5 +76,10 @@ private:
     alignas(kCtxAlign) std::uint8_t ctx_[kMaxCtxBytes] = {};
     std::thread thread_;
 };
+
+// The pool's on_point hook (sampler.hpp) for a sweep of `plan` with a `same` load: names to the runner the
+// kernel of each point as it is sampled (the pool's points are plan's sections, then its thresholds, as
+// measure_plan lists them; past them: none). Empty for any other load.
+std::function<void(std::size_t)> same_kernel_hook(SiblingRunner& runner, SweepPlan plan);
 
 }  // namespace fputune

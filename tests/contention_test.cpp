@@ -271,6 +271,20 @@ TEST_CASE("sibling busy:same: the swept kernels' own code, the one named when on
         if (r.kernels()[i] != named) CHECK(r.runs_of(r.kernels()[i]) == others[i]);
     }
     r.set_busy(false);
+    // In a sweep the pool names each point's kernel as it samples it: sections first, then thresholds.
+    SweepPlan plan;
+    plan.sections.push_back({r.kernels().front(), true, 4096});
+    plan.thresholds.push_back({named, DirtyState::none, 64});
+    const auto hook = same_kernel_hook(r, plan);
+    REQUIRE(hook);
+    hook(0);
+    CHECK(r.named() == r.kernels().front());
+    hook(1);
+    CHECK(r.named() == named);
+    hook(2);
+    CHECK(r.named() == nullptr);
+    SiblingRunner vec(last_allowed_cpu(), SiblingLoad::vec_alu);
+    CHECK_FALSE(same_kernel_hook(vec, plan));
     // No kernel given: the vector load stands in, and it still runs.
     SiblingRunner none(last_allowed_cpu(), SiblingLoad::same);
     none.set_busy(true);
