@@ -7,6 +7,7 @@
 #include "atomic_file.hpp"
 #include "budget_options.hpp"
 #include "check.hpp"
+#include "contention.hpp"
 #include "kernel_globs.hpp"
 #include "cli.hpp"
 #include "recommend.hpp"
@@ -34,11 +35,15 @@ int run_check(const Args& args) {
         throw UsageError(
             "which header? e.g. `fputune check limits.h --budget 30us`, or `fputune check --upstream --budget 30us` "
             "for Linux's own");
-    const RecommendOptions o = budget_options(vm, "check", args);
     // -k chooses what is shown, never what is judged: an algorithm's constant over all its variants, as recommend.
     const std::vector<std::string> globs = kernel_patterns(vm);
     po::variables_map every = vm;
     every.erase("kernel");
+    // A header whose bounds are as measured is judged as measured, unless --contention says otherwise.
+    const std::string text = vm.count("header") ? read_file(vm["header"].as<std::string>()) : "";
+    if (header_as_measured(text) && vm["contention"].defaulted())
+        every.at("contention").value() = std::string(kContentionAsMeasured);
+    const RecommendOptions o = budget_options(every, "check", args);
     const auto sources = load_sources(every);
     for (const ModelFile& m : sources) {
         ModelFile named = m;
@@ -47,7 +52,6 @@ int run_check(const Args& args) {
     bool pass = true;
     if (vm.count("header")) {
         const std::string path = vm["header"].as<std::string>();
-        const std::string text = read_file(path);
         CheckReport report = check_header(text, path, sources, o);
         keep_shown(report, sources, globs);
         if (report.results.empty())

@@ -23,6 +23,8 @@ std::string judged_at(const CheckResult& r, const RecommendOptions& o) {
 
 // Which contention the times are judged at, in one line.
 std::string check_contention_line(const CheckReport& report, const RecommendOptions& o) {
+    if (o.question.contention == kContentionAsMeasured)
+        return "contention: as measured (the header's bounds are, or --contention as-measured): each round as it was\n";
     const std::string fallback = fmt::format("--contention {}", o.question.contention);
     if (report.header_levels)
         return fmt::format(

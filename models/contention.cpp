@@ -257,6 +257,10 @@ void restate_contention(ModelFile& m, const ContentionTarget& target) {
         for (CacheModel& cm : *models) restate_model(cm, level);
 }
 
+bool header_as_measured(const std::string& text) {
+    return text.find(" * Contention:    as measured") != std::string::npos;
+}
+
 std::size_t restate_as_header(ModelFile& m,
                               const std::map<std::pair<std::string, std::string>, HeaderContention>& stated) {
     std::size_t moved = 0;

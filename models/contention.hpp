@@ -112,6 +112,9 @@ struct HeaderContention {
 std::string contention_comment(const std::string& assumed, const std::vector<HeaderContention>& variants);
 // The lines back from a header's text, by (kernel, cache).
 std::map<std::pair<std::string, std::string>, HeaderContention> parse_header_contention(const std::string& text);
+// Whether the header says its bounds are as measured (`contention_comment("")`: --contention as-measured, or a
+// sweep that recorded no contention): `check` then judges it as measured too, unless told otherwise.
+bool header_as_measured(const std::string& text);
 // Every model the header states a level for (a known line for its kernel and cache) moved to that level
 // (`check`: each constant judged at the contention its header assumed); how many moved.
 std::size_t restate_as_header(ModelFile& m,

@@ -173,6 +173,12 @@ TEST_CASE("CLI check: each constant is judged at the contention its header state
     INFO(over.out << over.err);
     CHECK(over.rc == 1);
     CHECK_THAT(check_row(over.out, "FPUTUNE_SHA256_AVX2_FPU_BYTES"), Catch::Contains("OVER") && Catch::Contains("c=2.00 header"));
+    // A header of bounds as measured: judged as measured, said so.
+    const std::string measured_h = (scratch() / "check-measured.h").string();
+    REQUIRE(run_fputune(common + measured_h + " --contention as-measured").rc == 0);
+    const Result measured = run_fputune("check " + measured_h + judge);
+    CHECK_THAT(check_row(measured.out, "FPUTUNE_SHA256_AVX2_FPU_BYTES"), Catch::Contains("PASS") && Catch::Contains("as measured"));
+    CHECK_THAT(measured.out, Catch::Contains("contention: as measured"));
     // The same quiet header as written: judged quiet.
     CHECK_THAT(check_row(run_fputune("check " + quiet_h + judge).out, "FPUTUNE_SHA256_AVX2_FPU_BYTES"),
                Catch::Contains("PASS") && Catch::Contains("c=1.00 header"));
