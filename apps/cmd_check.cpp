@@ -37,6 +37,7 @@ int run_check(const Args& args) {
             "for Linux's own");
     // -k chooses what is shown, never what is judged: an algorithm's constant over all its variants, as recommend.
     const std::vector<std::string> globs = kernel_patterns(vm);
+    reject_version_as_glob(globs);  // -k 6.12 means --linux 6.12: said before anything is read
     po::variables_map every = vm;
     every.erase("kernel");
     // A header whose bounds are as measured is judged as measured, unless --contention says otherwise.

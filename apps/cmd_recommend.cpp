@@ -87,6 +87,7 @@ int run_recommend(const Args& args) {
         refuse_same_files({{"--header", header_path}}, source_paths(vm));
     }
     const std::vector<std::string> globs = kernel_patterns(vm);
+    reject_version_as_glob(globs);  // -k 6.12 means --linux 6.12: said before anything is read
     po::variables_map every = vm;
     every.erase("kernel");
     const std::vector<ModelFile> sources = load_sources(every);
