@@ -124,13 +124,14 @@ SiblingRunner::SiblingRunner(int cpu, SiblingLoad load, const std::vector<const 
     thread_ = std::thread([this] { loop(); });
 }
 
-std::function<void(std::size_t)> same_kernel_hook(SiblingRunner& runner, SweepPlan plan) {
+std::function<void(std::size_t, std::size_t)> same_kernel_hook(SiblingRunner& runner, SweepPlan plan) {
     if (runner.load() != SiblingLoad::same) return {};
-    return [&runner, plan = std::move(plan)](std::size_t i) {
+    return [&runner, plan = std::move(plan)](std::size_t i, std::size_t points) {
         const std::size_t n = plan.sections.size();
-        runner.set_kernel(i < n                             ? plan.sections[i].kernel
-                          : i - n < plan.thresholds.size() ? plan.thresholds[i - n].kernel
-                                                            : nullptr);
+        if (points != n + plan.thresholds.size() || i >= points)
+            runner.set_kernel(nullptr);
+        else
+            runner.set_kernel(i < n ? plan.sections[i].kernel : plan.thresholds[i - n].kernel);
     };
 }
 

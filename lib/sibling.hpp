@@ -79,7 +79,8 @@ private:
 
 // The pool's on_point hook (sampler.hpp) for a sweep of `plan` with a `same` load: names to the runner the
 // kernel of each point as it is sampled (the pool's points are plan's sections, then its thresholds, as
-// measure_plan lists them; past them: none). Empty for any other load.
-std::function<void(std::size_t)> same_kernel_hook(SiblingRunner& runner, SweepPlan plan);
+// measure_plan lists them). A pool of another number of points (another plan, such as a closed loop's
+// extra points) names none: the runner takes each kernel in turn. Empty for any other load.
+std::function<void(std::size_t, std::size_t)> same_kernel_hook(SiblingRunner& runner, SweepPlan plan);
 
 }  // namespace fputune

@@ -273,15 +273,19 @@ TEST_CASE("sibling busy:same: the swept kernels' own code, the one named when on
     r.set_busy(false);
     // In a sweep the pool names each point's kernel as it samples it: sections first, then thresholds.
     SweepPlan plan;
-    plan.sections.push_back({r.kernels().front(), true, 4096});
+    SectionTarget section{};
+    section.kernel = r.kernels().front();
+    section.bytes = 4096;
+    plan.sections.push_back(section);
     plan.thresholds.push_back({named, DirtyState::none, 64});
     const auto hook = same_kernel_hook(r, plan);
     REQUIRE(hook);
-    hook(0);
+    hook(0, 2);
     CHECK(r.named() == r.kernels().front());
-    hook(1);
+    hook(1, 2);
     CHECK(r.named() == named);
-    hook(2);
+    // Another pool (a closed loop's extra points): none named, each kernel in turn.
+    hook(0, 5);
     CHECK(r.named() == nullptr);
     SiblingRunner vec(last_allowed_cpu(), SiblingLoad::vec_alu);
     CHECK_FALSE(same_kernel_hook(vec, plan));

@@ -108,7 +108,7 @@ TEST_CASE("sampling pool: impossible samples are counted and measured again, nev
     std::atomic<bool> stop{false};
     PoolHooks hooks;
     hooks.stop = &stop;
-    hooks.on_point = [&](std::size_t i) { named = i; };
+    hooks.on_point = [&](std::size_t i, std::size_t points) { named = points == specs.size() ? i : specs.size(); };
     const PoolResult r = sample_pool(specs, sample, rules, 1.0, calm_level(4), hooks);
     CHECK(r.complete);
     CHECK(calls > 0);
