@@ -7,6 +7,8 @@
 #include "atomic_file.hpp"
 #include "budget_options.hpp"
 #include "check.hpp"
+#include "contention.hpp"
+#include "kernel_globs.hpp"
 #include "cli.hpp"
 #include "recommend.hpp"
 #include "render.hpp"
@@ -33,13 +35,28 @@ int run_check(const Args& args) {
         throw UsageError(
             "which header? e.g. `fputune check limits.h --budget 30us`, or `fputune check --upstream --budget 30us` "
             "for Linux's own");
-    const RecommendOptions o = budget_options(vm, "check", args);
-    const auto sources = load_sources(vm);
+    // -k chooses what is shown, never what is judged: an algorithm's constant over all its variants, as recommend.
+    const std::vector<std::string> globs = kernel_patterns(vm);
+    reject_version_as_glob(globs);  // -k 6.12 means --linux 6.12: said before anything is read
+    po::variables_map every = vm;
+    every.erase("kernel");
+    // A header whose bounds are as measured is judged as measured, unless --contention says otherwise.
+    const std::string text = vm.count("header") ? read_file(vm["header"].as<std::string>()) : "";
+    if (header_as_measured(text) && vm["contention"].defaulted())
+        every.at("contention").value() = std::string(kContentionAsMeasured);
+    const RecommendOptions o = budget_options(every, "check", args);
+    const auto sources = load_sources(every);
+    for (const ModelFile& m : sources) {
+        ModelFile named = m;
+        filter_kernels(named, globs);  // a -k that names nothing in a file: one line, exit 2
+    }
     bool pass = true;
     if (vm.count("header")) {
         const std::string path = vm["header"].as<std::string>();
-        const std::string text = read_file(path);
-        const CheckReport report = check_header(text, path, sources, o);
+        CheckReport report = check_header(text, path, sources, o);
+        keep_shown(report, sources, globs);
+        if (report.results.empty())
+            throw UsageError(fmt::format("-k names no kernel a constant of {} limits; drop -k to see them all", path));
         std::cout << render_check(report, path, sources, o);
         pass = report.all_pass();
     } else {
@@ -53,7 +70,9 @@ int run_check(const Args& args) {
     }
     if (upstream) {
         std::size_t over = 0;
-        std::cout << render_upstream(recommend(sources, o), over);
+        Recommendation r = recommend(sources, o);
+        keep_shown(r, sources, globs);
+        std::cout << render_upstream(r, over);
         pass = pass && over == 0;
     }
     return pass ? kExitOk : kExitCheckFailed;

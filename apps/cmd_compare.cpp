@@ -49,9 +49,10 @@ std::string change_cells(const Change& c, const char* value_format, int width) {
 }
 
 std::string side_text(const CompareSide& s) {
-    return fmt::format("{} ({}{}{}, fputune {} {}{})", s.path, s.machine, s.kind.empty() ? "" : ", " + s.kind,
+    return fmt::format("{} ({}{}{}, fputune {} {}{}{})", s.path, s.machine, s.kind.empty() ? "" : ", " + s.kind,
                        s.date.empty() ? "" : ", " + s.date, s.tool_version, s.tool_commit,
-                       s.masked_features.empty() ? "" : ", masked: " + s.masked_features);
+                       s.masked_features.empty() ? "" : ", masked: " + s.masked_features,
+                       s.contention >= 1 ? fmt::format(", contention c p50 {:.2f}", s.contention) : "");
 }
 
 // One row per variant: each quantity A, B, its change and p.
@@ -125,8 +126,8 @@ void print_table(const CompareResult& r) {
     std::cout << "A: " << side_text(r.a) << "\n";
     std::cout << "B: " << side_text(r.b) << "\n";
     std::cout << fmt::format(
-        "significant: p < {:g} (two-sided; standard errors from each file's own 95 % intervals) and a change of at "
-        "least {:g} %\n\n",
+        "significant: p < {:g} (two-sided; standard errors from each file's own 95 % intervals, widened by what the "
+        "contention each file met leaves uncertain: docs/contention.md) and a change of at least {:g} %\n\n",
         r.options.alpha, 100 * r.options.min_change);
     print_rows(r);
     print_algorithms(r);

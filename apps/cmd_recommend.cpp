@@ -35,25 +35,6 @@ std::uint64_t save_every_option(const std::string& text) {
     return n;
 }
 
-// -k chooses what is shown, never what the answer is computed from: every kernel of the files is recommended (an
-// algorithm's constant over all its variants), then the rows of the kernels -k names are kept.
-void keep_shown(Recommendation& r, const std::vector<ModelFile>& sources, const std::vector<std::string>& globs) {
-    if (globs.empty()) return;
-    auto shown = [&](const std::string& name) {
-        const KernelInfo* info = nullptr;
-        for (const ModelFile& m : sources)
-            if ((info = m.kernel(name))) break;
-        return std::any_of(globs.begin(), globs.end(), [&](const std::string& g) { return kernel_selected(g, name, info); });
-    };
-    std::erase_if(r.variants, [&](const VariantRow& row) { return !shown(row.bound.kernel); });
-    std::erase_if(r.stripes, [&](const StripeRow& row) { return !shown(row.bound.kernel); });
-    std::set<std::string> algorithms;
-    for (const VariantRow& row : r.variants) algorithms.insert(row.bound.algorithm);
-    for (const StripeRow& row : r.stripes) algorithms.insert(row.bound.algorithm);
-    std::erase_if(r.algorithms, [&](const AlgorithmRow& a) { return !algorithms.count(a.algorithm); });
-    std::erase_if(r.stripe_algorithms, [&](const StripeResult& a) { return !algorithms.count(a.algorithm); });
-}
-
 // Under each per-algorithm constant of the header, the other --per-algorithm policy's value as a comment, labelled:
 // the header shows both, as the table does, and says which one it defines.
 std::string with_other_policy(std::string header, const Recommendation& r, const Recommendation* other) {
@@ -106,6 +87,7 @@ int run_recommend(const Args& args) {
         refuse_same_files({{"--header", header_path}}, source_paths(vm));
     }
     const std::vector<std::string> globs = kernel_patterns(vm);
+    reject_version_as_glob(globs);  // -k 6.12 means --linux 6.12: said before anything is read
     po::variables_map every = vm;
     every.erase("kernel");
     const std::vector<ModelFile> sources = load_sources(every);

@@ -63,7 +63,7 @@ int run_report(const Args& args) {
     if (!parse("report",
                "[--from FILE...] --budget 30us [--min-freq 1GHz] [--margin 1.0] [--round block|kib|pow2] [--cache "
                "cold|hot] "
-               "[--quantile p99|p90] [--dirty xmm|ymm|zmm] [-k GLOB]... [--workload "
+               "[--quantile p99|p90] [--dirty xmm|ymm|zmm] [--contention quiet|observed|FACTOR] [-k GLOB]... [--workload "
                "bigbuf|dm-crypt|wireguard|FILE.csv|none]... "
                "[-o report.html]\n\n"
                "One HTML file (inline SVG drawn by gnuplot; no script, no network) with, per algorithm, the trade-off "
@@ -79,7 +79,8 @@ int run_report(const Args& args) {
     check_writable(out);
     const std::string gnuplot = find_gnuplot();  // first: nothing is read or written without it (exit 3)
     std::vector<ReportInput> inputs;
-    for (const auto& f : from_paths(vm)) inputs.push_back(load_report_input(f, kernel_patterns(vm)));
+    const ContentionTarget contention = contention_option(vm);  // as recommend: the limits at this contention
+    for (const auto& f : from_paths(vm)) inputs.push_back(load_report_input(f, kernel_patterns(vm), contention));
     const std::vector<Workload> workloads = report_workloads(vm);
     ReportData d;
     try {

@@ -235,7 +235,7 @@ std::unique_ptr<SiblingRunner> start_sibling(const po::variables_map& vm, const 
                         text, why));
     if (opt.sampling.rounds < 2)
         throw UsageError("--sibling needs 2 rounds or more: quiet and busy rounds alternate (--rounds 4)");
-    auto runner = std::make_unique<SiblingRunner>(*cpu, *load);
+    auto runner = std::make_unique<SiblingRunner>(*cpu, *load, opt.kernels);  // busy:same runs these
     for (int i = 0; i < 100 && !runner->pinned(); ++i) usleep(1000);
     if (!runner->pinned())
         throw UsageError(
@@ -333,7 +333,7 @@ po::options_description sweep_description() {
         "host", po::value<std::string>(),
         "the machine's name to record in the file (fputune fleet: its inventory name); merges name it")(
         "sibling", po::value<std::string>(),
-        "busy[:int|vec|mem]: run that load on the CPU's SMT sibling in every other round (the worst case a kernel "
+        "busy[:int|vec|mem|same]: run that load on the CPU's SMT sibling in every other round (the worst case a kernel "
         "meets with SMT on); refused where the CPU has no sibling")(
         "budget", po::value<std::string>()->default_value("30us"),
         "the closed loop's question: the time budget per section whose limits it measures at their exact size")(
@@ -405,6 +405,7 @@ int run_sweep(const Args& args) {
     };
     hooks.on_event = [&](const DisturbanceEvent& e) { events(e); };
     if (sibling) hooks.on_round = [&](int r) { sibling->set_busy(r % 2 == 1); };
+    if (sibling) hooks.on_point = same_kernel_hook(*sibling, plan_sweep(opt, in.resume));  // busy:same: what runs now
     SweepFile file = measure_sweep_and_loop(opt, in, hooks, output);
     if (!host.empty()) file.host = host;
     progress.update(1, 1, "done");

@@ -13,6 +13,30 @@
 
 namespace fputune {
 
+namespace {
+
+// The contention a constant was judged at: the header's level, --contention's, or as measured.
+std::string judged_at(const CheckResult& r, const RecommendOptions& o) {
+    if (!(r.contention_level >= 1)) return "as measured";
+    return fmt::format("c={:.2f} {}", r.contention_level, r.contention_from_header ? "header" : o.question.contention);
+}
+
+// Which contention the times are judged at, in one line.
+std::string check_contention_line(const CheckReport& report, const RecommendOptions& o) {
+    if (o.question.contention == kContentionAsMeasured)
+        return "contention: as measured (the header's bounds are, or --contention as-measured): each round as it was\n";
+    const std::string fallback = fmt::format("--contention {}", o.question.contention);
+    if (report.header_levels)
+        return fmt::format(
+            "contention: each variant at the level c its header states (its ` *   contention` lines) with the "
+            "sweep's own sensitivity; one it states none for at {}; no sensitivity known: as measured\n",
+            fallback);
+    return fmt::format("contention: the header states no level; judged at {} (no sensitivity known: as measured)\n",
+                       fallback);
+}
+
+}  // namespace
+
 std::string render_check(const CheckReport& report, const std::string& source, const std::vector<ModelFile>& sources,
                          const RecommendOptions& o) {
     std::string out = fmt::format(
@@ -22,13 +46,15 @@ std::string render_check(const CheckReport& report, const std::string& source, c
     for (const auto& s : sources)
         out += fmt::format("machine: {} ({} {}{})\n", s.machine, s.source_kind, s.source,
                            s.sweep_date.empty() ? "" : ", " + s.sweep_date);
+    out += check_contention_line(report, o);
     out += "\n";
     const std::string tcol = "time@" + format_frequency(o.question.min_freq_hz);
-    out += fmt::format("{:<40} {:>9} {:>11} {:<7} {}\n", "constant", "bytes", tcol, "verdict", "slowest");
+    out += fmt::format("{:<40} {:>9} {:>11} {:<7} {:<13} {}\n", "constant", "bytes", tcol, "verdict", "contention",
+                       "slowest");
     for (const auto& r : report.results) {
         out += fmt::format(
-            "{:<40} {:>9} {:>11} {:<7} {}{}{}\n", r.constant.name, r.constant.value, format_duration(r.time_s),
-            r.pass ? "PASS" : "OVER", r.kernel, sources.size() > 1 ? " on " + r.machine : "",
+            "{:<40} {:>9} {:>11} {:<7} {:<13} {}{}{}\n", r.constant.name, r.constant.value, format_duration(r.time_s),
+            r.pass ? "PASS" : "OVER", judged_at(r, o), r.kernel, sources.size() > 1 ? " on " + r.machine : "",
             r.cache != o.question.cache ? fmt::format(" ({} cache: no {} points)", name(r.cache), name(o.question.cache)) : "");
         if (!r.note.empty()) out += fmt::format("{:<40}   note: {}\n", "", r.note);
     }

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "contention.hpp"
 #include "report.hpp"
 #include "units.hpp"
 #include "upstream.hpp"
@@ -65,7 +66,11 @@ figcaption .kernel { font-weight: 600; font-size: 14px; }
 svg.chart { width: 100%; height: auto; display: block; }
 .features { columns: 4 140px; font-size: 12.5px; margin: 4px 0; padding: 0; list-style: none; }
 .verdict { font-weight: 600; }
+.scroll { overflow-x: auto; max-width: 100%; }
+.scroll table.variants td { overflow-wrap: anywhere; }
+.scroll table.variants td.note { min-width: 160px; }
 @media print {
+  .scroll { overflow: visible; }
   body { max-width: none; padding: 0; font-size: 11px; }
   nav { display: none; }
   h2 { break-before: page; border-top: none; }
@@ -257,6 +262,25 @@ std::string summary_variant_rows(const ReportData& d) {
     return s;
 }
 
+// The contention the limits are stated at (recommend's --contention), and the level that meant per input.
+std::string contention_html(const ReportData& d) {
+    std::string per;
+    for (std::size_t i = 0; i < d.inputs.size(); ++i) {
+        const std::optional<ModelFile>& m = d.inputs[i].model;
+        if (!m) continue;
+        const std::optional<ContentionTarget> t = parse_contention_target(m->contention);
+        const double level = t ? target_level(*t, m->contention_observed) : 0;
+        per += fmt::format("{}[{}] {}", per.empty() ? "" : "; ", i + 1,
+                           m->contention.empty()            ? std::string("records no contention: as measured")
+                           : level >= 1                     ? fmt::format("c = {:.2f}", level)
+                                                            : std::string("as measured"));
+    }
+    return fmt::format(
+        "<p class=\"contention\">Contention: the limits are stated at <b>{}</b> (<code>--contention</code>, as "
+        "<code>recommend</code>; kernels without a known sensitivity as measured, docs/contention.md): {}.</p>\n",
+        esc(d.options.question.contention), per.empty() ? std::string("no input has section models") : esc(per));
+}
+
 std::string summary(const ReportData& d) {
     const Recommendation& r = *d.recommendation;
     const RecommendOptions& o = d.options;
@@ -274,13 +298,14 @@ std::string summary(const ReportData& d) {
         many ? "<th>threshold from</th>" : "");
     s += summary_algorithm_rows(d);
     s += "</table>\n" + upstream_version_html(o.linux_version) + "<h3>Per variant</h3>\n";
+    // In a box that scrolls sideways: with several machines the table is wider than the page, and no column is cut.
     s += fmt::format(
-        "<table class=\"summary variants\"><tr><th>kernel</th><th>cache</th><th>limit</th><th>unrounded</th>"
+        "<div class=\"scroll\"><table class=\"summary variants\"><tr><th>kernel</th><th>cache</th><th>limit</th><th>unrounded</th>"
         "<th>interval</th><th>time at {}</th>"
         "<th>throughput cost</th><th>upstream</th><th>upstream at {}</th><th>SIMD from</th>{}<th>notes</th></tr>\n",
         esc(format_frequency(o.question.min_freq_hz)), esc(format_frequency(o.question.min_freq_hz)), many ? "<th>bound by</th>" : "");
     s += summary_variant_rows(d);
-    s += "</table>\n";
+    s += "</table></div>\n";
     s += fmt::format(
         "<p class=\"muted\">interval: where the {1} line (core cycles = ticks × core/TSC) meets the budget / "
         "margin ({3}) at {2}, its 95 % band widened by the spread of the limits the sweep's rounds give near it "
@@ -603,6 +628,7 @@ std::string report_html(const ReportData& d, const std::map<std::string, Chart>&
         esc(format_duration(effective_budget_s(o.question))), esc(o.question.cache),
         esc(d.recommendation ? d.recommendation->dirty_label() : (o.dirty ? std::string(name(*o.dirty)) : "as swept")),
         o.question.quantile == Quantile::p99 ? "p99 (of samples not hit by an interruption)" : "p90", esc(o.round));
+    s += contention_html(d);
     s += "<ul class=\"machines\">";
     for (std::size_t i = 0; i < d.inputs.size(); ++i)
         s += fmt::format("<li><a href=\"#machine-{}\">{}</a>: <span class=\"mono\">{}</span> ({})</li>", i + 1,

@@ -201,6 +201,7 @@ private:
                     close_interval();
                     return false;
                 }
+                if (hooks_.on_point) hooks_.on_point(i, specs_.size());
                 const std::uint64_t t0 = tsc_begin();
                 const RawSample raw = sample_(i);
                 const std::uint64_t t1 = tsc_end();

@@ -96,6 +96,9 @@ struct PoolHooks {
     std::function<void(const PoolProgress&)> progress;  // about twice a second
     std::function<void(const DisturbanceEvent&)> on_event;  // as each disturbance ends
     std::function<void(int round)> on_round;  // as each round (0-based) begins, e.g. to toggle a sibling's load
+    // Before each sample, outside its timing: the point about to be sampled, of how many the pool has (a
+    // `busy:same` sibling is told which kernel that runs).
+    std::function<void(std::size_t point, std::size_t points)> on_point;
 };
 
 // Samples points 0..n-1 with `sample` in `rules.rounds` rounds, each round round-robin in shuffled order

@@ -5,6 +5,8 @@
 #include <emmintrin.h>
 #include <time.h>
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "clock.hpp"
@@ -44,6 +46,22 @@ std::uint64_t vec_load(std::uint64_t seed) noexcept {
     return static_cast<std::uint64_t>(_mm_cvtsi128_si64(a));
 }
 
+// The `same` load's sections: about this many bytes of data per source.
+constexpr std::size_t kSameBytes = 4096;
+// The most sources a `same` section of a multi-source kernel may take (it takes its fewest, at least 2 where it
+// takes 2), and the most destinations; a kernel that needs more is left out.
+constexpr std::size_t kSameSources = 32, kSameDests = 4;
+
+// Bytes per source of one `same` section of `k`: whole blocks, about kSameBytes.
+std::size_t same_bytes(const Kernel& k) noexcept {
+    const std::size_t block = std::max<std::size_t>(k.block_bytes, 1);
+    return std::max<std::size_t>(1, kSameBytes / block) * block;
+}
+
+std::size_t same_sources(const Kernel& k) noexcept {
+    return std::max<std::size_t>(k.min_sources, std::min<std::size_t>(2, k.max_sources ? k.max_sources : 2));
+}
+
 // One pass over 64 KiB of the stream (it walks the whole buffer over successive calls).
 std::uint64_t mem_load(const std::vector<std::uint64_t>& v, std::size_t& at) noexcept {
     std::uint64_t sum = 0;
@@ -60,6 +78,7 @@ const char* sibling_load_name(SiblingLoad l) noexcept {
         case SiblingLoad::int_alu: return "int";
         case SiblingLoad::vec_alu: return "vec";
         case SiblingLoad::mem: return "mem";
+        case SiblingLoad::same: return "same";
     }
     return "?";
 }
@@ -68,6 +87,7 @@ std::optional<SiblingLoad> parse_sibling_option(std::string_view text) noexcept 
     if (text == "busy" || text == "busy:vec") return SiblingLoad::vec_alu;
     if (text == "busy:int") return SiblingLoad::int_alu;
     if (text == "busy:mem") return SiblingLoad::mem;
+    if (text == "busy:same") return SiblingLoad::same;
     return std::nullopt;
 }
 
@@ -81,9 +101,69 @@ std::optional<int> sibling_to_load(const std::string& root, int cpu, std::string
     return std::nullopt;
 }
 
-SiblingRunner::SiblingRunner(int cpu, SiblingLoad load) : cpu_(cpu), load_(load) {
+SiblingRunner::SiblingRunner(int cpu, SiblingLoad load, const std::vector<const Kernel*>& kernels)
+    : cpu_(cpu), load_(load) {
     if (load_ == SiblingLoad::mem) stream_.assign((64u << 20) / sizeof(std::uint64_t), 1);
+    if (load_ == SiblingLoad::same) {
+        std::size_t area = 0, key = 0;
+        for (const Kernel* k : kernels) {
+            if (!k || !k->needs_fpu || k->reference_only) continue;
+            if (is_multisource(*k) && (same_sources(*k) > kSameSources || k->dest_count > kSameDests)) continue;
+            kernels_.push_back(k);
+            const std::size_t streams = is_multisource(*k) ? same_sources(*k) + k->dest_count : 2;
+            area = std::max(area, streams * same_bytes(*k));
+            key = std::max<std::size_t>(key, k->key_bytes);
+        }
+        runs_ = std::make_unique<std::atomic<std::uint64_t>[]>(kernels_.size());
+        key_.resize(key);
+        for (std::size_t i = 0; i < key_.size(); ++i) key_[i] = static_cast<std::uint8_t>(i * 37 + 11);
+        buffer_.assign(area + 4096, 0x5a);
+        const auto at = reinterpret_cast<std::uintptr_t>(buffer_.data());
+        area_ = buffer_.data() + ((4096 - at % 4096) % 4096);  // page-aligned: every kernel's alignment
+    }
     thread_ = std::thread([this] { loop(); });
+}
+
+std::function<void(std::size_t, std::size_t)> same_kernel_hook(SiblingRunner& runner, SweepPlan plan) {
+    if (runner.load() != SiblingLoad::same) return {};
+    return [&runner, plan = std::move(plan)](std::size_t i, std::size_t points) {
+        const std::size_t n = plan.sections.size();
+        if (points != n + plan.thresholds.size() || i >= points)
+            runner.set_kernel(nullptr);
+        else
+            runner.set_kernel(i < n ? plan.sections[i].kernel : plan.thresholds[i - n].kernel);
+    };
+}
+
+std::uint64_t SiblingRunner::runs_of(const Kernel* k) const noexcept {
+    for (std::size_t i = 0; i < kernels_.size(); ++i)
+        if (kernels_[i] == k) return runs_[i].load(std::memory_order_relaxed);
+    return 0;
+}
+
+// One section of the named kernel, or of the next one in turn; the vector load when there is none.
+std::uint64_t SiblingRunner::same_load(std::size_t& next) noexcept {
+    if (kernels_.empty()) return vec_load(next++);
+    const Kernel* named = current_.load(std::memory_order_relaxed);
+    std::size_t i = kernels_.size();
+    for (std::size_t j = 0; named && j < kernels_.size(); ++j)
+        if (kernels_[j] == named) i = j;
+    if (i == kernels_.size()) i = next++ % kernels_.size();
+    const Kernel& k = *kernels_[i];
+    const std::size_t bytes = same_bytes(k);
+    if (is_multisource(k)) {
+        const std::size_t n = same_sources(k);
+        std::uint8_t* src[kSameSources];
+        std::uint8_t* dst[kSameDests];
+        for (std::size_t s = 0; s < n; ++s) src[s] = area_ + s * bytes;
+        for (std::size_t d = 0; d < k.dest_count; ++d) dst[d] = area_ + (n + d) * bytes;
+        k.stripe(n, bytes, src, dst);
+    } else {
+        k.init(ctx_, key_.empty() ? nullptr : key_.data());
+        run_section(k, ctx_, area_, area_ + bytes, bytes / std::max<std::uint32_t>(k.block_bytes, 1));
+    }
+    runs_[i].fetch_add(1, std::memory_order_relaxed);
+    return area_[bytes] ^ ctx_[0];
 }
 
 SiblingRunner::~SiblingRunner() {
@@ -105,6 +185,7 @@ void SiblingRunner::loop() {
             case SiblingLoad::int_alu: sink += int_load(sink); break;
             case SiblingLoad::vec_alu: sink += vec_load(sink); break;
             case SiblingLoad::mem: sink += mem_load(stream_, at); break;
+            case SiblingLoad::same: sink += same_load(at); break;
         }
         work_.fetch_add(1, std::memory_order_relaxed);
     }

@@ -9,7 +9,9 @@
 
 #include <fmt/format.h>
 
+#include "contention.hpp"
 #include "errors.hpp"
+#include "kernel_globs.hpp"
 #include "macro_names.hpp"
 #include "select_models.hpp"
 #include "stripes.hpp"
@@ -66,6 +68,7 @@ std::optional<CheckResult> check_stripe_constant(const HeaderConstant& c, const 
                 r.kernel = s.kernel;
                 r.machine = m.machine;
                 r.cache = s.cache;
+                r.contention_level = s.by_sources.begin()->second.front()->contention_level;
                 if (!out || r.time_s > out->time_s) out = r;
             }
         }
@@ -106,6 +109,7 @@ std::optional<CheckResult> check_bytes_constant(const HeaderConstant& c, const s
             r.kernel = k.name;
             r.machine = choice.source->machine;
             r.cache = choice.cache;
+            r.contention_level = choice.model->contention_level;
         }
         r.target = as_kernel ? k.kernel() + (k.shape == "aad" ? " (aad)" : "") : k.algorithm;
         r.is_algorithm = as_algorithm;
@@ -159,14 +163,44 @@ CheckReport check_header(const std::string& text, const std::string& source, con
     std::vector<std::string> skipped;
     const auto constants = parse_header_constants(text, skipped, source);
     for (const auto& s : skipped) report.notes.push_back("ignored " + s);
-    const ModelSelection selection = select_models(sources, o.question);
-    for (const auto& c : constants) check_constant(c, sources, selection, o, report);
+    // Each variant at the contention its header assumed: a limit for a busy core is judged busy.
+    const auto stated = parse_header_contention(text);
+    std::vector<ModelFile> at_header = sources;
+    for (ModelFile& m : at_header) report.header_levels += restate_as_header(m, stated);
+    const ModelSelection selection = select_models(at_header, o.question);
+    for (const auto& c : constants) check_constant(c, at_header, selection, o, report);
+    for (CheckResult& r : report.results) {
+        const auto it = stated.find({r.kernel, std::string(name(r.cache))});
+        r.contention_from_header = it != stated.end() && it->second.known && r.contention_level >= 1;
+    }
     if (report.results.empty())
         throw InputError(
             fmt::format("{}: no constant of the form FPUTUNE_<KERNEL>_FPU_BYTES or FPUTUNE_<ALGORITHM>_FPU_BYTES "
                         "names a kernel in the inputs; write one, e.g. #define FPUTUNE_SHA256_FPU_BYTES 4096U",
                         source));
     return report;
+}
+
+void keep_shown(CheckReport& report, const std::vector<ModelFile>& sources, const std::vector<std::string>& globs) {
+    if (globs.empty()) return;
+    auto named = [&](const std::string& kernel) {
+        const KernelInfo* info = nullptr;
+        for (const ModelFile& m : sources)
+            if ((info = m.kernel(kernel))) break;
+        return std::any_of(globs.begin(), globs.end(), [&](const std::string& g) { return kernel_selected(g, kernel, info); });
+    };
+    auto algorithm_named = [&](const std::string& kernel) {
+        const KernelInfo* info = nullptr;
+        for (const ModelFile& m : sources)
+            if ((info = m.kernel(kernel))) break;
+        if (!info) return false;
+        for (const ModelFile& m : sources)
+            for (const KernelInfo& k : m.kernels)
+                if (k.algorithm == info->algorithm && named(k.name)) return true;
+        return false;
+    };
+    std::erase_if(report.results,
+                  [&](const CheckResult& r) { return !(r.is_algorithm ? algorithm_named(r.kernel) : named(r.kernel)); });
 }
 
 }  // namespace fputune

@@ -15,6 +15,7 @@
 
 #include "atomic_file.hpp"
 #include "errors.hpp"
+#include "contention.hpp"
 #include "fit.hpp"
 #include "provenance_json.hpp"
 #include "select_models.hpp"
@@ -29,7 +30,7 @@ std::size_t CompareResult::changed() const {
 }
 
 Change compare_estimates(const Estimate& a, const Estimate& b, double shown_a, double shown_b, bool lower_is_better,
-                         const CompareOptions& o) {
+                         const CompareOptions& o, double extra_rel_se) {
     Change c;
     c.compared = true;
     c.a = a;
@@ -47,7 +48,14 @@ Change compare_estimates(const Estimate& a, const Estimate& b, double shown_a, d
     auto se = [](const Estimate& e, bool upper) {
         return std::max(0.0, upper ? e.hi - e.value : e.value - e.lo) / e.t;
     };
-    const double s = std::hypot(se(a, d > 0), se(b, d < 0));
+    const double extra = extra_rel_se * std::abs(a.value);
+    const double s = std::hypot(se(a, d > 0), se(b, d < 0), extra);
+    if (a.value != 0) {
+        c.spread = 1.959963984540054 * s / std::abs(a.value);
+        c.contention_spread = extra > 0 ? c.spread - 1.959963984540054 * std::hypot(se(a, d > 0), se(b, d < 0)) /
+                                                         std::abs(a.value)
+                                        : 0;
+    }
     c.p = s > 0 ? std::erfc(std::abs(d) / s / std::sqrt(2.0)) : (d == 0 ? 1.0 : 0.0);
     const bool same_direction = (d > 0) == (c.rel > 0) || c.rel == 0;
     c.significant = c.p < o.alpha && std::abs(c.rel) >= o.min_change && same_direction && c.rel != 0;
@@ -58,6 +66,29 @@ Change compare_estimates(const Estimate& a, const Estimate& b, double shown_a, d
     else
         c.verdict = c.rel > 0 ? "larger" : "smaller";
     return c;
+}
+
+double contention_widening(const CacheModel& a, double level_a, const CacheModel& b, double level_b,
+                           std::string& basis) {
+    basis.clear();
+    if (!(level_a >= 1) || !(level_b >= 1)) return 0;
+    constexpr double z = 1.959963984540054;
+    // A known s: the error of moving the side's rounds to quiet with it, at the level that side met.
+    auto known = [&](const CacheModel& m, double c) {
+        return (m.contention_s_hi - m.contention_s_lo) / (2 * z) * (c - 1) / contention_factor(m.contention_s, c);
+    };
+    if (a.contention_known && b.contention_known) {
+        basis = fmt::format("s {:.2f}..{:.2f} at c {:.2f}, {:.2f}..{:.2f} at c {:.2f}", a.contention_s_lo, a.contention_s_hi,
+                            level_a, b.contention_s_lo, b.contention_s_hi, level_b);
+        return std::hypot(known(a, level_a), known(b, level_b));
+    }
+    if (!a.contention_known && !b.contention_known) {
+        basis = fmt::format("s unknown, c {:.2f} in A, {:.2f} in B", level_a, level_b);
+        return std::abs(level_b - level_a) / z;
+    }
+    const bool a_known = a.contention_known;
+    basis = fmt::format("s unknown in {} at c {:.2f}", a_known ? "B" : "A", a_known ? level_b : level_a);
+    return std::hypot(a_known ? known(a, level_a) : (level_a - 1) / z, a_known ? (level_b - 1) / z : known(b, level_b));
 }
 
 namespace {
@@ -94,6 +125,10 @@ void summarise(CompareRow& row) {
     add("bound", row.bound_cpb);
     add("limit", row.limit);
     row.verdict = s.empty() ? "no significant change" : s;
+    // How much of the p50 test's spread the contention term added: the share of the widening it explains.
+    if (row.contention_se > 0 && row.p50_cpb.compared && row.p50_cpb.spread > 0)
+        row.verdict += fmt::format(" (p50 spread +-{:.1f} %, {:.1f} % of it from contention: {})",
+                                   100 * row.p50_cpb.spread, 100 * row.p50_cpb.contention_spread, row.contention_basis);
 }
 
 CompareSide side_of(const ModelFile& m) {
@@ -106,6 +141,7 @@ CompareSide side_of(const ModelFile& m) {
     s.tool_commit = m.sweep_tool_commit.empty() ? m.tool_commit : m.sweep_tool_commit;
     if (m.options.is_object() && m.options.contains("masked_features") && m.options["masked_features"].is_string())
         s.masked_features = m.options["masked_features"].get<std::string>();
+    s.contention = m.contention_median;
     return s;
 }
 
@@ -116,19 +152,22 @@ const VariantResult* find_variant(const std::optional<Recommendation>& r, const 
     return nullptr;
 }
 
-// One variant's change: the slopes of its p50 and bound lines, and its limit where both files recommend one.
+// One variant's change: the slopes of its p50 and bound lines, and its limit where both files recommend one,
+// each test widened by what the two files' contention leaves uncertain.
 CompareRow compare_row(const KernelInfo& k, const CacheModel& ma, const CacheModel& mb, Cache used,
                        const std::optional<Recommendation>& ra, const std::optional<Recommendation>& rb,
-                       const CompareOptions& o) {
+                       const CompareOptions& o, const std::pair<double, double>& levels) {
     CompareRow row;
     row.kernel = k.name;
     row.algorithm = k.algorithm;
     row.cache = used;
+    row.contention_se = contention_widening(ma, levels.first, mb, levels.second, row.contention_basis);
+    const double w = row.contention_se;
     const Estimate pa = slope(ma.p50), pb = slope(mb.p50);
-    row.p50_cpb = compare_estimates(pa, pb, pa.value, pb.value, true, o);
+    row.p50_cpb = compare_estimates(pa, pb, pa.value, pb.value, true, o, w);
     const Estimate ba = slope(bound_fit(ma, o.recommend.question.quantile));
     const Estimate bb = slope(bound_fit(mb, o.recommend.question.quantile));
-    row.bound_cpb = compare_estimates(ba, bb, ba.value, bb.value, true, o);
+    row.bound_cpb = compare_estimates(ba, bb, ba.value, bb.value, true, o, w);
     const VariantResult* va = find_variant(ra, k.name);
     const VariantResult* vb = find_variant(rb, k.name);
     if (!k.needs_fpu)
@@ -141,7 +180,7 @@ CompareRow compare_row(const KernelInfo& k, const CacheModel& ma, const CacheMod
         row.limit = not_compared("limits use another cache state");
     else
         row.limit = compare_estimates(limit_estimate(*va), limit_estimate(*vb), static_cast<double>(va->bytes),
-                                      static_cast<double>(vb->bytes), false, o);
+                                      static_cast<double>(vb->bytes), false, o, w);
     summarise(row);
     return row;
 }
@@ -206,7 +245,7 @@ CompareResult compare_models(const ModelFile& a, const ModelFile& b, const Compa
             continue;
         }
         if (ma->cache != cache) fell_back.push_back(k.name);
-        r.rows.push_back(compare_row(k, *ma, *mb, ma->cache, ra, rb, o));
+        r.rows.push_back(compare_row(k, *ma, *mb, ma->cache, ra, rb, o, {a.contention_median, b.contention_median}));
     }
     for (const auto& k : b.kernels)
         if (sb.find(b, k.name) && !sa.find(a, k.name))
@@ -354,6 +393,8 @@ json change_json(const Change& c) {
             {"change", c.rel},
             {"p_value", std::isnan(c.p) ? json(nullptr) : json(c.p)},
             {"significant", c.significant},
+            {"spread", c.spread},
+            {"contention_spread", c.contention_spread},
             {"verdict", c.verdict}};
 }
 
@@ -363,7 +404,8 @@ json side_json(const CompareSide& s) {
             {"machine", s.machine},
             {"date", s.date},
             {"tool", {{"version", s.tool_version}, {"commit", s.tool_commit}}},
-            {"masked_features", s.masked_features}};
+            {"masked_features", s.masked_features},
+            {"contention_p50", s.contention}};
 }
 
 }  // namespace
@@ -391,6 +433,7 @@ json to_json(const CompareResult& r) {
                   {"bound_cycles_per_byte", change_json(row.bound_cpb)},
                   {"limit_bytes", change_json(row.limit)},
                   {"changed", row.changed()},
+                  {"contention", {{"rel_se", row.contention_se}, {"basis", row.contention_basis}}},
                   {"verdict", row.verdict}};
         if (r.kind == "bench")
             x["bytes"] = row.bytes;

@@ -37,6 +37,9 @@ struct Change {
     double p = 1;  // two-sided p-value of "no change" (normal approximation); NaN when neither has an interval
     bool significant = false;  // p < alpha and |rel| >= min_change
     std::string verdict;  // "no significant change", "faster"/"slower" (c/B), "larger"/"smaller" (limit), "no interval"
+    // The test's 95 % spread relative to A (1.96 x the combined standard error / A), and the part of it that
+    // the contention term adds (in quadrature: 0 when it adds none).
+    double spread = 0, contention_spread = 0;
 };
 
 struct CompareRow {
@@ -44,6 +47,10 @@ struct CompareRow {
     Cache cache = Cache::cold;  // sweeps: the cache state compared
     std::uint64_t bytes = 0;  // bench: the size per call
     Change p50_cpb, bound_cpb, limit;
+    // How far the contention either file met may have moved this variant, as a relative standard error added
+    // to every test of the row (contention_widening), and on what it rests, in words.
+    double contention_se = 0;
+    std::string contention_basis;
     std::string
         verdict;  // "no significant change", or the significant changes ("slower p50 +8.1 %, limit smaller -7.9 %")
     bool changed() const { return p50_cpb.significant || bound_cpb.significant || limit.significant; }
@@ -63,6 +70,7 @@ struct CompareAlgorithm {
 
 struct CompareSide {
     std::string path, kind, machine, date, tool_version, tool_commit, masked_features;
+    double contention = 0;  // the median contention level the sweep met (0: unknown)
 };
 
 struct CompareOptions {
@@ -85,8 +93,18 @@ struct CompareResult {
 };
 
 // The p-value and verdict of one change; `lower_is_better` picks faster/slower, else larger/smaller.
+// `extra_rel_se`: a further standard error, relative to A's value, added in quadrature to the two intervals'
+// (the contention term below).
 Change compare_estimates(const Estimate& a, const Estimate& b, double shown_a, double shown_b, bool lower_is_better,
-                         const CompareOptions& o);
+                         const CompareOptions& o, double extra_rel_se = 0);
+
+// What the contention either sweep met leaves uncertain in a change of one variant, as a relative standard
+// error. Each side with a known sensitivity s was moved to quiet with it: the error of s (its 95 % interval /
+// 3.92) times (c - 1) at the median level c that side met. A side without one (s unknown) is as measured at
+// its c, anywhere from immune to as exposed as the probe (s in 0..1): both unknown, |c_B - c_A| / 1.96; one
+// unknown, (c - 1) / 1.96 on that side. 0 when either file recorded no contention. `basis` says which.
+double contention_widening(const CacheModel& a, double level_a, const CacheModel& b, double level_b,
+                           std::string& basis);
 
 // Two fitted inputs (sweeps, model files, reference CSVs).
 CompareResult compare_models(const ModelFile& a, const ModelFile& b, const CompareOptions& o);

@@ -234,25 +234,42 @@ double ContentionAdjust::apply(double value, double round_level) const {
     return value * contention_factor(s, level) / contention_factor(s, round_level);
 }
 
+bool restate_model(CacheModel& cm, double level) {
+    if (!cm.contention_known || !(cm.contention_level >= 1) || !(level >= 1)) return false;
+    const double k = contention_factor(cm.contention_s, level) / contention_factor(cm.contention_s, cm.contention_level);
+    for (LineFit* f : {&cm.p90, &cm.p99})
+        for (double* v : {&f->a, &f->b, &f->a_lo, &f->a_hi, &f->b_lo, &f->b_hi}) *v *= k;
+    for (std::vector<double>* v : {&cm.bound_p90, &cm.bound_p99})
+        for (double& x : *v) x *= k;
+    for (auto* rounds : {&cm.round_p90, &cm.round_p99})
+        for (std::vector<double>& r : *rounds)
+            for (double& x : r) x *= k;
+    cm.contention_level = level;
+    return true;
+}
+
 void restate_contention(ModelFile& m, const ContentionTarget& target) {
     if (m.contention.empty() || m.contention == kContentionAsMeasuredText) return;
     const double level = target_level(target, m.contention_observed);
     if (!(level >= 1)) return;
     m.contention = target.text();
     for (std::vector<CacheModel>* models : {&m.models, &m.prior_models})
+        for (CacheModel& cm : *models) restate_model(cm, level);
+}
+
+bool header_as_measured(const std::string& text) {
+    return text.find(" * Contention:    as measured") != std::string::npos;
+}
+
+std::size_t restate_as_header(ModelFile& m,
+                              const std::map<std::pair<std::string, std::string>, HeaderContention>& stated) {
+    std::size_t moved = 0;
+    for (std::vector<CacheModel>* models : {&m.models, &m.prior_models})
         for (CacheModel& cm : *models) {
-            if (!cm.contention_known || !(cm.contention_level >= 1)) continue;
-            const double k =
-                contention_factor(cm.contention_s, level) / contention_factor(cm.contention_s, cm.contention_level);
-            for (LineFit* f : {&cm.p90, &cm.p99})
-                for (double* v : {&f->a, &f->b, &f->a_lo, &f->a_hi, &f->b_lo, &f->b_hi}) *v *= k;
-            for (std::vector<double>* v : {&cm.bound_p90, &cm.bound_p99})
-                for (double& x : *v) x *= k;
-            for (auto* rounds : {&cm.round_p90, &cm.round_p99})
-                for (std::vector<double>& r : *rounds)
-                    for (double& x : r) x *= k;
-            cm.contention_level = level;
+            const auto it = stated.find({cm.kernel, std::string(name(cm.cache))});
+            if (it != stated.end() && it->second.known) moved += restate_model(cm, it->second.level);
         }
+    return moved;
 }
 
 std::string contention_comment(const std::string& assumed, const std::vector<HeaderContention>& variants) {

@@ -93,6 +93,9 @@ struct ContentionAdjust {
 // without contention is left as it is (m.contention stays ""). Models without a known sensitivity keep
 // their measured statistics (contention_level 0).
 void restate_contention(ModelFile& m, const ContentionTarget& target);
+// One model moved from the level its bounds are stated at to `level` (false, unchanged: its sensitivity or
+// either level is unknown).
+bool restate_model(CacheModel& cm, double level);
 
 // What a header states about one variant's contention, in its provenance comment, one line each:
 //  *   contention sha256-avx2 cold c=1.00 s=0.62 (0.55..0.70)
@@ -109,6 +112,13 @@ struct HeaderContention {
 std::string contention_comment(const std::string& assumed, const std::vector<HeaderContention>& variants);
 // The lines back from a header's text, by (kernel, cache).
 std::map<std::pair<std::string, std::string>, HeaderContention> parse_header_contention(const std::string& text);
+// Whether the header says its bounds are as measured (`contention_comment("")`: --contention as-measured, or a
+// sweep that recorded no contention): `check` then judges it as measured too, unless told otherwise.
+bool header_as_measured(const std::string& text);
+// Every model the header states a level for (a known line for its kernel and cache) moved to that level
+// (`check`: each constant judged at the contention its header assumed); how many moved.
+std::size_t restate_as_header(ModelFile& m,
+                              const std::map<std::pair<std::string, std::string>, HeaderContention>& stated);
 
 // Whether the file recorded contention at all (a sweep from before the probe: "unknown").
 bool has_contention(const SweepFile& f);

@@ -222,6 +222,7 @@ ModelFile fit_sweep(const SweepFile& sweep, const std::string& source, const std
     if (has_contention(sweep)) {
         m.contention = as_measured ? kContentionAsMeasuredText : "quiet";
         m.contention_observed = sweep.contention.p90;
+        m.contention_median = sweep.contention.p50;
     }
     PointGroups groups = group_points(sweep, m, source);
     for (const auto& k : sweep.kernels) {

@@ -88,6 +88,7 @@ struct ModelFile {
     // sweep's p90 level (0: unknown).
     std::string contention;
     double contention_observed = 0;
+    double contention_median = 0;  // the sweep's p50 level (0: unknown): what `compare` sets against the other file
     // Every model of the source before a -k filter took some away (empty: none did): the prior of the round
     // spread (budget.cpp) is drawn from these, so a kernel's limit does not depend on what else was asked for.
     std::vector<CacheModel> prior_models;

@@ -164,6 +164,7 @@ json to_json(const ModelFile& m) {
     if (!m.contention.empty())
         j["contention"] = {{"assumed", m.contention},
                            {"observed_p90", m.contention_observed},
+                           {"observed_p50", m.contention_median},
                            {"model",
                             "time(c) = quiet x (1 + s x (c - 1)); each model's bound statistics are stated "
                             "at its \"level\" c, each round moved there from the level it met"}};
@@ -387,6 +388,8 @@ ModelFile model_from_json(const json& j, const std::string& source) {
                 jsonc::fail(at / "assumed", fmt::format("'{}' is not {}", printable(m.contention), kContentionChoices));
             m.contention_observed = member_or(*mc, "observed_p90", at, 0.0,
                                               [](const json& v, const Path& p) { return real(v, p, 0, 1000); });
+            m.contention_median = member_or(*mc, "observed_p50", at, 0.0,
+                                            [](const json& v, const Path& p) { return real(v, p, 0, 1000); });
         }
         if (const json* thresholds = optional_member(j, "thresholds", top))
             for (std::size_t i = 0; i < array(*thresholds, top / "thresholds").size(); ++i) {

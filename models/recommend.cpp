@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "errors.hpp"
+#include "kernel_globs.hpp"
 #include "macro_names.hpp"
 #include "select_models.hpp"
 #include "units.hpp"
@@ -319,6 +320,25 @@ Recommendation recommend(const std::vector<ModelFile>& sources, const RecommendO
     for (const auto& alg : alg_order) r.algorithms.push_back(algorithm_row(r, alg, sources, paid, o));
     recommend_stripes(r, sources, o);
     return r;
+}
+
+// -k chooses what is shown, never what the answer is computed from: every kernel of the files is recommended (an
+// algorithm's constant over all its variants), then the rows of the kernels -k names are kept.
+void keep_shown(Recommendation& r, const std::vector<ModelFile>& sources, const std::vector<std::string>& globs) {
+    if (globs.empty()) return;
+    auto shown = [&](const std::string& name) {
+        const KernelInfo* info = nullptr;
+        for (const ModelFile& m : sources)
+            if ((info = m.kernel(name))) break;
+        return std::any_of(globs.begin(), globs.end(), [&](const std::string& g) { return kernel_selected(g, name, info); });
+    };
+    std::erase_if(r.variants, [&](const VariantRow& row) { return !shown(row.bound.kernel); });
+    std::erase_if(r.stripes, [&](const StripeRow& row) { return !shown(row.bound.kernel); });
+    std::set<std::string> algorithms;
+    for (const VariantRow& row : r.variants) algorithms.insert(row.bound.algorithm);
+    for (const StripeRow& row : r.stripes) algorithms.insert(row.bound.algorithm);
+    std::erase_if(r.algorithms, [&](const AlgorithmRow& a) { return !algorithms.count(a.algorithm); });
+    std::erase_if(r.stripe_algorithms, [&](const StripeResult& a) { return !algorithms.count(a.algorithm); });
 }
 
 }  // namespace fputune

@@ -78,5 +78,9 @@ struct Recommendation {
 };
 
 Recommendation recommend(const std::vector<ModelFile>& sources, const RecommendOptions& options);
+// -k chooses what is shown, never what the answer is computed from: `r` recommended from every kernel of the
+// sources (an algorithm's constant over all its variants), then only the rows of the kernels the globs name are
+// kept (nothing changes without globs).
+void keep_shown(Recommendation& r, const std::vector<ModelFile>& sources, const std::vector<std::string>& globs);
 
 }  // namespace fputune

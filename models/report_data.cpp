@@ -45,7 +45,8 @@ std::string foreign_schema_message(const std::string& path, const std::string& s
 
 }  // namespace
 
-ReportInput load_report_input(const std::string& path, const std::vector<std::string>& kernel_globs) {
+ReportInput load_report_input(const std::string& path, const std::vector<std::string>& kernel_globs,
+                              const ContentionTarget& contention) {
     ReportInput in;
     in.path = path;
     in.doctor = nullptr;
@@ -54,7 +55,7 @@ ReportInput load_report_input(const std::string& path, const std::vector<std::st
     const auto first = text.find_first_not_of(" \t\r\n");
     if (first == std::string::npos || text[first] != '{') {
         // Not JSON: a reference CSV, or nothing fputune reads (load_models says which).
-        in.model = load_models(path, kernel_globs);
+        in.model = load_models(path, kernel_globs, contention);
         in.kind = in.model->source_kind;
         in.machine = in.model->machine;
         in.cpu = in.model->cpu;
@@ -82,8 +83,10 @@ ReportInput load_report_input(const std::string& path, const std::vector<std::st
                 fmt::format("{}: the sweep has no section points{}: nothing to fit or chart but its machine; run "
                             "`fputune sweep` (or --resume it)",
                             path, sweep.partial ? " (it was interrupted before the first)" : ""));
-        else
-            in.model = fit_sweep(sweep, path, kernel_globs);
+        else {
+            in.model = fit_sweep(sweep, path, kernel_globs, contention.kind == ContentionTarget::Kind::as_measured);
+            restate_contention(*in.model, contention);
+        }
         in.sweep = std::move(sweep);
         return in;
     }
@@ -103,7 +106,7 @@ ReportInput load_report_input(const std::string& path, const std::vector<std::st
                 "machine; fit a sweep that has points with `fputune fit`");
             return in;
         }
-        in.model = load_models(path, kernel_globs);
+        in.model = load_models(path, kernel_globs, contention);
         in.machine = in.model->machine;
         in.cpu = in.model->cpu;
         return in;

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "contention.hpp"
 #include "model_file.hpp"
 #include "recommend.hpp"
 #include "simulate.hpp"
@@ -37,8 +38,10 @@ struct ReportInput {
 
 // Reads a sweep, a model file or a reference CSV (by content). Throws InputError naming the path
 // for a file that is none of those (another fputune schema, foreign JSON, truncated) or is malformed.
-// `kernel_globs` limit the kernels as in `recommend -k`.
-ReportInput load_report_input(const std::string& path, const std::vector<std::string>& kernel_globs = {});
+// `kernel_globs` limit the kernels as in `recommend -k`; the bounds are stated at `contention` as recommend's
+// (restate_contention, models/contention.hpp) where the input knows its kernels' sensitivities.
+ReportInput load_report_input(const std::string& path, const std::vector<std::string>& kernel_globs = {},
+                              const ContentionTarget& contention = {});
 
 struct XY {
     double x = 0, y = 0;

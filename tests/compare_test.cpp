@@ -222,3 +222,68 @@ TEST_CASE("CLI: compare the committed machines, the same file, bench files - exi
         CHECK(count(x.err, "\n") == 1);
     }
 }
+
+namespace {
+
+// The synthetic sweep as met at contention level `level` (the whole trace there, so no sensitivity can be
+// fitted: each point as measured), its sections `stretch` times slower.
+SweepFile contended(SweepFile f, double level, double stretch) {
+    f.contention.probes = 1000;
+    f.contention.best_cycles = 2000;
+    f.contention.p10 = f.contention.p50 = f.contention.p90 = f.contention.max = level;
+    f.contention.contended_share = level >= 1.15 ? 1 : 0;
+    f.contention.contended_above = 1.15;
+    for (SectionPoint& p : f.sections)
+        for (double* v : {&p.ticks.p10, &p.ticks.p50, &p.ticks.p90, &p.ticks.p99, &p.ticks.p99_clean, &p.ticks.p999,
+                          &p.ticks.min, &p.ticks.max, &p.request_ticks_p50})
+            *v *= stretch;
+    return f;
+}
+
+}  // namespace
+
+TEST_CASE("compare sweeps: contention the files met is no change of the code - a real slowdown still is",
+          "[compare][contention]") {
+    const ModelFile quiet = fit_sweep(contended(synthetic_sweep("Test CPU", 2000, 0.8, 0.003, 1), 1.0, 1.0), "a.json");
+    // Back to back on one host, the second sweep beside a busy neighbour (c = 1.3, the kernel s = 0.6: 18 %
+    // slower as measured), with no sensitivity known in either: not a change of the binary.
+    const ModelFile busy = fit_sweep(contended(synthetic_sweep("Test CPU", 2000, 0.8, 0.003, 2), 1.3, 1.18), "b.json");
+    const CompareResult r = compare_models(quiet, busy, compare_options());
+    const CompareRow& row = row_of(r, "fake-avx2");
+    INFO(row.verdict);
+    CHECK(row.contention_se == Approx(0.3 / 1.96).epsilon(0.01));
+    CHECK_FALSE(row.changed());
+    CHECK_THAT(row.verdict, Catch::StartsWith("no significant change") && Catch::Contains("from contention") &&
+                                Catch::Contains("s unknown, c 1.00 in A, 1.30 in B"));
+    CHECK(row.p50_cpb.contention_spread > 0.9 * row.p50_cpb.spread);
+    CHECK(r.b.contention == 1.3);
+    // 30 % slower at the same contention: flagged, nothing widened.
+    const ModelFile slow = fit_sweep(contended(synthetic_sweep("Test CPU", 2000, 0.8, 0.003, 3), 1.0, 1.3), "c.json");
+    const CompareRow& s = row_of(compare_models(quiet, slow, compare_options()), "fake-avx2");
+    CHECK(s.contention_se == 0);
+    CHECK(s.p50_cpb.verdict == "slower");
+    CHECK(s.limit.verdict == "smaller");
+    CHECK(s.changed());
+    // A file without contention (before the probe): nothing known, nothing widened.
+    const ModelFile old = fit_sweep(synthetic_sweep("Test CPU", 2000, 0.8, 0.003, 4), "d.json");
+    CHECK(row_of(compare_models(old, busy, compare_options()), "fake-avx2").contention_se == 0);
+}
+
+TEST_CASE("compare: a known sensitivity widens by its own uncertainty at the level each side met", "[compare][contention]") {
+    CacheModel a, b;
+    a.contention_known = b.contention_known = true;
+    a.contention_s = b.contention_s = 0.6;
+    a.contention_s_lo = 0.5, a.contention_s_hi = 0.7;
+    b.contention_s_lo = 0.4, b.contention_s_hi = 0.8;
+    std::string basis;
+    // Quiet on both sides: moving to quiet moved nothing, so nothing is uncertain.
+    CHECK(contention_widening(a, 1.0, b, 1.0, basis) == 0);
+    const double w = contention_widening(a, 1.2, b, 1.5, basis);
+    CHECK(w == Approx(std::hypot(0.1 / 1.96 * 0.2 / 1.12, 0.2 / 1.96 * 0.5 / 1.3)).epsilon(1e-3));
+    CHECK_THAT(basis, Catch::Contains("0.40..0.80 at c 1.50"));
+    // One side unknown: that side may be anywhere from immune to as exposed as the probe.
+    b.contention_known = false;
+    CHECK(contention_widening(a, 1.0, b, 1.4, basis) == Approx(0.4 / 1.96).epsilon(1e-3));
+    CHECK_THAT(basis, Catch::Contains("s unknown in B"));
+    CHECK(contention_widening(a, 0, b, 1.4, basis) == 0);
+}

@@ -50,8 +50,9 @@ TEST_CASE("CLI sweep --sibling: refused without a sibling, or with a load that d
     const std::string out = " -o " + (scratch() / "s.json").string() + " -k sha256-generic --cpu 0 --root ";
     check_one_line(run_fputune("sweep --sibling busy" + out + alone), "CPU 0 has no SMT sibling");
     check_one_line(run_fputune("sweep --sibling busy:int" + out + alone), "drop --sibling");
+    check_one_line(run_fputune("sweep --sibling busy:same" + out + alone), "CPU 0 has no SMT sibling");
     check_one_line(run_fputune("sweep --sibling busy:gpu" + out + pair),
-                   "accepted: busy, busy:int, busy:vec, busy:mem");
+                   "accepted: busy, busy:int, busy:vec, busy:mem, busy:same");
     check_one_line(run_fputune("sweep --sibling idle" + out + pair), "--sibling 'idle'");
     check_one_line(run_fputune("sweep --sibling busy --rounds 1" + out + pair), "needs 2 rounds");
 }
@@ -137,4 +138,103 @@ TEST_CASE("CLI recommend: --contention garbage, or a garbage contention field, i
     j = nlohmann::json::parse(slurp(sweep));
     j["contention"].erase("level");
     check_one_line(run_fputune("recommend --from " + put("bad-trace.json", j.dump()) + common), "contention.level");
+}
+
+namespace {
+
+// The row `check` prints for one constant ("" when there is none).
+std::string check_row(const std::string& out, const std::string& macro) {
+    const auto at = out.find("\n" + macro + " ");
+    if (at == std::string::npos) return "";
+    return out.substr(at + 1, out.find('\n', at + 1) - at - 1);
+}
+
+}  // namespace
+
+TEST_CASE("CLI check: each constant is judged at the contention its header states", "[contention][cli]") {
+    const std::string sweep = contended_sweep();
+    const std::string quiet_h = (scratch() / "check-quiet.h").string(), busy_h = (scratch() / "check-busy.h").string();
+    const std::string common = "recommend --from " + sweep + " --budget 30us --min-freq 1GHz -k sha256-avx2 --header ";
+    REQUIRE(run_fputune(common + quiet_h).rc == 0);
+    REQUIRE(run_fputune(common + busy_h + " --contention 2").rc == 0);
+    const std::string judge = " --from " + sweep + " --budget 30us --min-freq 1GHz";
+    // The limit for c = 2 holds at c = 2: judged there, said so.
+    const Result busy = run_fputune("check " + busy_h + judge);
+    INFO(busy.out << busy.err);
+    CHECK(busy.rc == 0);
+    CHECK_THAT(check_row(busy.out, "FPUTUNE_SHA256_AVX2_FPU_BYTES"), Catch::Contains("PASS") && Catch::Contains("c=2.00 header"));
+    CHECK_THAT(busy.out, Catch::Contains("contention: each variant at the level c its header states"));
+    // The quiet limit in a header that claims it holds at c = 2 (an exposed kernel, s = 0.7): over the budget there.
+    std::string claimed = slurp(quiet_h);
+    const auto at = claimed.find("contention sha256-avx2 cold c=1.00");
+    REQUIRE(at != std::string::npos);
+    claimed.replace(at + std::string("contention sha256-avx2 cold ").size(), 6, "c=2.00");
+    const Result over = run_fputune("check " + put("check-claimed.h", claimed) + judge);
+    INFO(over.out << over.err);
+    CHECK(over.rc == 1);
+    CHECK_THAT(check_row(over.out, "FPUTUNE_SHA256_AVX2_FPU_BYTES"), Catch::Contains("OVER") && Catch::Contains("c=2.00 header"));
+    // A header of bounds as measured: judged as measured, said so.
+    const std::string measured_h = (scratch() / "check-measured.h").string();
+    REQUIRE(run_fputune(common + measured_h + " --contention as-measured").rc == 0);
+    const Result measured = run_fputune("check " + measured_h + judge);
+    CHECK_THAT(check_row(measured.out, "FPUTUNE_SHA256_AVX2_FPU_BYTES"), Catch::Contains("PASS") && Catch::Contains("as measured"));
+    CHECK_THAT(measured.out, Catch::Contains("contention: as measured"));
+    // The same quiet header as written: judged quiet.
+    CHECK_THAT(check_row(run_fputune("check " + quiet_h + judge).out, "FPUTUNE_SHA256_AVX2_FPU_BYTES"),
+               Catch::Contains("PASS") && Catch::Contains("c=1.00 header"));
+}
+
+TEST_CASE("CLI check -k: shows fewer constants, judges each as without it", "[contention][cli]") {
+    const std::string sweep = contended_sweep();
+    const std::string header = put("check-k.h",
+                                   "#define FPUTUNE_SHA256_FPU_BYTES 2048U\n#define FPUTUNE_SHA256_SHANI_FPU_BYTES 2048U\n"
+                                   "#define FPUTUNE_SHA256_AVX2_FPU_BYTES 2048U\n");
+    const std::string judge = "check " + header + " --from " + sweep + " --budget 30us --min-freq 1GHz";
+    const Result all = run_fputune(judge);
+    const Result one = run_fputune(judge + " -k sha256-shani");
+    INFO(all.out << all.err << one.out << one.err);
+    REQUIRE(all.rc == 0);
+    REQUIRE(one.rc == 0);
+    // The algorithm's constant stands for its slowest variant whether -k names it or not.
+    const std::string algorithm = check_row(all.out, "FPUTUNE_SHA256_FPU_BYTES");
+    REQUIRE_FALSE(algorithm.empty());
+    CHECK_THAT(algorithm, !Catch::Contains("sha256-shani"));
+    CHECK(check_row(one.out, "FPUTUNE_SHA256_FPU_BYTES") == algorithm);
+    CHECK(check_row(one.out, "FPUTUNE_SHA256_SHANI_FPU_BYTES") == check_row(all.out, "FPUTUNE_SHA256_SHANI_FPU_BYTES"));
+    CHECK(check_row(one.out, "FPUTUNE_SHA256_AVX2_FPU_BYTES").empty());
+    check_one_line(run_fputune(judge + " -k 'md5-*'"), "-k");
+}
+
+namespace {
+
+// The unrounded limit (bytes) of a kernel's row of the report's per-variant table (0 when there is none).
+double report_unrounded(const std::string& html, const std::string& kernel) {
+    const auto row = html.find("<tr><td><a href=\"#v-" + kernel + "\">");
+    if (row == std::string::npos) return 0;
+    std::size_t at = row;
+    for (int cell = 0; cell < 4; ++cell) at = html.find("<td", at + 1);  // kernel, cache, limit, unrounded
+    at = html.find('>', at) + 1;
+    return std::stod(html.substr(at, html.find(' ', at) - at));
+}
+
+}  // namespace
+
+TEST_CASE("CLI report --contention: the limits at that contention, the page says which", "[contention][cli]") {
+    const std::string sweep = contended_sweep();
+    const std::string quiet_html = (scratch() / "quiet.html").string(), busy_html = (scratch() / "busy.html").string();
+    const std::string common = "report --from " + sweep + " --budget 30us --min-freq 1GHz -k sha256-avx2 --workload none -o ";
+    const Result quiet = run_fputune(common + quiet_html);
+    INFO(quiet.out << quiet.err);
+    REQUIRE(quiet.rc == 0);
+    const Result busy = run_fputune(common + busy_html + " --contention 2");
+    INFO(busy.out << busy.err);
+    REQUIRE(busy.rc == 0);
+    const std::string q = slurp(quiet_html), b = slurp(busy_html);
+    CHECK_THAT(q, Catch::Contains("the limits are stated at <b>quiet</b>") && Catch::Contains("[1] c = 1.00"));
+    CHECK_THAT(b, Catch::Contains("the limits are stated at <b>2</b>") && Catch::Contains("[1] c = 2.00"));
+    // The exposed kernel (s = 0.7): about 1 / 1.7 of its quiet limit at c = 2, as recommend gives.
+    const double at_quiet = report_unrounded(q, "sha256-avx2"), at_two = report_unrounded(b, "sha256-avx2");
+    REQUIRE(at_quiet > 0);
+    CHECK(at_two / at_quiet == Approx(1 / 1.7).margin(0.08));
+    check_one_line(run_fputune(common + busy_html + " --contention loud"), "--contention 'loud'");
 }

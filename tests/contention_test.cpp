@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <functional>
 #include <fstream>
@@ -14,7 +15,9 @@
 #include "doctor.hpp"
 #include "errors.hpp"
 #include "sampler.hpp"
+#include "registry.hpp"
 #include "sibling.hpp"
+#include "test_util.hpp"
 #include "sweep_file.hpp"
 
 using namespace fputune;
@@ -228,6 +231,69 @@ TEST_CASE("sibling: the loads parse by name, and the co-runner runs only while b
         CHECK(r.work() == stopped);
         CHECK(r.pinned());
     }
+}
+
+TEST_CASE("sibling busy:same: the swept kernels' own code, the one named when one is", "[contention][sibling]") {
+    CHECK(parse_sibling_option("busy:same") == SiblingLoad::same);
+    CHECK(std::string(sibling_load_name(SiblingLoad::same)) == "same");
+    CHECK_THAT(kSiblingLoads, Catch::Contains("busy:same"));
+    // Every kernel this CPU runs: a hash, a cipher, a MAC, a RAID and a two-message one among them.
+    std::vector<const Kernel*> swept;
+    for (const Kernel* k : all_kernels())
+        if (!missing_features(*k, fputune::test::test_usable_features())) swept.push_back(k);
+    SiblingRunner r(last_allowed_cpu(), SiblingLoad::same, swept);
+    REQUIRE_FALSE(r.kernels().empty());
+    for (const Kernel* k : r.kernels()) CHECK(k->needs_fpu);
+    usleep(20000);
+    CHECK(r.work() == 0);  // idle until told
+    r.set_busy(true);
+    // Nothing named: each kernel in turn.
+    auto all_ran = [&] {
+        return std::all_of(r.kernels().begin(), r.kernels().end(), [&](const Kernel* k) { return r.runs_of(k) > 0; });
+    };
+    for (int i = 0; i < 5000 && !all_ran(); ++i) usleep(2000);
+    for (const Kernel* k : r.kernels()) {
+        INFO(k->name);
+        CHECK(r.runs_of(k) > 0);
+    }
+    // One named (the kernel the main thread measures): only it runs, from the section after the one under way.
+    const Kernel* named = r.kernels().back();
+    r.set_kernel(named);
+    const std::uint64_t from = r.runs_of(named);
+    for (int i = 0; i < 5000 && r.runs_of(named) < from + 2; ++i) usleep(2000);
+    std::vector<std::uint64_t> others;
+    for (const Kernel* k : r.kernels()) others.push_back(r.runs_of(k));
+    const std::uint64_t settled = r.runs_of(named);
+    for (int i = 0; i < 5000 && r.runs_of(named) < settled + 20; ++i) usleep(2000);
+    CHECK(r.runs_of(named) >= settled + 20);
+    for (std::size_t i = 0; i + 1 < r.kernels().size(); ++i) {
+        INFO(r.kernels()[i]->name);
+        if (r.kernels()[i] != named) CHECK(r.runs_of(r.kernels()[i]) == others[i]);
+    }
+    r.set_busy(false);
+    // In a sweep the pool names each point's kernel as it samples it: sections first, then thresholds.
+    SweepPlan plan;
+    SectionTarget section{};
+    section.kernel = r.kernels().front();
+    section.bytes = 4096;
+    plan.sections.push_back(section);
+    plan.thresholds.push_back({named, DirtyState::none, 64});
+    const auto hook = same_kernel_hook(r, plan);
+    REQUIRE(hook);
+    hook(0, 2);
+    CHECK(r.named() == r.kernels().front());
+    hook(1, 2);
+    CHECK(r.named() == named);
+    // Another pool (a closed loop's extra points): none named, each kernel in turn.
+    hook(0, 5);
+    CHECK(r.named() == nullptr);
+    SiblingRunner vec(last_allowed_cpu(), SiblingLoad::vec_alu);
+    CHECK_FALSE(same_kernel_hook(vec, plan));
+    // No kernel given: the vector load stands in, and it still runs.
+    SiblingRunner none(last_allowed_cpu(), SiblingLoad::same);
+    none.set_busy(true);
+    for (int i = 0; i < 500 && none.work() == 0; ++i) usleep(2000);
+    CHECK(none.work() > 0);
 }
 
 TEST_CASE("contention: the models' contended level is the probe's", "[contention]") {

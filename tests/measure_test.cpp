@@ -93,9 +93,12 @@ TEST_CASE("sampling pool: impossible samples are counted and measured again, nev
     std::vector<PointSpec> specs(4, PointSpec{true});
     specs[3].need90 = false;
     std::uint64_t calls = 0;
+    // The on_point hook names each point before its sample (a busy:same sibling follows it).
+    std::size_t named = specs.size(), unnamed = 0;
     // Point 0 returns an impossible sample every other time: less than the timer's own overhead.
     auto sample = [&](std::size_t i) -> RawSample {
         ++calls;
+        unnamed += named != i;
         if (i == 0 && calls % 2 == 0) return {1, 1, 1, -1};
         const std::uint64_t t0 = tsc_begin();
         spin_core_cycles(2000 * (i + 1));
@@ -105,8 +108,11 @@ TEST_CASE("sampling pool: impossible samples are counted and measured again, nev
     std::atomic<bool> stop{false};
     PoolHooks hooks;
     hooks.stop = &stop;
+    hooks.on_point = [&](std::size_t i, std::size_t points) { named = points == specs.size() ? i : specs.size(); };
     const PoolResult r = sample_pool(specs, sample, rules, 1.0, calm_level(4), hooks);
     CHECK(r.complete);
+    CHECK(calls > 0);
+    CHECK(unnamed == 0);
     REQUIRE(r.points.size() == 4);
     CHECK(r.points[0].rejected > 0);
     CHECK(r.rejected >= r.points[0].rejected);

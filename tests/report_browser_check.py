@@ -26,6 +26,13 @@ import tempfile
 import time
 
 
+# The tables whose right edge lies past the page's and that no sideways-scrolling box holds (their class names).
+TABLE_PROBE = """JSON.stringify([...document.querySelectorAll('table')].filter(t => {
+  const box = t.closest('.scroll');
+  return !box && t.getBoundingClientRect().right > document.documentElement.clientWidth + 1;
+}).map(t => t.className || 'table'))"""
+
+
 def fail(msg):
     print("check-report: FAIL: " + msg)
     return 1
@@ -210,6 +217,9 @@ def main():
         chrome.call("Page.navigate", {"url": url}, session=session)
         chrome.wait_event("Page.loadEventFired", timeout=120)
         page = json.loads(chrome.call("Runtime.evaluate", {"expression": PAGE_PROBE, "returnByValue": True}, session=session)["result"]["value"])
+        # A table wider than the page must sit in a box that scrolls sideways, or its last columns are cut off.
+        cut = json.loads(chrome.call("Runtime.evaluate", {"expression": TABLE_PROBE, "returnByValue": True},
+                                     session=session)["result"]["value"])
         shots = {}
         # The top of the page (summary), and the first algorithm's charts (README).
         charts = f"section.algorithm[data-algorithm=\"{a.algorithm}\"]" if a.algorithm else "section.algorithm"
@@ -248,6 +258,8 @@ def main():
         shutil.rmtree(profile, ignore_errors=True)
 
     problems = list(errors)
+    for t in cut:
+        problems.append(f"table '{t}' runs past the page's right edge outside a scrolling box: its last columns are cut")
     figs = page["figs"]
     if page["urls"]:
         problems.append(f"the page references something outside itself: {page['urls'][:5]}")

@@ -293,6 +293,13 @@ TEST_CASE("CLI: report of the two committed machines: every chart of every algor
     REQUIRE(r.rc == 0);
     CHECK_THAT(r.out, Catch::Contains("wrote " + out));
     const std::string html = read_file(out);
+    // The per-variant table of two machines is wider than the page: it sits in a box that scrolls sideways, so
+    // no column is cut off (report_browser_check.py measures it in a browser).
+    CHECK_THAT(html, Catch::Contains("<div class=\"scroll\"><table class=\"summary variants\">") &&
+                         Catch::Contains(".scroll { overflow-x: auto; max-width: 100%; }"));
+    // The contention the limits are stated at, said: these files are from before the probe.
+    CHECK_THAT(html, Catch::Contains("the limits are stated at <b>quiet</b>") &&
+                         Catch::Contains("[2] records no contention: as measured"));
     // Self-contained: no URL, no script, no external resource of any kind.
     CHECK(html.rfind("<!DOCTYPE html>", 0) == 0);
     CHECK(html.find("</html>") != std::string::npos);

@@ -148,7 +148,7 @@ TEST_CASE("CLI --linux: a version the data does not know, or a version given to 
           "[models][upstream][cli]") {
     const std::string common = " --from " + std::string(FPUTUNE_ZEN3_SWEEP) + " --budget 30us";
     for (const std::string& cmd : {"check --upstream --linux 5.4" + common, "recommend --linux garbage" + common,
-                                   "check --upstream --kernel 6.12" + common}) {
+                                   "check --upstream --kernel 6.12" + common, "recommend -k 6.12" + common}) {
         const Run r = run_fputune(cmd);
         INFO(cmd << "\n" << r.out << r.err);
         CHECK(r.rc == 2);
