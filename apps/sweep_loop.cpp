@@ -50,7 +50,9 @@ std::vector<ExtraPoints> extra_points(const std::vector<LoopPoint>& points, cons
         bool count_only = false;
         if (!series_of(p, opt, k, s, count_only)) continue;
         const bool cold = p.cache == Cache::cold;
-        auto [it, fresh] = by_series.try_emplace({p.series, cold}, ExtraPoints{k, s, cold, {}, count_only});
+        // One entry per series, state and whether its points are measured again.
+        auto [it, fresh] = by_series.try_emplace({p.series + (p.again ? "+again" : ""), cold},
+                                                 ExtraPoints{k, s, cold, {}, count_only, p.again});
         it->second.bytes.push_back(p.bytes);
     }
     std::vector<ExtraPoints> out;

@@ -500,7 +500,8 @@ SweepPlan plan_extra(const std::vector<ExtraPoints>& extra, const SweepFile& hav
     for (const ExtraPoints& e : extra) {
         const std::string name = series_name(*e.kernel, e.series);
         for (std::uint64_t bytes : e.bytes) {
-            if (has_point(have, name, e.cold ? "cold" : "hot", bytes) || !planned.emplace(name, e.cold, bytes).second)
+            if ((!e.again && has_point(have, name, e.cold ? "cold" : "hot", bytes)) ||
+                !planned.emplace(name, e.cold, bytes).second)
                 continue;
             plan.sections.push_back({e.kernel, e.cold, bytes, e.series, name});
             if (std::find(plan.kernels.begin(), plan.kernels.end(), e.kernel) == plan.kernels.end())
@@ -784,6 +785,12 @@ void drop_impossible(SweepFile& f) {
 SweepFile summarise_sweep(const SweepOptions& opt, const SweepInputs& in, const SweepPlan& plan,
                           const SweepMeasurement& m) {
     SweepFile f = start_file(opt, in, m);
+    // A point of the file planned again (plan_extra's `again`) is replaced by its new measurement.
+    std::erase_if(f.sections, [&](const SectionPoint& p) {
+        return std::any_of(plan.sections.begin(), plan.sections.end(), [&](const SectionTarget& t) {
+            return t.name == p.kernel && t.bytes == p.bytes && (t.cold ? "cold" : "hot") == p.cache;
+        });
+    });
     for (const KernelInfo& info : plan.listed)
         if (std::none_of(f.kernels.begin(), f.kernels.end(), [&](const KernelInfo& i) { return i.name == info.name; }))
             f.kernels.push_back(info);

@@ -148,8 +148,9 @@ struct ExtraPoints {
     bool cold;
     std::vector<std::uint64_t> bytes;  // whole blocks (multi-source: per source)
     bool count_only = false;  // a series of its own only for a count (KernelInfo::count_only)
+    bool again = false;  // measured again where `have` holds them: their new statistics replace the old
 };
-// The plan of the points of `extra` that `have` lacks, each once. No thresholds.
+// The plan of the points of `extra` that `have` lacks (or holds, with `again`), each once. No thresholds.
 SweepPlan plan_extra(const std::vector<ExtraPoints>& extra, const SweepFile& have);
 
 // What measuring a plan gave: the pool's samples (sections first, then thresholds) and the core clock

@@ -133,6 +133,13 @@ std::vector<LoopPoint> loop_points(const std::vector<LoopConstant>& constants, c
         if (!around) continue;
         for (double share : {7.0 / 8, 9.0 / 8})
             add(c.series, c, whole_blocks(share * static_cast<double>(c.bytes), c.block_bytes), sources);
+        const std::string state = std::string(name(c.cache));
+        for (const SectionPoint& p : f.sections) {
+            const double at = static_cast<double>(p.bytes) / static_cast<double>(c.bytes);
+            if (p.kernel != c.series || p.cache != state || !p.unsettled_rounds || at < 0.7 || at > 1.4) continue;
+            const LoopPoint again{c.series, c.kernel, c.cache, p.bytes, sources, true};
+            if (std::find(out.begin(), out.end(), again) == out.end()) out.push_back(again);
+        }
     }
     return out;
 }

@@ -44,10 +44,12 @@ struct LoopPoint {
     Cache cache = Cache::cold;
     std::uint64_t bytes = 0;
     std::uint32_t sources = 0;  // > 0: a series of that many sources
+    bool again = false;  // the file holds it unsettled: measured again, the new statistics replace it
     bool operator==(const LoopPoint&) const = default;
 };
 // The points that measure the constants and that `f` lacks: each limit at its size, and with `around`
-// at 7/8 and 9/8 of it (whole blocks, one block at least); each count's series at its stripe size and at the
+// at 7/8 and 9/8 of it (whole blocks, one block at least) and again every point of its series from 0.7 to 1.4
+// times it that did not settle (its time ran out in a round: the bound near the limit rests on them); each count's series at its stripe size and at the
 // sizes of the kernel's series nearest in sources, and the same for one source more, up to the kernel's most.
 std::vector<LoopPoint> loop_points(const std::vector<LoopConstant>& constants, const SweepFile& f, bool around);
 

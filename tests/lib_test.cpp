@@ -364,4 +364,7 @@ TEST_CASE("sweep: the closed loop's extra points are planned once, those the fil
         return k.name == "raid6-sse2.x21" && k.sources == 21 && k.of == "raid6-sse2" && k.count_only;
     });
     CHECK(listed);
+    // Points planned again are planned even where the file has them.
+    CHECK(plan_extra({{raid, x8, true, {4096}, false, true}}, have).sections.size() == 1);
+    CHECK(plan_extra({{raid, x8, true, {4096}, false, false}}, have).sections.empty());
 }
