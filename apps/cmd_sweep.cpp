@@ -273,7 +273,8 @@ SweepFile measure_sweep_and_loop(const SweepOptions& opt, const SweepInputs& in,
     if (!opt.closed_loop || file.partial) return file;
     const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     try {
-        return close_loop(file, opt, in, hooks, opt.budget_s - spent, output);
+        // The loop's share is its own: a first pass that ran over (a loaded host) does not eat it.
+        return close_loop(file, opt, in, hooks, std::max(opt.budget_s * opt.loop_share, opt.budget_s - spent), output);
     } catch (const std::exception& e) {  // the first pass could not be fitted: its file is still complete
         file.warnings.push_back(fmt::format("closed loop skipped: {}", e.what()));
         return file;

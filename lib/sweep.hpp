@@ -34,9 +34,9 @@ struct SweepOptions {
     double zmm_idle_s = 0;  // > 0: also the ZMM warm-up state, AVX-512 kernels' first section after this long idle
     int cpu = -1;  // pinned to (recorded)
     SamplingRules sampling;  // rounds, and when a point has enough samples
-    // The closed loop (apps/closed_loop.hpp): the first pass gets budget_s x (1 - loop_share), then the
+    // The closed loop (apps/sweep_loop.hpp): the first pass gets budget_s x (1 - loop_share), then the
     // constants for this question (a section budget at a minimum clock) are measured at their exact size in
-    // what is left. Off with explicit sizes (--sizes: exactly those) or --no-closed-loop.
+    // what is left, at least budget_s x loop_share (a first pass that ran over does not eat it). Off with explicit sizes (--sizes: exactly those) or --no-closed-loop.
     bool closed_loop = true;
     double loop_budget_s = 30e-6, loop_min_freq_hz = 1e9;
     double loop_share = 0.2;
