@@ -140,7 +140,7 @@ struct VerifyTarget {
 SweepPlan plan_verify(const std::vector<VerifyTarget>& targets, const SweepOptions& opt,
                       std::vector<std::size_t>& points);
 
-// Points a finished sweep lacks, to measure into it (the closed loop, apps/closed_loop.hpp): a series of a
+// Points a finished sweep lacks, to measure into it (the closed loop, apps/sweep_loop.hpp): a series of a
 // kernel, a new one too (raid6-avx2.x21, one more count of sources), at some sizes in one cache state.
 struct ExtraPoints {
     const Kernel* kernel;

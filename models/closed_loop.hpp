@@ -2,7 +2,7 @@
 // The sweep's closed loop (docs/measuring.md, "Measure what you emit"): after a first pass, the limits and
 // counts the sweep's own points give for a question, the points that measure each at its exact size and
 // around it, and the judgement of what was measured there. Pure functions of the sweep file; the sweep
-// (apps/closed_loop.cpp) measures.
+// (apps/sweep_loop.cpp) measures.
 #pragma once
 
 #include <cstdint>
