@@ -358,9 +358,10 @@ PointStats model_ticks(const SweepFile& f, const PointStats& ticks, const PointS
 std::string closed_loop_brief(const nlohmann::json& j, bool full) {
     if (!j.is_object()) return "";
     const std::size_t n = j.value("constants", nlohmann::json::array()).size();
-    std::string s = fmt::format("closed loop for {} at {}: {} of {} constants measured at their exact size, {} as predicted",
-                                format_duration(j.value("budget_s", 0.0)), format_frequency(j.value("min_freq_hz", 0.0)),
-                                j.value("measured", 0), n, j.value("agreed", 0));
+    std::string s = fmt::format(
+        "closed loop for {} at {}: {} of {} constants measured at their exact size, {} within 3 %, {} as predicted",
+        format_duration(j.value("budget_s", 0.0)), format_frequency(j.value("min_freq_hz", 0.0)),
+        j.value("measured_exact", 0), n, j.value("measured", 0), j.value("agreed", 0));
     if (!full) return s;
     const double near = j.value("points_near", 0.0), settled = j.value("points_near_settled", 0.0);
     s += fmt::format(" ({} passes); {:.0f} of the {:.0f} points near them settled ({:.0f} %)", j.value("passes", 0),

@@ -207,6 +207,26 @@ Rounded round_limit(const VariantResult& v, Round round, const std::function<boo
     return {n, granule, false};
 }
 
+// The bound statistic the sweep measured at `bytes` (a bound point), in seconds at the minimum clock.
+double measured_s(const CacheModel& cm, const RecommendOptions& o, std::uint64_t bytes) {
+    const BoundPoints points = bound_points(cm, o.question.quantile);
+    for (std::size_t i = 0; i < points.bytes.size() && i < points.pooled.size(); ++i)
+        if (points.bytes[i] == bytes) return points.pooled[i] / o.question.min_freq_hz;
+    return 0;
+}
+
+// The smallest size the sweep measured over the budget (its bound statistic, the calmest round's, at the stated
+// contention): no limit reaches it, whatever the line says. The closed loop measures each limit at its size, so a
+// limit its own measurement put over the budget comes down below it (nullopt: none measured over).
+std::optional<std::uint64_t> measured_over(const CacheModel& cm, const RecommendOptions& o) {
+    const BoundPoints points = bound_points(cm, o.question.quantile);
+    const double budget_cycles = effective_budget_s(o.question) * o.question.min_freq_hz;
+    std::optional<std::uint64_t> over;
+    for (std::size_t i = 0; i < points.bytes.size() && i < points.pooled.size(); ++i)
+        if (points.pooled[i] > budget_cycles && (!over || points.bytes[i] < *over)) over = points.bytes[i];
+    return over;
+}
+
 }  // namespace
 
 VariantResult solve_budget(const ModelFile& src, const KernelInfo& k, const CacheModel& cm, const RecommendOptions& o) {
@@ -242,11 +262,16 @@ VariantResult solve_budget(const ModelFile& src, const KernelInfo& k, const Cach
     // The conservative end also keeps the upper line within the budget (it does by construction; this
     // guards the rounding at the edge); the central estimate is only the size.
     const double edge = v.unrounded_bytes * (1 + 1e-12) + 1e-9;
-    auto fits = [&](double n) { return n <= edge && (central || t(n) <= budget); };
+    const std::optional<std::uint64_t> over = measured_over(cm, o);
+    auto by_line = [&](double n) { return n <= edge && (central || t(n) <= budget); };
+    auto fits = [&](double n) { return by_line(n) && (!over || n < static_cast<double>(*over)); };
     const Rounded r = round_limit(v, o.round, fits);
     const std::uint64_t n = r.n, granule = r.granule;
     if (n && r.to_blocks)
         v.notes.push_back(fmt::format("less than 1 KiB fits: rounded to whole blocks ({} B)", granule));
+    if (over && round_limit(v, o.round, by_line).n >= *over)
+        v.notes.push_back(fmt::format("below {} B: the sweep measured that size over the budget ({} at {})", *over,
+                                      format_duration(measured_s(cm, o, *over)), format_frequency(o.question.min_freq_hz)));
     if (n == 0) return v;
     if (central && t(static_cast<double>(n)) > budget)
         v.notes.push_back(fmt::format("central estimate: the upper bound line predicts {} at this size",

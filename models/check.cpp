@@ -183,12 +183,7 @@ CheckReport check_header(const std::string& text, const std::string& source, con
 
 void keep_shown(CheckReport& report, const std::vector<ModelFile>& sources, const std::vector<std::string>& globs) {
     if (globs.empty()) return;
-    auto named = [&](const std::string& kernel) {
-        const KernelInfo* info = nullptr;
-        for (const ModelFile& m : sources)
-            if ((info = m.kernel(kernel))) break;
-        return std::any_of(globs.begin(), globs.end(), [&](const std::string& g) { return kernel_selected(g, kernel, info); });
-    };
+    auto named = [&](const std::string& kernel) { return selected_in(sources, globs, kernel); };
     auto algorithm_named = [&](const std::string& kernel) {
         const KernelInfo* info = nullptr;
         for (const ModelFile& m : sources)

@@ -46,6 +46,19 @@ HeaderContention kin_contention(const Recommendation& r, const StripeResult& s) 
     return best;
 }
 
+// A limit's point: at its size, else the nearest of its series within kLoopNearShare (nullptr: none).
+const SectionPoint* nearest_point(const SweepFile& f, const LoopConstant& c) {
+    const std::string state = std::string(name(c.cache));
+    const SectionPoint* best = nullptr;
+    auto off = [&](const SectionPoint& p) {
+        return std::abs(static_cast<double>(p.bytes) - static_cast<double>(c.bytes)) / static_cast<double>(c.bytes);
+    };
+    for (const SectionPoint& p : f.sections)
+        if (p.kernel == c.series && p.cache == state && off(p) <= kLoopNearShare && (!best || off(p) < off(*best)))
+            best = &p;
+    return best;
+}
+
 std::uint64_t whole_blocks(double bytes, std::uint32_t block) {
     const std::uint64_t b = std::max<std::uint32_t>(block, 1);
     return std::max<std::uint64_t>(b, static_cast<std::uint64_t>(bytes / static_cast<double>(b)) * b);
@@ -129,7 +142,7 @@ std::vector<LoopPoint> loop_points(const std::vector<LoopConstant>& constants, c
         }
         const KernelInfo* info = listed(f, c.series);
         const std::uint32_t sources = info ? info->sources : 0;
-        add(c.series, c, c.bytes, sources);
+        if (around || !nearest_point(f, c)) add(c.series, c, c.bytes, sources);
         if (!around) continue;
         for (double share : {7.0 / 8, 9.0 / 8})
             add(c.series, c, whole_blocks(share * static_cast<double>(c.bytes), c.block_bytes), sources);
@@ -146,8 +159,10 @@ std::vector<LoopPoint> loop_points(const std::vector<LoopConstant>& constants, c
 
 LoopCheck check_constant(const SweepFile& f, const LoopConstant& c, const BudgetQuestion& q) {
     LoopCheck out;
-    const SectionPoint* p = point_of(f, c.series, c.cache, c.bytes);
+    const SectionPoint* p = c.sources ? point_of(f, c.series, c.cache, c.bytes) : nearest_point(f, c);
     if (!p || !p->cycles.samples) return out;
+    out.exact = p->bytes == c.bytes;
+    out.at_bytes = p->bytes;
     const VerifyBound b = verify_bound(p->cycles, p->rounds, &c.contention);
     const double cycles = q.quantile == Quantile::p99 ? b.adjusted_p99 : b.adjusted_p90;
     if (!(cycles > 0)) return out;
@@ -159,7 +174,7 @@ LoopCheck check_constant(const SweepFile& f, const LoopConstant& c, const Budget
         out.agrees = out.measured_s <= budget;
         return out;
     }
-    out.implied = static_cast<double>(c.bytes) * budget / out.measured_s;
+    out.implied = static_cast<double>(p->bytes) * budget / out.measured_s;
     out.agrees = out.implied >= 0.95 * c.lo_bytes && out.implied <= 1.05 * std::max(c.hi_bytes, c.lo_bytes);
     return out;
 }
@@ -193,7 +208,7 @@ nlohmann::json closed_loop_json(const BudgetQuestion& q, const std::vector<LoopC
                         {"contention", q.contention},
                         {"passes", passes},
                         {"stopped", stopped}};
-    std::size_t total = 0, settled = 0, measured = 0, agreed = 0;
+    std::size_t total = 0, settled = 0, measured = 0, exact = 0, agreed = 0;
     j["constants"] = nlohmann::json::array();
     for (const LoopConstant& c : last) {
         const LoopCheck k = check_constant(f, c, q);
@@ -201,12 +216,17 @@ nlohmann::json closed_loop_json(const BudgetQuestion& q, const std::vector<LoopC
         total += near;
         settled += near_settled;
         measured += k.measured;
+        exact += k.exact;
         agreed += k.agrees;
         nlohmann::json e = {{"series", c.series},     {"cache", std::string(name(c.cache))}, {"bytes", c.bytes},
                             {"predicted_s", c.predicted_s}, {"measured", k.measured}, {"agrees", k.agrees},
                             {"points_near", near},    {"points_near_settled", near_settled}};
         if (c.sources) e["sources"] = c.sources;
-        if (k.measured) e["measured_s"] = k.measured_s;
+        if (k.measured) {
+            e["measured_s"] = k.measured_s;
+            e["measured_bytes"] = k.at_bytes;
+            e["exact"] = k.exact;
+        }
         for (const LoopConstant& p : first)
             if (p.series.substr(0, p.series.find(".x")) == c.series.substr(0, c.series.find(".x")) &&
                 p.cache == c.cache && (p.sources != 0) == (c.sources != 0) && (c.sources || p.series == c.series))
@@ -214,6 +234,7 @@ nlohmann::json closed_loop_json(const BudgetQuestion& q, const std::vector<LoopC
         j["constants"].push_back(std::move(e));
     }
     j["measured"] = measured;
+    j["measured_exact"] = exact;
     j["agreed"] = agreed;
     j["points_near"] = total;
     j["points_near_settled"] = settled;

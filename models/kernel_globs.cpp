@@ -32,6 +32,13 @@ bool kernel_selected(const std::string& pattern, const std::string& name, const 
     return pattern == "all" || pattern == k->algorithm || pattern == data_kernel_kind(*k);
 }
 
+bool selected_in(const std::vector<ModelFile>& sources, const std::vector<std::string>& globs, const std::string& name) {
+    const KernelInfo* info = nullptr;
+    for (const ModelFile& m : sources)
+        if ((info = m.kernel(name))) break;
+    return std::any_of(globs.begin(), globs.end(), [&](const std::string& g) { return kernel_selected(g, name, info); });
+}
+
 void filter_kernels(ModelFile& m, const std::vector<std::string>& globs) {
     if (globs.empty()) return;
     std::set<std::string> with_points;

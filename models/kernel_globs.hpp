@@ -20,6 +20,9 @@ std::string data_kernel_kind(const KernelInfo& k);
 // name, its algorithm ("sha256": every variant), its kind ("hash", "cipher", "raid") or "all"; as sweep and list.
 bool kernel_selected(const std::string& pattern, const std::string& name, const KernelInfo* k);
 
+// Whether any of `globs` selects the kernel `name` of any of the files (kernel_selected on its first listing).
+bool selected_in(const std::vector<ModelFile>& sources, const std::vector<std::string>& globs, const std::string& name);
+
 // Keeps the models and thresholds of kernels matching any glob (all when there is none); a glob that
 // matches no kernel with section points is an error that names the kernels there are.
 void filter_kernels(ModelFile& m, const std::vector<std::string>& globs);

@@ -326,12 +326,7 @@ Recommendation recommend(const std::vector<ModelFile>& sources, const RecommendO
 // algorithm's constant over all its variants), then the rows of the kernels -k names are kept.
 void keep_shown(Recommendation& r, const std::vector<ModelFile>& sources, const std::vector<std::string>& globs) {
     if (globs.empty()) return;
-    auto shown = [&](const std::string& name) {
-        const KernelInfo* info = nullptr;
-        for (const ModelFile& m : sources)
-            if ((info = m.kernel(name))) break;
-        return std::any_of(globs.begin(), globs.end(), [&](const std::string& g) { return kernel_selected(g, name, info); });
-    };
+    auto shown = [&](const std::string& name) { return selected_in(sources, globs, name); };
     std::erase_if(r.variants, [&](const VariantRow& row) { return !shown(row.bound.kernel); });
     std::erase_if(r.stripes, [&](const StripeRow& row) { return !shown(row.bound.kernel); });
     std::set<std::string> algorithms;

@@ -7,6 +7,8 @@
 #include <cmath>
 
 #include "closed_loop.hpp"
+#include "fit_sweep.hpp"
+#include "recommend.hpp"
 #include "sweep_file.hpp"
 
 using namespace fputune;
@@ -135,6 +137,19 @@ TEST_CASE("closed loop: a limit is asked for at its size and around it, and judg
     CHECK(ok.agrees);
     CHECK(loop_points(cs, as_predicted, false).empty());
 
+    // Later passes take a point within 3 % as the limit's; the first pass measures the size itself.
+    SweepFile close_by = f;
+    const std::uint64_t off = (c->bytes + c->bytes / 50) / 64 * 64;
+    close_by.sections.push_back(point("toy", off, toy_cycles(static_cast<double>(off))));
+    CHECK(loop_points(cs, close_by, false).empty());
+    CHECK(asks(c->bytes));
+    const LoopCheck near_check = check_constant(close_by, *c, question().question);
+    CHECK(near_check.measured);
+    CHECK_FALSE(near_check.exact);
+    CHECK(near_check.at_bytes == off);
+    CHECK(near_check.agrees);
+    CHECK(check_constant(as_predicted, *c, question().question).exact);
+
     // Measured twice as slow there: the size the measurement implies is half the limit, outside its interval.
     SweepFile slow = f;
     slow.sections.push_back(point("toy", c->bytes, 2 * toy_cycles(static_cast<double>(c->bytes))));
@@ -206,4 +221,25 @@ TEST_CASE("closed loop: the record says what was measured and survives the sweep
     nlohmann::json old = to_json(f);
     old.erase("closed_loop");
     CHECK(sweep_from_json(old, "old.json").closed_loop.is_null());
+}
+
+TEST_CASE("closed loop: no limit reaches a size the sweep measured over the budget, and the note says so",
+          "[closed-loop]") {
+    SweepFile f = toy_sweep();
+    const LoopConstant before = *find(provisional_constants(f, "toy.json", question()), "toy", false);
+    // One point below the line's limit measured 20 % over the line there: over the budget.
+    const std::uint64_t at = (before.bytes * 9 / 10) / 64 * 64;
+    f.sections.push_back(point("toy", at, 30000 / 1.1 * 1.05));
+    ModelFile m = fit_sweep(f, "toy.json");
+    const Recommendation r = recommend({m}, question());
+    const auto v = std::find_if(r.variants.begin(), r.variants.end(), [](const VariantRow& row) { return row.bound.kernel == "toy"; });
+    REQUIRE(v != r.variants.end());
+    CHECK(v->bound.bytes < at);
+    CHECK(v->bound.fits);
+    const bool said = std::any_of(v->bound.notes.begin(), v->bound.notes.end(), [&](const std::string& n) {
+        return n.find("below " + std::to_string(at) + " B: the sweep measured that size over the budget") != std::string::npos;
+    });
+    CHECK(said);
+    // Without that point the limit is above it, and nothing is said.
+    CHECK(before.bytes > at);
 }
