@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "closed_loop.hpp"
+#include "compare.hpp"
 #include "fit_sweep.hpp"
 #include "recommend.hpp"
 #include "sweep_file.hpp"
@@ -242,4 +243,22 @@ TEST_CASE("closed loop: no limit reaches a size the sweep measured over the budg
     CHECK(said);
     // Without that point the limit is above it, and nothing is said.
     CHECK(before.bytes > at);
+}
+
+TEST_CASE("closed loop: compare never sets a count's own series beside the other sweep's", "[closed-loop][compare]") {
+    SweepFile a = empty_file(), b = empty_file();
+    for (std::uint32_t n : {4u, 8u, 16u}) {
+        add_stripy(a, n);
+        add_stripy(b, n);
+    }
+    add_stripy(a, 13);
+    a.kernels.back().count_only = true;
+    add_stripy(b, 14);
+    b.kernels.back().count_only = true;
+    CompareOptions o;
+    o.recommend = question();
+    const CompareResult r = compare_models(fit_sweep(a, "a.json"), fit_sweep(b, "b.json"), o);
+    CHECK(r.only_a.empty());
+    CHECK(r.only_b.empty());
+    CHECK(r.rows.size() == 3);
 }
