@@ -243,6 +243,12 @@ TEST_CASE("closed loop: no limit reaches a size the sweep measured over the budg
     CHECK(said);
     // Without that point the limit is above it, and nothing is said.
     CHECK(before.bytes > at);
+    // A point over by less than its p99's precision (3 %) caps nothing.
+    SweepFile hair = toy_sweep();
+    hair.sections.push_back(point("toy", at, 30000 / 1.1 * 1.02));
+    const Recommendation h = recommend({fit_sweep(hair, "toy.json")}, question());
+    for (const VariantRow& row : h.variants)
+        for (const std::string& n : row.bound.notes) CHECK(n.find("measured that size over the budget") == std::string::npos);
 }
 
 TEST_CASE("closed loop: compare never sets a count's own series beside the other sweep's", "[closed-loop][compare]") {

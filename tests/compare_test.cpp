@@ -259,7 +259,8 @@ TEST_CASE("compare sweeps: contention the files met is no change of the code - a
     CHECK(r.b.contention == 1.3);
     // 30 % slower at the same contention: flagged, nothing widened.
     const ModelFile slow = fit_sweep(contended(synthetic_sweep("Test CPU", 2000, 0.8, 0.003, 3), 1.0, 1.3), "c.json");
-    const CompareRow& s = row_of(compare_models(quiet, slow, compare_options()), "fake-avx2");
+    const CompareResult slower = compare_models(quiet, slow, compare_options());  // outlives the row it holds
+    const CompareRow& s = row_of(slower, "fake-avx2");
     CHECK(s.contention_se == 0);
     CHECK(s.p50_cpb.verdict == "slower");
     CHECK(s.limit.verdict == "smaller");
