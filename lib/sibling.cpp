@@ -10,7 +10,9 @@
 #include <fmt/format.h>
 
 #include "clock.hpp"
+#include "cpu.hpp"
 #include "doctor.hpp"
+#include "registry.hpp"
 
 namespace fputune {
 
@@ -107,7 +109,10 @@ SiblingRunner::SiblingRunner(int cpu, SiblingLoad load, const std::vector<const 
     if (load_ == SiblingLoad::same) {
         std::size_t area = 0, key = 0;
         for (const Kernel* k : kernels) {
-            if (!k || !k->needs_fpu || k->reference_only) continue;
+            // Ours that this CPU runs, as a sweep's plan takes them: never an instruction the CPU lacks, and no
+            // peer (never swept; its contexts hold allocations a section's init does not free).
+            if (!k || !k->needs_fpu || k->reference_only || is_peer(*k) || missing_features(*k, usable_features()))
+                continue;
             if (is_multisource(*k) && (same_sources(*k) > kSameSources || k->dest_count > kSameDests)) continue;
             kernels_.push_back(k);
             const std::size_t streams = is_multisource(*k) ? same_sources(*k) + k->dest_count : 2;

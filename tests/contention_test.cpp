@@ -243,7 +243,10 @@ TEST_CASE("sibling busy:same: the swept kernels' own code, the one named when on
         if (!missing_features(*k, fputune::test::test_usable_features())) swept.push_back(k);
     SiblingRunner r(last_allowed_cpu(), SiblingLoad::same, swept);
     REQUIRE_FALSE(r.kernels().empty());
-    for (const Kernel* k : r.kernels()) CHECK(k->needs_fpu);
+    for (const Kernel* k : r.kernels()) {
+        CHECK(k->needs_fpu);
+        CHECK_FALSE(is_peer(*k));  // never swept, so never the same kernel
+    }
     usleep(20000);
     CHECK(r.work() == 0);  // idle until told
     r.set_busy(true);
