@@ -227,9 +227,9 @@ nlohmann::json closed_loop_json(const BudgetQuestion& q, const std::vector<LoopC
             e["measured_bytes"] = k.at_bytes;
             e["exact"] = k.exact;
         }
+        // The same constant after the first pass: a limit of the same series, or the count of the same kernel.
         for (const LoopConstant& p : first)
-            if (p.series.substr(0, p.series.find(".x")) == c.series.substr(0, c.series.find(".x")) &&
-                p.cache == c.cache && (p.sources != 0) == (c.sources != 0) && (c.sources || p.series == c.series))
+            if (p.cache == c.cache && (c.sources ? p.sources && p.kernel == c.kernel : !p.sources && p.series == c.series))
                 e["first"] = c.sources ? p.sources : p.bytes;
         j["constants"].push_back(std::move(e));
     }
