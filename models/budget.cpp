@@ -91,8 +91,28 @@ LimitInterval limit_interval(const LineFit& bound, const BoundPoints& points, do
         // Another sweep's centre is the mean of its own rounds: the two means differ by sd x sqrt(2 / k).
         half = student_t95(static_cast<std::size_t>(df)) * iv.round_sd * std::sqrt(2 / k);
     }
-    iv.lo = std::max(0.0, iv.central - std::hypot(iv.central - upper, half));
-    iv.hi = iv.central + std::hypot(iv.hi - iv.central, half);
+    // One size measured again (verify, the next sweep's point there) is one point, not the line: its statistic
+    // scatters as each point's rounds do about it, a prediction for a single new point (in quadrature).
+    double single = 0;
+    std::vector<double> point_sds;
+    for (std::size_t i : near) {
+        std::vector<double> ys;
+        for (const std::vector<double>& r : points.rounds)
+            if (r.size() == points.bytes.size() && r[i] > 0) ys.push_back(r[i]);
+        if (ys.size() < 2 || !(points.pooled[i] > 0)) continue;
+        const double m = std::accumulate(ys.begin(), ys.end(), 0.0) / static_cast<double>(ys.size());
+        double ss = 0;
+        for (double y : ys) ss += (y - m) * (y - m);
+        point_sds.push_back(std::sqrt(ss / static_cast<double>(ys.size() - 1)) / points.pooled[i]);
+    }
+    if (!point_sds.empty()) {
+        std::sort(point_sds.begin(), point_sds.end());
+        iv.point_sd = point_sds[point_sds.size() / 2];
+        const double t = student_t95(point_sds.size() * (points.rounds.size() - 1));
+        single = std::max(0.0, iv.central - n_at(budget / (1 + t * iv.point_sd), bound.a, bound.b));
+    }
+    iv.lo = std::max(0.0, iv.central - std::hypot(iv.central - upper, half, single));
+    iv.hi = iv.central + std::hypot(iv.hi - iv.central, half, single);
     return iv;
 }
 
@@ -162,6 +182,7 @@ void set_interval(VariantResult& v, const ModelFile& src, const CacheModel& cm, 
     v.rounds = iv.rounds;
     v.round_spread = iv.central > 0 ? iv.round_sd / iv.central : 0;
     v.local_bias = iv.local_bias;
+    v.point_spread = iv.point_sd;
 }
 
 // The limit in whole granules (--round): the largest multiple that `fits`, or the largest power of two of

@@ -37,12 +37,19 @@ double predict_upper_s(const CacheModel& m, double bytes, double min_freq_hz, Qu
 // line and its 95 % band meet the budget (lo = the upper line's n). With rounds, near the limit (the bound
 // points within a factor of 2 of it, at least 3): the line is scaled by how far those points lie above or
 // below it, and each round's ratio to the pooled points there gives a per-round limit; their spread (a 95 %
-// prediction for another sweep's centre: t x sd x sqrt(2 / rounds)) widens the band, in quadrature.
+// prediction for another sweep's centre: t x sd x sqrt(2 / rounds)) widens the band, in quadrature. So does
+// the scatter of one point's rounds (point_sd, t x sd): `verify` and the closed loop measure one size,
+// not the line, and a limit put where the line meets the budget is over it about half the time that
+// size is measured again (2-vCPU Intel Xeon VM, 2026-12-01: the same header verified twice, 6 s apart, gave
+// a constant's p99 within -10 %..+5 % (p10..p90) of itself; the band alone kept 70-85 % of them in budget).
 struct LimitInterval {
     double lo = 0, central = 0, hi = 0;  // lo <= central <= hi
     std::size_t rounds = 0;
     double round_sd = 0;  // sd of the per-round limits, bytes
     double local_bias = 0;  // the points near the limit against the line: mean of y / line - 1
+    // What one size measured again (verify) scatters by: the median, over the points near the limit, of the sd
+    // of a point's rounds relative to its bound statistic. With rounds only (0 otherwise).
+    double point_sd = 0;
 };
 // `prior_rel_sd` (>= 0): the relative spread of the other kernels' per-round limits on the same machine,
 // weighted as kPriorDegrees more rounds of this one: four rounds alone give a spread only to +-40 %, and a
@@ -78,6 +85,7 @@ struct VariantResult {
     double interval_lo_bytes = 0, central_bytes = 0, interval_hi_bytes = 0;
     std::size_t rounds = 0;  // rounds the spread came from (0: the band alone)
     double round_spread = 0;  // sd of the per-round limits / central_bytes
+    double point_spread = 0;  // LimitInterval::point_sd: what one size measured again scatters by, relative
     double local_bias = 0;  // how far the bound points near the limit lie from the line (see LimitInterval)
     std::uint64_t bytes = 0;  // the limit, rounded down (whole blocks, KiB or power of two)
     double time_s = 0;  // predicted (upper bound) at `bytes`

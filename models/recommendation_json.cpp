@@ -53,7 +53,8 @@ json variant_json(const VariantResult& v) {
     j["throughput_cost"] = v.fits ? json(v.throughput_cost) : json(nullptr);
     j["interval"] = {{"lo_bytes", v.interval_lo_bytes}, {"central_bytes", v.central_bytes},
                      {"hi_bytes", v.interval_hi_bytes}, {"rounds", v.rounds},
-                     {"round_spread", v.round_spread},  {"local_bias", v.local_bias}};
+                     {"round_spread", v.round_spread},  {"local_bias", v.local_bias},
+                     {"point_spread", v.point_spread}};
     j["upstream"] = v.upstream_known
                         ? json{{"fpu_chunk_bytes", v.upstream_bytes ? json(*v.upstream_bytes) : json("none")},
                                {"time_s", std::isinf(v.upstream_time_s) ? json(nullptr) : json(v.upstream_time_s)},

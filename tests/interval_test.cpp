@@ -108,7 +108,14 @@ TEST_CASE("interval: near the limit, the points scale the line and the rounds' s
     CHECK(iv.lo < band.lo);
     CHECK(iv.hi > band.hi);
     const double half = student_t95(3) * iv.round_sd * std::sqrt(2.0 / 4);
-    CHECK(iv.central - iv.lo == Approx(std::hypot(iv.central - band.lo, half)).epsilon(0.01));
+    // One size measured again scatters as a point's rounds do: 1, 1.06, 1, 1 has an sd of 3 % at each of the
+    // three points near the limit (4, 8 and 16 KiB), 9 degrees of freedom.
+    CHECK(iv.point_sd == Approx(0.03));
+    const double single = iv.central - (budget / (1 + student_t95(9) * 0.03) - 2000) / 3.0;
+    CHECK(single > 0);
+    CHECK(iv.central - iv.lo == Approx(std::hypot(iv.central - band.lo, half, single)).epsilon(0.01));
+    // Rounds that agree at each point add nothing (the first case above).
+    CHECK(same.point_sd == Approx(0).margin(1e-12));
     // The other kernels' spread (a prior, as six more rounds) pulls this one's toward it.
     const LimitInterval calm = limit_interval(f, {bytes, on_line, {on_line, slow, on_line, on_line}}, budget, 0.0);
     const LimitInterval wild = limit_interval(f, {bytes, on_line, {on_line, slow, on_line, on_line}}, budget, 0.2);
