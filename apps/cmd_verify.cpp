@@ -146,7 +146,7 @@ void add_verify_options(po::options_description& desc) {
         "cache", po::value<std::string>()->default_value("cold"), "hot|cold (recommend's default: cold)")(
         "section-overhead", po::value<std::uint64_t>()->default_value(0),
         "extra core cycles per section (as the sweep)")("time-budget", po::value<double>()->default_value(30),
-                                                        "seconds for the measurement")(
+                                                        "seconds for the measurement: its 4 rounds start evenly over it (a sweep's rounds span the sweep)")(
         "json", "print the results as JSON (fputune.verify/1)")("cpu", po::value<int>(),
                                                                 "pin to this CPU (default: the last allowed)");
 }
@@ -183,8 +183,11 @@ VerifyOptions verify_options(const po::variables_map& vm) {
     // the sensitivity it states (docs/contention.md). Rounds of another length would judge another statistic:
     // with 5000 samples a round (a round then spans ~10x the host's time), the calmest round's p99 came out a
     // median 8 % (up to 37 %) above the sweep's at the same size, its p50 equal (2-vCPU Intel Xeon VM, 2026-12-01),
-    // and `verify` called 30 % of what the same run had just recommended OVER.
+    // and `verify` called 30 % of what the same run had just recommended OVER. The rounds start evenly over
+    // --time-budget, as a sweep's rounds are spread over the sweep: back to back, its 4 rounds took 7 s, all
+    // in one phase of the host.
     opt.sampling.rounds = 4;
+    opt.sampling.spread_rounds = true;
     opt.sampling.tail_max_s = 1;
     opt.sampling.point_cap_s = 2;
     opt.sampling.max_samples = SamplingRules{}.max_samples;
@@ -316,10 +319,10 @@ void print_text(const VerifyOptions& o, const DoctorReport& doctor, const SweepP
     const SweepOptions& opt = o.sweep;
     std::cout << fmt::format(
         "fputune {} ({}) verify {}: each section measured on CPU {} ({}), {} cache, dirty {}, section overhead {} "
-        "cycles; {} in core cycles at {} against {}; judged at the contention level c the header states (@c), from "
-        "the level each round met (c met)\n\n",
+        "cycles, in {} rounds spread over {} s; {} of the calmest round, in core cycles at {} against {}; judged at "
+        "the contention level c the header states (@c), from the level each round met (c met)\n\n",
         tool_version(), tool_commit(), o.header, opt.cpu, probe_cpu().value("brand", "?"), name(o.question.cache),
-        dirty_name(opt.dirty), opt.section_overhead_cycles,
+        dirty_name(opt.dirty), opt.section_overhead_cycles, opt.sampling.rounds, opt.budget_s,
         o.question.quantile == Quantile::p99 ? "p99 of uninterrupted samples" : "p90",
         format_frequency(o.question.min_freq_hz), format_duration(o.question.budget_s));
     std::cout << v.table;

@@ -2,6 +2,8 @@
 // The sampling pool: rounds, local calibration every ~0.25 ms, disturbances waited out and re-taken.
 #include "sampler.hpp"
 
+#include <immintrin.h>
+
 #include <time.h>
 
 #include <algorithm>
@@ -140,7 +142,10 @@ public:
         before_ = calibrate_now(monitor_.probe_floor());
         const int rounds = std::max(1, rules_.rounds);
         bool complete = true;
-        for (int r = 0; r < rounds && complete; ++r) complete = run_round(r, rounds);
+        for (int r = 0; r < rounds && complete; ++r) {
+            if (rules_.spread_rounds && r > 0) complete = wait_for_round(r, rounds);
+            complete = complete && run_round(r, rounds);
+        }
         res_.complete = complete;
         res_.elapsed_s = now_s_since(start_, hz_);
         for (std::size_t i = 0; i < state_.size(); ++i) {
@@ -171,6 +176,23 @@ private:
         double ticks, cycles, request;
         double contention;  // the contention probe around it, core cycles (0: unknown)
     };
+
+    // Spins (the core kept busy, so its clock does not drop while idle) until round r's start, then takes the
+    // levels afresh. False when stopped.
+    bool wait_for_round(int r, int rounds) {
+        const std::uint64_t at = start_ + static_cast<std::uint64_t>(budget_s_ * hz_ * r / rounds);
+        std::uint64_t last_report = tsc_begin();
+        for (std::uint64_t now = tsc_begin(); now < at; now = tsc_begin()) {
+            if (hooks_.stop && hooks_.stop->load(std::memory_order_relaxed)) return false;
+            if (hooks_.progress && static_cast<double>(now - last_report) > 0.5 * hz_) {
+                hooks_.progress({r, rounds, specs_.size(), specs_.size()});
+                last_report = now;
+            }
+            for (int i = 0; i < 1000; ++i) _mm_pause();
+        }
+        before_ = calibrate_now(monitor_.probe_floor());
+        return true;
+    }
 
     bool run_round(int r, int rounds) {
         const double remaining = budget_s_ - now_s_since(start_, hz_);

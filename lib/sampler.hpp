@@ -38,6 +38,10 @@ struct SamplingRules {
     double tail_max_s = 50e-6;
     std::uint64_t min_samples99 = 500;
     double target_rel_ci99 = 0.03;
+    // Rounds start evenly over the budget (round r at r x budget / rounds), waiting if the previous one ended
+    // early: a few points (verify) then meet the host's phases as a sweep's points do, whose rounds are spread
+    // over the whole sweep because it has many. Off: each round starts when the previous one ends.
+    bool spread_rounds = false;
     double max_wait_s = 2;  // one disturbance is waited out at most this long...
     double wait_share = 0.10;  // ...and all of them at most this share of the budget
 };

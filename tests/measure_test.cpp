@@ -172,6 +172,41 @@ TEST_CASE("sampling pool: a long point needs only its median, one whose time run
     CHECK(r.unsettled == 1);
 }
 
+TEST_CASE("sampling pool: spread rounds start evenly over the budget, and a stop ends the wait", "[sampler]") {
+    SamplingRules rules;
+    rules.rounds = 4;
+    rules.min_samples = 6;
+    rules.max_samples = 24;
+    std::vector<PointSpec> specs(2);
+    auto sample = [&](std::size_t) -> RawSample {
+        const std::uint64_t t0 = tsc_begin();
+        spin_core_cycles(2000);
+        return {static_cast<double>(tsc_end() - t0), 1, 1, -1};
+    };
+    PoolHooks hooks;
+    const PoolResult back_to_back = sample_pool(specs, sample, rules, 0.4, calm_level(4), hooks);
+    rules.spread_rounds = true;
+    const PoolResult spread = sample_pool(specs, sample, rules, 0.4, calm_level(4), hooks);
+    CHECK(back_to_back.complete);
+    CHECK(spread.complete);
+    CHECK(spread.elapsed_s >= 0.3);  // the last round starts at 3/4 of the budget
+    CHECK(spread.elapsed_s < 0.8);  // within the pool's hard end, twice the budget
+    for (const PointSamples& p : spread.points) {
+        CHECK(p.settled);
+        CHECK(p.round_begin.size() == 4);
+    }
+    // A stop while it waits for the next round: incomplete at once, not at the round's start.
+    std::atomic<bool> stop{false};
+    hooks.stop = &stop;
+    hooks.progress = [&](const PoolProgress& p) {
+        if (p.round == 1 && p.settled == p.points) stop = true;  // the first round has ended: the wait begins
+    };
+    const PoolResult stopped = sample_pool(specs, sample, rules, 30, calm_level(4), hooks);
+    CHECK_FALSE(stopped.complete);
+    CHECK(stopped.elapsed_s < 5);  // round 2 would have started at 7.5 s
+    for (const PointSamples& p : stopped.points) CHECK(p.round_begin.size() == 1);
+}
+
 TEST_CASE("sampling pool: the looser median of long sections is theirs alone, not the thresholds'", "[sampler]") {
     SamplingRules rules;
     rules.rounds = 1;
