@@ -126,9 +126,11 @@ void print_table(const CompareResult& r) {
     std::cout << "A: " << side_text(r.a) << "\n";
     std::cout << "B: " << side_text(r.b) << "\n";
     std::cout << fmt::format(
-        "significant: p < {:g} (two-sided; standard errors from each file's own 95 % intervals, widened by what the "
-        "contention each file met leaves uncertain: docs/contention.md) and a change of at least {:g} %\n\n",
-        r.options.alpha, 100 * r.options.min_change);
+        "significant: p < {:g} over all {} tests together (Holm's step-down: the smallest p against {:g} / {}, the "
+        "next against {:g} / {}, ...; two-sided; standard errors from each file's own 95 % intervals, widened by "
+        "what the contention each file met leaves uncertain: docs/contention.md) and a change of at least {:g} %\n\n",
+        r.options.alpha, r.tests, r.options.alpha, r.tests, r.options.alpha, r.tests > 0 ? r.tests - 1 : 0,
+        100 * r.options.min_change);
     print_rows(r);
     print_algorithms(r);
     auto list = [](const std::vector<std::string>& v) {
@@ -145,8 +147,8 @@ void print_table(const CompareResult& r) {
                                  : "");
     if (r.kind != "bench")
         std::cout << "c/B: core cycles per byte (slope of the line; ticks x core/TSC); limit: the emitted limit in "
-                     "bytes, its p from recommend's interval of each (the bound line's band and the spread of the "
-                     "sweep's rounds, README \"How sure\")\n";
+                     "bytes, its p from recommend's interval of each (the bound line's band, the spread of the sweep's "
+                     "rounds and how one size measured again scatters: docs/results.md, How sure)\n";
     for (const auto& n : r.notes) std::cout << "note: " << n << "\n";
 }
 
@@ -162,7 +164,7 @@ int run_compare(const Args& args) {
         "min-change", po::value<std::string>()->default_value("3"),
         "smallest change in % called significant (the fits' intervals know the noise within one sweep, not the host's "
         "drift between two)")("alpha", po::value<double>()->default_value(0.05, "0.05"),
-                              "significance level of the two-sided test")(
+                              "significance level of all the comparison's tests together (Holm's step-down; each p is printed as is)")(
         "budget", po::value<std::string>()->default_value("30us"), "for the limits: longest acceptable FPU section")(
         "min-freq", po::value<std::string>()->default_value("1GHz"),
         "for the limits: lowest core frequency to plan for")("margin", po::value<std::string>()->default_value("1.0"),

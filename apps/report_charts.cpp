@@ -171,7 +171,7 @@ Entries curve_entries(Plot& p, const ReportData& d, const TradeoffChart& t, cons
     points(kPointsBound, cv.points_bound, "bound", "pt 7 ps 0.45", m + "measured " + q);
     points(kPointsUnfitted, cv.points_bound_unfitted, "unfitted", "pt 1 ps 0.55", m + q + " > 50 us (not fitted)");
     if (cv.result.fits) {
-        // The limit's interval (recommend's, README "How sure") as a shaded band from edge to edge of
+        // The limit's interval (recommend's, docs/results.md, How sure) as a shaded band from edge to edge of
         // the plot; the limit is its emitted end, rounded down to whole granules.
         const double lo = std::max(cv.result.interval_lo_bytes, t.x_min),
                      hi = std::min(cv.result.interval_hi_bytes, t.x_max);

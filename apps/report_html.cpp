@@ -87,7 +87,7 @@ std::string esc(const std::string& s) { return html_escape(s); }
 template <typename E>
 requires std::is_enum_v<E> std::string esc(E v) { return std::string(name(v)); }
 
-// recommend's interval of a limit (README "How sure"), as its table writes it: "*" when it is the fit's band
+// recommend's interval of a limit (docs/results.md, How sure), as its table writes it: "*" when it is the fit's band
 // alone (a sweep without rounds).
 std::string interval_text(const VariantResult& v) {
     return fmt::format("{:.0f}..{:.0f} B{}", v.interval_lo_bytes, v.interval_hi_bytes, v.rounds ? "" : "*");

@@ -105,7 +105,7 @@ Estimate slope(const LineFit& f) {
     return {f.b, f.b_lo, f.b_hi, f.points > 2 ? student_t95(f.points - 2) : 1.959963984540054};
 }
 
-// The limit with recommend's interval (README "How sure"): where the bound line meets the budget, its
+// The limit with recommend's interval (docs/results.md, How sure): where the bound line meets the budget, its
 // band (two marginal 95 % intervals: wider than one) widened by how far the sweep's rounds move the limit
 // near it (already a prediction for another sweep's centre). Each side's interval is used as if it were
 // the 95 % interval of its own centre, so the test is conservative: a limit is "changed" only beyond what
@@ -212,6 +212,29 @@ void compare_algorithms(CompareResult& r, const std::optional<Recommendation>& r
 
 }  // namespace
 
+// Holm's step-down over every test of one comparison (each row's p50, bound and limit): a comparison of
+// 100 variants makes ~300 tests, and at p < 0.05 each, about 15 of them come out "significant" between two
+// files of one machine and one binary by chance alone. The i-th smallest p of m is held to alpha / (m - i),
+// until the first that fails; that and every larger p are not significant. The family-wise error is then
+// alpha. Each row's verdict is written again.
+std::size_t holm_step_down(std::vector<CompareRow>& rows, const CompareOptions& o) {
+    std::vector<Change*> all;
+    for (CompareRow& row : rows)
+        for (Change* c : {&row.p50_cpb, &row.bound_cpb, &row.limit})
+            if (c->compared && std::isfinite(c->p)) all.push_back(c);
+    std::stable_sort(all.begin(), all.end(), [](const Change* x, const Change* y) { return x->p < y->p; });
+    bool held = true;
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        held = held && all[i]->p < o.alpha / static_cast<double>(all.size() - i);
+        if (!held && all[i]->significant) {
+            all[i]->significant = false;
+            all[i]->verdict = "no significant change";
+        }
+    }
+    for (CompareRow& row : rows) summarise(row);
+    return all.size();
+}
+
 CompareResult compare_models(const ModelFile& a, const ModelFile& b, const CompareOptions& o) {
     validate(o.recommend);
     CompareResult r;
@@ -258,6 +281,7 @@ CompareResult compare_models(const ModelFile& a, const ModelFile& b, const Compa
         r.notes.push_back(fmt::format("no {}-cache points for {}: compared {} cache", name(cache),
                                       fmt::join(fell_back, ", "), name(fallback)));
     if (r.rows.empty()) r.notes.push_back("no variant has section points in both files: nothing to compare");
+    r.tests = holm_step_down(r.rows, o);
     return r;
 }
 
@@ -334,6 +358,7 @@ CompareResult compare_bench(const json& a, const std::string& path_a, const json
     for (const auto& y : rows_b)
         if (!seen.count({y.kernel, y.bytes})) r.only_b.push_back(fmt::format("{} {} B", y.kernel, y.bytes));
     if (r.rows.empty()) r.notes.push_back("no kernel and size measured in both files: nothing to compare");
+    r.tests = holm_step_down(r.rows, o);
     return r;
 }
 
@@ -420,6 +445,7 @@ json to_json(const CompareResult& r) {
     j["a"] = side_json(r.a);
     j["b"] = side_json(r.b);
     j["options"] = {{"alpha", r.options.alpha},
+                    {"tests", r.tests},
                     {"min_change", r.options.min_change},
                     {"budget_s", o.question.budget_s},
                     {"min_freq_hz", o.question.min_freq_hz},

@@ -35,7 +35,7 @@ struct Change {
     double shown_a = 0, shown_b = 0;  // what is printed (for a limit: the emitted, rounded limit)
     double rel = 0;  // (shown_b - shown_a) / shown_a
     double p = 1;  // two-sided p-value of "no change" (normal approximation); NaN when neither has an interval
-    bool significant = false;  // p < alpha and |rel| >= min_change
+    bool significant = false;  // p under its Holm level (alpha / tests left) and |rel| >= min_change
     std::string verdict;  // "no significant change", "faster"/"slower" (c/B), "larger"/"smaller" (limit), "no interval"
     // The test's 95 % spread relative to A (1.96 x the combined standard error / A), and the part of it that
     // the contention term adds (in quadrature: 0 when it adds none).
@@ -75,9 +75,9 @@ struct CompareSide {
 
 struct CompareOptions {
     RecommendOptions recommend;  // budget, frequency, margin, cache, quantile, rounding: for the limits
-    double alpha = 0.05;  // significance level of the two-sided test
+    double alpha = 0.05;  // family-wise significance level: of all the comparison's tests together (Holm)
     // Smallest relative change called significant, like pyperf's --min-speed: the fits' intervals know
-    // the noise within one sweep, not how far a shared host moves between two (see README "How sure").
+    // the noise within one sweep, not how far a shared host moves between two (see docs/results.md, How sure).
     double min_change = 0.03;
 };
 
@@ -89,6 +89,7 @@ struct CompareResult {
     std::vector<CompareAlgorithm> algorithms;  // sweeps only
     std::vector<std::string> only_a, only_b;  // variants (and sizes) found in one file only
     std::vector<std::string> notes;
+    std::size_t tests = 0;  // the tests the significance level is shared by (Holm's step-down)
     std::size_t changed() const;
 };
 
@@ -105,6 +106,11 @@ Change compare_estimates(const Estimate& a, const Estimate& b, double shown_a, d
 // unknown, (c - 1) / 1.96 on that side. 0 when either file recorded no contention. `basis` says which.
 double contention_widening(const CacheModel& a, double level_a, const CacheModel& b, double level_b,
                            std::string& basis);
+
+// Holm's step-down over every compared test of `rows` (p50, bound, limit): the i-th smallest p of m must be
+// below alpha / (m - i), up to the first that is not; a test that fails it is no longer significant, and
+// every row's verdict is written again. The family-wise error of the whole comparison is then alpha. Returns m.
+std::size_t holm_step_down(std::vector<CompareRow>& rows, const CompareOptions& o);
 
 // Two fitted inputs (sweeps, model files, reference CSVs).
 CompareResult compare_models(const ModelFile& a, const ModelFile& b, const CompareOptions& o);

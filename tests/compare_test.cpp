@@ -86,6 +86,45 @@ TEST_CASE("compare_estimates: p from both intervals, significance needs p < alph
     CHECK_FALSE(c.significant);
 }
 
+TEST_CASE("compare: Holm's step-down shares alpha among all the tests of a comparison", "[compare]") {
+    const CompareOptions o = compare_options();  // alpha 0.05, min change 3 %
+    const Estimate a{1.0, 0.98, 1.02};  // se = 0.02 / 1.96
+    // A B that is 10 % slower (p < 1e-6) and one 4.4 % slower, p ~ 0.002 alone: significant by itself.
+    const Estimate slow{1.1, 1.078, 1.122}, bit{1.044, 1.0224, 1.0656};
+    REQUIRE(compare_estimates(a, bit, 1, 1.044, true, o).significant);
+    const double p_bit = compare_estimates(a, bit, 1, 1.044, true, o).p;
+    REQUIRE(p_bit > 0.05 / 30);
+    REQUIRE(p_bit < 0.05 / 10);
+    auto rows_of = [&](std::size_t n) {
+        std::vector<CompareRow> rows(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            rows[i].kernel = "k" + std::to_string(i);
+            rows[i].p50_cpb = compare_estimates(a, a, 1, 1, true, o);  // no change, p = 1
+        }
+        rows[0].p50_cpb = compare_estimates(a, slow, 1, 1.1, true, o);
+        rows[1].p50_cpb = compare_estimates(a, bit, 1, 1.044, true, o);
+        return rows;
+    };
+    // Ten tests: the smallest p against 0.05 / 10, the next against 0.05 / 9: both hold.
+    std::vector<CompareRow> few = rows_of(10);
+    CHECK(holm_step_down(few, o) == 10);
+    CHECK(few[0].p50_cpb.significant);
+    CHECK(few[1].p50_cpb.significant);
+    CHECK(few[1].verdict.find("slower") != std::string::npos);
+    // Thirty tests (as a comparison of ten variants' p50, bound and limit): the second is chance among them.
+    std::vector<CompareRow> many = rows_of(30);
+    CHECK(holm_step_down(many, o) == 30);
+    CHECK(many[0].p50_cpb.significant);
+    CHECK_FALSE(many[1].p50_cpb.significant);
+    CHECK(many[1].p50_cpb.verdict == "no significant change");
+    CHECK(many[1].verdict == "no significant change");
+    CHECK(many[1].p50_cpb.p == Approx(p_bit));  // the p printed is its own
+    // Tests not made (one side lacks it) or without an interval share nothing.
+    std::vector<CompareRow> sparse = rows_of(2);
+    sparse[0].bound_cpb = compare_estimates({1, 1, 1}, {2, 2, 2}, 1, 2, true, o);  // no interval: p NaN
+    CHECK(holm_step_down(sparse, o) == 2);
+}
+
 TEST_CASE("compare sweeps: the same machine twice is no change - a 20 % slower kernel is slower with a smaller limit",
           "[compare]") {
     const ModelFile a = fit_sweep(synthetic_sweep("Test CPU", 2000, 0.8, 0.003, 1), "a.json");
