@@ -22,11 +22,20 @@ struct CliResult {
 struct CliScratch {
     std::string suite;  // names the folder: tests of several suites run side by side
 
+    std::filesystem::path path() const {
+        return std::filesystem::temp_directory_path() / ("fputune-" + suite + "-" + std::to_string(getpid()));
+    }
     std::filesystem::path dir() const {
-        const std::filesystem::path d =
-            std::filesystem::temp_directory_path() / ("fputune-" + suite + "-" + std::to_string(getpid()));
+        const std::filesystem::path d = path();
         std::filesystem::create_directories(d);
         return d;
+    }
+    // The folder goes with the process: ctest runs each test case as a process of its own, and the contention
+    // suite writes a 10 MB sweep into each (a whole run left ~3 GB in /tmp).
+    ~CliScratch() {
+        std::error_code ec;
+        const std::filesystem::path tmp = std::filesystem::temp_directory_path(ec);
+        if (!ec) std::filesystem::remove_all(tmp / ("fputune-" + suite + "-" + std::to_string(getpid())), ec);
     }
 
     std::string put(const std::string& rel, const std::string& text) const {
