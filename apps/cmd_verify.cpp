@@ -205,6 +205,7 @@ struct Row {
     double met = 0;  // the median contention level of its rounds (0: unknown)
     const HeaderContention* stated = nullptr;
     std::uint64_t samples, interrupted;
+    std::vector<RoundStats> rounds;  // each round's own statistics (the JSON's per-round provenance)
 };
 
 // What the header states for a measured series: its own line (this cache, then any), else its kernel's
@@ -245,7 +246,21 @@ Row row_of(const SweepPlan& plan, const SweepMeasurement& m, std::size_t i, cons
                b.met,
                b.adjusted ? stated : nullptr,
                st.samples,
-               st.interrupted};
+               st.interrupted,
+               rounds};
+}
+
+// Each round as measured, in seconds at the minimum frequency: its p50, its bound statistic (as bound_stats takes
+// it: the p99 of uninterrupted samples, never below the p90, or the p90), its samples and the contention level it
+// met. The judged bound is the calmest round's, moved to the stated level: these say how far the others lay.
+nlohmann::json rounds_json(const std::vector<RoundStats>& rounds, const BudgetQuestion& q) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const RoundStats& r : rounds)
+        out.push_back({{"samples", r.samples},
+                       {"p50_s", r.p50 / q.min_freq_hz},
+                       {"bound_s", (q.quantile == Quantile::p99 ? std::max(r.p99_clean, r.p90) : r.p90) / q.min_freq_hz},
+                       {"contention", r.contention > 0 ? nlohmann::json(r.contention) : nlohmann::json(nullptr)}});
+    return out;
 }
 
 // Every constant's sections judged: the table, the JSON results, and whether all pass.
@@ -290,6 +305,7 @@ Verdicts judge(const std::vector<Constant>& constants, const SweepPlan& plan, co
                                            : nlohmann::json(nullptr)},
                                  {"samples", r.samples},
                                  {"interrupted", r.interrupted},
+                                 {"rounds", rounds_json(r.rounds, q)},
                                  {"pass", pass}});
         }
     }

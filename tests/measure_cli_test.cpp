@@ -66,6 +66,18 @@ TEST_CASE("CLI verify: a constant within the budget passes, one over it fails wi
         CHECK(r["bytes"] == 64);
         CHECK(r["bound_s"].get<double>() > 0);
         CHECK(r["bound_s"].get<double>() >= r["p50_s"].get<double>());
+        // Each of its 4 rounds as measured; the judged bound (nothing stated: as measured) is the calmest's.
+        REQUIRE(r["rounds"].size() == 4);
+        double calmest = 1e9;
+        int full = 0;  // rounds with samples enough for a tail (kBoundRoundMinSamples)
+        for (const auto& round : r["rounds"]) {
+            CHECK(round["samples"].get<std::uint64_t>() > 0);
+            CHECK(round["bound_s"].get<double>() >= round["p50_s"].get<double>());
+            if (round["samples"].get<std::uint64_t>() < 20) continue;
+            ++full;
+            calmest = std::min(calmest, round["bound_s"].get<double>());
+        }
+        if (full >= 2) CHECK(r["raw_bound_s"].get<double>() == Approx(calmest));
     }
     bool named = false;
     for (const auto& n : j["notes"])
