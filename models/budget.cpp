@@ -92,10 +92,13 @@ LimitInterval limit_interval(const LineFit& bound, const BoundPoints& points, do
         half = student_t95(static_cast<std::size_t>(df)) * iv.round_sd * std::sqrt(2 / k);
     }
     // One size measured again (verify, the next sweep's point there) is one point, not the line: its statistic
-    // scatters as each point's rounds do about it, a prediction for a single new point (in quadrature).
+    // scatters as each point's rounds do about it, a prediction for a single new point (in quadrature). Only
+    // points within a factor of 2 of the limit say how a point there scatters: a sweep of a few small sizes
+    // (--sizes) has none, and the scatter of its 64 B sections (timer-bound) says nothing of 40 KiB ones.
     double single = 0;
     std::vector<double> point_sds;
     for (std::size_t i : near) {
+        if (!(n0 > 0) || std::abs(std::log(static_cast<double>(points.bytes[i]) / n0)) > std::log(2.0)) continue;
         std::vector<double> ys;
         for (const std::vector<double>& r : points.rounds)
             if (r.size() == points.bytes.size() && r[i] > 0) ys.push_back(r[i]);

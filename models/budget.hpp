@@ -47,8 +47,9 @@ struct LimitInterval {
     std::size_t rounds = 0;
     double round_sd = 0;  // sd of the per-round limits, bytes
     double local_bias = 0;  // the points near the limit against the line: mean of y / line - 1
-    // What one size measured again (verify) scatters by: the median, over the points near the limit, of the sd
-    // of a point's rounds relative to its bound statistic. With rounds only (0 otherwise).
+    // What one size measured again (verify) scatters by: the median, over the points within a factor of 2 of
+    // the limit, of the sd of a point's rounds relative to its bound statistic. With rounds and such points only
+    // (0 otherwise).
     double point_sd = 0;
 };
 // `prior_rel_sd` (>= 0): the relative spread of the other kernels' per-round limits on the same machine,

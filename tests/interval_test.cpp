@@ -109,13 +109,20 @@ TEST_CASE("interval: near the limit, the points scale the line and the rounds' s
     CHECK(iv.hi > band.hi);
     const double half = student_t95(3) * iv.round_sd * std::sqrt(2.0 / 4);
     // One size measured again scatters as a point's rounds do: 1, 1.06, 1, 1 has an sd of 3 % at each of the
-    // three points near the limit (4, 8 and 16 KiB), 9 degrees of freedom.
+    // two points within a factor of 2 of the limit (8 and 16 KiB; 4 KiB is a factor 2.3 away), 6 degrees of
+    // freedom.
     CHECK(iv.point_sd == Approx(0.03));
-    const double single = iv.central - (budget / (1 + student_t95(9) * 0.03) - 2000) / 3.0;
+    const double single = iv.central - (budget / (1 + student_t95(6) * 0.03) - 2000) / 3.0;
     CHECK(single > 0);
     CHECK(iv.central - iv.lo == Approx(std::hypot(iv.central - band.lo, half, single)).epsilon(0.01));
     // Rounds that agree at each point add nothing (the first case above).
     CHECK(same.point_sd == Approx(0).margin(1e-12));
+    // Rounds that scatter only far from the limit (64 B, 1 KiB) say nothing of a point there.
+    std::vector<double> noisy_small = on_line;
+    noisy_small[0] *= 2;
+    noisy_small[1] *= 1.5;
+    const LimitInterval far = limit_interval(f, {bytes, on_line, {on_line, noisy_small, on_line, on_line}}, budget);
+    CHECK(far.point_sd == Approx(0).margin(1e-12));
     // The other kernels' spread (a prior, as six more rounds) pulls this one's toward it.
     const LimitInterval calm = limit_interval(f, {bytes, on_line, {on_line, slow, on_line, on_line}}, budget, 0.0);
     const LimitInterval wild = limit_interval(f, {bytes, on_line, {on_line, slow, on_line, on_line}}, budget, 0.2);
