@@ -39,6 +39,15 @@ std::vector<std::size_t> near_points(const BoundPoints& points, double bytes) {
     return near;
 }
 
+// The mean and the sample standard deviation (n - 1) of at least two values.
+std::pair<double, double> mean_sd(const std::vector<double>& xs) {
+    const double n = static_cast<double>(xs.size());
+    double mean = 0, ss = 0;
+    for (double x : xs) mean += x / n;
+    for (double x : xs) ss += (x - mean) * (x - mean);
+    return {mean, std::sqrt(ss / (n - 1))};
+}
+
 double scale_of(const LineFit& bound, const BoundPoints& points, const std::vector<std::size_t>& near) {
     if (near.empty()) return 1;
     double sum = 0;
@@ -76,11 +85,9 @@ LimitInterval limit_interval(const LineFit& bound, const BoundPoints& points, do
     double half = 0;
     if (per_round.size() >= 2) {
         const double k = static_cast<double>(per_round.size());
-        double mean = 0, ss = 0;
-        for (double n : per_round) mean += n / k;
-        for (double n : per_round) ss += (n - mean) * (n - mean);
+        const auto [mean, sd] = mean_sd(per_round);
         iv.rounds = per_round.size();
-        iv.round_sd = std::sqrt(ss / (k - 1));
+        iv.round_sd = sd;
         double df = k - 1;
         if (prior_rel_sd >= 0 && mean > 0) {
             const double own = iv.round_sd / mean;
@@ -103,10 +110,7 @@ LimitInterval limit_interval(const LineFit& bound, const BoundPoints& points, do
         for (const std::vector<double>& r : points.rounds)
             if (r.size() == points.bytes.size() && r[i] > 0) ys.push_back(r[i]);
         if (ys.size() < 2 || !(points.pooled[i] > 0)) continue;
-        const double m = std::accumulate(ys.begin(), ys.end(), 0.0) / static_cast<double>(ys.size());
-        double ss = 0;
-        for (double y : ys) ss += (y - m) * (y - m);
-        point_sds.push_back(std::sqrt(ss / static_cast<double>(ys.size() - 1)) / points.pooled[i]);
+        point_sds.push_back(mean_sd(ys).second / points.pooled[i]);
     }
     if (!point_sds.empty()) {
         std::sort(point_sds.begin(), point_sds.end());
