@@ -149,7 +149,8 @@ std::vector<LoopPoint> loop_points(const std::vector<LoopConstant>& constants, c
         const std::string state = std::string(name(c.cache));
         for (const SectionPoint& p : f.sections) {
             const double at = static_cast<double>(p.bytes) / static_cast<double>(c.bytes);
-            if (p.kernel != c.series || p.cache != state || !p.unsettled_rounds || at < 0.7 || at > 1.4) continue;
+            if (p.kernel != c.series || p.cache != state || !p.unsettled_rounds || at < kDependsLo || at > kDependsHi)
+                continue;
             const LoopPoint again{c.series, c.kernel, c.cache, p.bytes, sources, true};
             if (std::find(out.begin(), out.end(), again) == out.end()) out.push_back(again);
         }
@@ -181,14 +182,15 @@ LoopCheck check_constant(const SweepFile& f, const LoopConstant& c, const Budget
 
 namespace {
 
-// The points the constant depends on: its series' points in its cache state from half to twice its size (a
-// count: its series' points), and how many of them settled (every round met the sampling rule).
+// The points the constant depends on (kDependsLo..kDependsHi times a limit; a count: its series' points), and
+// how many of them settled (every round met the sampling rule).
 std::pair<std::size_t, std::size_t> near_points(const SweepFile& f, const LoopConstant& c) {
     std::size_t total = 0, settled = 0;
     const std::string state = std::string(name(c.cache));
     for (const SectionPoint& p : f.sections) {
         if (p.kernel != c.series || p.cache != state) continue;
-        if (!c.sources && (2 * p.bytes < c.bytes || p.bytes > 2 * c.bytes)) continue;
+        const double at = static_cast<double>(p.bytes) / static_cast<double>(c.bytes);
+        if (!c.sources && (at < kDependsLo || at > kDependsHi)) continue;
         ++total;
         settled += p.unsettled_rounds == 0;
     }

@@ -47,9 +47,15 @@ struct LoopPoint {
     bool again = false;  // the file holds it unsettled: measured again, the new statistics replace it
     bool operator==(const LoopPoint&) const = default;
 };
+// The points a limit depends on: its series' points in its cache state from kDependsLo to kDependsHi times its
+// size (the bound line near the limit, and the point scatter of its interval, rest on them; budget.cpp takes
+// that scatter from points within a factor of 2). The closed loop measures again those that did not settle,
+// and its record counts how many did.
+inline constexpr double kDependsLo = 0.5, kDependsHi = 2.0;
+
 // The points that measure the constants and that `f` lacks: each limit at its size, and with `around`
-// at 7/8 and 9/8 of it (whole blocks, one block at least) and again every point of its series from 0.7 to 1.4
-// times it that did not settle (its time ran out in a round: the bound near the limit rests on them); each count's series at its stripe size and at the
+// at 7/8 and 9/8 of it (whole blocks, one block at least) and again every point it depends on (above) that
+// did not settle (its time ran out in a round); each count's series at its stripe size and at the
 // sizes of the kernel's series nearest in sources, and the same for one source more, up to the kernel's most.
 std::vector<LoopPoint> loop_points(const std::vector<LoopConstant>& constants, const SweepFile& f, bool around);
 

@@ -112,18 +112,24 @@ TEST_CASE("closed loop: a limit is asked for at its size and around it, and judg
     CHECK(loop_points(cs, f, false).size() == 1);  // later passes: the size alone
     CHECK(std::none_of(around.begin(), around.end(), [](const LoopPoint& p) { return p.again; }));
 
-    // A point near the limit that did not settle is measured again; one far from it is not.
+    // A point the limit depends on (half to twice it) that did not settle is measured again, at either end of
+    // that window too; one far from it is not.
     SweepFile unsettled = f;
-    std::uint64_t near = 0, far = 0;
+    std::uint64_t near = 0, low = 0, high = 0, far = 0;
     for (SectionPoint& p : unsettled.sections) {
         const double at = static_cast<double>(p.bytes) / static_cast<double>(c->bytes);
         if (at > 0.75 && at < 1.3 && !near) near = p.bytes;
+        if (at >= 0.5 && at < 0.7 && !low) low = p.bytes;
+        if (at > 1.5 && at <= 2 && !high) high = p.bytes;
         if (at < 0.3 && !far) far = p.bytes;
         p.unsettled_rounds = 1;
     }
     REQUIRE(near);
+    REQUIRE(low);
+    REQUIRE(high);
     const std::vector<LoopPoint> again = loop_points(cs, unsettled, true);
-    CHECK(std::any_of(again.begin(), again.end(), [&](const LoopPoint& p) { return p.again && p.bytes == near; }));
+    for (std::uint64_t b : {near, low, high})
+        CHECK(std::any_of(again.begin(), again.end(), [&](const LoopPoint& p) { return p.again && p.bytes == b; }));
     CHECK(std::none_of(again.begin(), again.end(), [&](const LoopPoint& p) { return p.bytes == far; }));
     const std::vector<LoopPoint> later = loop_points(cs, unsettled, false);
     CHECK(std::none_of(later.begin(), later.end(), [](const LoopPoint& p) { return p.again; }));
