@@ -41,7 +41,7 @@ run: build
 	@# verify exits 1 when a section measured now is over the budget: said loudly, but not a failed build
 	@# (a shared machine's p99 moves by a few % from minute to minute; errors, exit >= 2, still fail)
 	$(FPUTUNE) verify limits.h --budget $(BUDGET) --min-freq $(MIN_FREQ) || { rc=$$?; [ $$rc -eq 1 ] && \
-	  echo "make run: verify measured a section OVER the budget just now (above); for a constant to ship, sweep at other times and merge: fputune recommend --from a.json --from b.json, or add --margin" >&2; [ $$rc -eq 1 ]; }
+	  echo "make run: verify measured a section OVER the budget just now, beyond its samples' noise (above); for a constant to ship, sweep at other times and merge: fputune recommend --from a.json --from b.json, or add --margin" >&2; [ $$rc -eq 1 ]; }
 
 # The Debian package of this build: $(BUILD)/fputune_<version>_amd64.deb (cmake/package.cmake; CPack's
 # DEB generator, dependencies from dpkg-shlibdeps). Install it with apt-get install ./$(BUILD)/fputune_*.deb.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `fputune verify`: measure each FPU_BYTES constant of a header on this machine, with the sweep's own
-// emulation, and judge the section's p99 (uninterrupted samples) at the minimum frequency. Exit 1 if over.
+// emulation, and judge the section's p99 (uninterrupted samples) at the minimum frequency. Exit 1 if one is
+// over by more than the measurement's own noise (OVER; over by less: MARGINAL).
 #include <algorithm>
 #include <iostream>
 #include <map>
@@ -206,6 +207,7 @@ struct Row {
     const HeaderContention* stated = nullptr;
     std::uint64_t samples, interrupted;
     std::vector<RoundStats> rounds;  // each round's own statistics (the JSON's per-round provenance)
+    double p_over = 1;  // fit_sweep.hpp over_budget_p: how likely a count this far over, were it within the budget
 };
 
 // What the header states for a measured series: its own line (this cache, then any), else its kernel's
@@ -229,8 +231,10 @@ Row row_of(const SweepPlan& plan, const SweepMeasurement& m, std::size_t i, cons
     // The statistic recommend bounds (fit_sweep bound_stats): p99 of the uninterrupted samples (never below the
     // p90), or the p90, of the calmest round, each round first moved to the contention the header states.
     std::vector<RoundStats> rounds;
+    std::vector<std::vector<double>> round_samples;
     for (std::size_t r = 0; r < s.round_begin.size(); ++r) {
-        const PointStats rs = summarize(s.round_cycles(r));
+        round_samples.push_back(s.round_cycles(r));
+        const PointStats rs = summarize(round_samples.back());
         rounds.push_back({rs.samples, rs.p10, rs.p50, rs.p90, rs.p99_clean, rs.interrupted,
                           median_contention(s.round_contention(r), best_probe)});
     }
@@ -247,7 +251,8 @@ Row row_of(const SweepPlan& plan, const SweepMeasurement& m, std::size_t i, cons
                b.adjusted ? stated : nullptr,
                st.samples,
                st.interrupted,
-               rounds};
+               rounds,
+               over_budget_p(s.cycles, round_samples, rounds, stated, q.budget_s * q.min_freq_hz, !p99)};
 }
 
 // Each round as measured, in seconds at the minimum frequency: its p50, its bound statistic (as bound_stats takes
@@ -263,13 +268,20 @@ nlohmann::json rounds_json(const std::vector<RoundStats>& rounds, const BudgetQu
     return out;
 }
 
-// Every constant's sections judged: the table, the JSON results, and whether all pass.
+// Every constant's sections judged: the table, the JSON results, and whether one is OVER.
 struct Verdicts {
     std::string table;
     nlohmann::json results = nlohmann::json::array();
-    bool all_pass = true;
+    bool any_over = false;
     std::vector<VerifyRow> rows;  // for the summary line (render_verify_summary)
 };
+
+// A section over the budget is OVER when its samples say so beyond their noise: Holm's step-down over every
+// section measured (a section two constants share is one test), each p from over_budget_p, at 5 % family-wise.
+// One over by its point estimate alone is MARGINAL: the same machine, measured again, could as well pass it.
+// On the 2-vCPU Intel Xeon VM (2026-12-02) `make run` five times in a row called 2-6 constants of 214 OVER by
+// +1.0..+6.6 %, each a different few, from sweeps whose limits sit at the low end of their 95 % interval.
+constexpr double kOverAlpha = 0.05;
 
 Verdicts judge(const std::vector<Constant>& constants, const SweepPlan& plan, const SweepMeasurement& m,
                const BudgetQuestion& q, const std::map<std::pair<std::string, std::string>, HeaderContention>& lines,
@@ -279,17 +291,34 @@ Verdicts judge(const std::vector<Constant>& constants, const SweepPlan& plan, co
     v.table = fmt::format("{:<36} {:>9} {:<26} {:>9} {:>10} {:>6} {:>10} {:>8}  {}\n", "constant", "bytes", "kernel",
                           "p50", stat, "c met", fmt::format("{} @c", q.quantile == Quantile::p99 ? "p99" : "p90"),
                           "samples", "verdict");
+    // Each measured section once: its row and its test (every section is one of the family, over or not).
+    std::map<std::size_t, Row> measured;
+    for (const Constant& c : constants)
+        for (std::size_t i : c.points)
+            if (!measured.count(i)) measured.emplace(i, row_of(plan, m, i, q, lines, best_probe));
+    std::vector<std::size_t> tested;
+    std::vector<double> p;
+    for (const auto& [i, r] : measured) {
+        tested.push_back(i);
+        p.push_back(r.p_over);
+    }
+    const std::vector<bool> rejected = holm_rejects(p, kOverAlpha);
+    std::map<std::size_t, bool> over;
+    for (std::size_t t = 0; t < tested.size(); ++t) over[tested[t]] = rejected[t];
     for (const Constant& c : constants) {
         for (std::size_t i : c.points) {
-            const Row r = row_of(plan, m, i, q, lines, best_probe);
+            const Row& r = measured.at(i);
             const bool pass = r.bound_s <= q.budget_s && r.samples > 0;
-            v.all_pass = v.all_pass && pass;
-            v.rows.push_back({c.c.name, r.kernel, r.bound_s, pass});
+            const VerifyVerdict verdict = pass ? VerifyVerdict::pass
+                                          : r.samples == 0 || over[i] ? VerifyVerdict::over
+                                                                      : VerifyVerdict::marginal;
+            v.any_over = v.any_over || verdict == VerifyVerdict::over;
+            v.rows.push_back({c.c.name, r.kernel, r.bound_s, verdict});
             v.table += fmt::format(
                 "{:<36} {:>9} {:<26} {:>9} {:>10} {:>6} {:>10} {:>8}  {}\n", c.c.name, r.bytes, r.kernel,
                 format_duration(r.p50_s), format_duration(r.raw_s), r.met > 0 ? fmt::format("{:.2f}", r.met) : "?",
                 r.stated ? fmt::format("{} @{:.2f}", format_duration(r.bound_s), r.stated->level) : "as measured",
-                r.samples, pass ? "PASS" : "OVER");
+                r.samples, verdict_label(verdict));
             v.results.push_back({{"constant", c.c.name},
                                  {"line", c.c.line},
                                  {"value", c.c.value},
@@ -306,6 +335,8 @@ Verdicts judge(const std::vector<Constant>& constants, const SweepPlan& plan, co
                                  {"samples", r.samples},
                                  {"interrupted", r.interrupted},
                                  {"rounds", rounds_json(r.rounds, q)},
+                                 {"p_over", r.p_over},
+                                 {"verdict", verdict_key(verdict)},
                                  {"pass", pass}});
         }
     }
@@ -326,7 +357,9 @@ void print_json(const VerifyOptions& o, const DoctorReport& doctor, const SweepM
                         {"disturbances", m.pool.events.size()},
                         {"results", v.results},
                         {"notes", notes},
-                        {"pass", v.all_pass}});
+                        {"over", std::count_if(v.rows.begin(), v.rows.end(), [](const VerifyRow& r) { return r.verdict == VerifyVerdict::over; })},
+                        {"marginal", std::count_if(v.rows.begin(), v.rows.end(), [](const VerifyRow& r) { return r.verdict == VerifyVerdict::marginal; })},
+                        {"pass", std::all_of(v.rows.begin(), v.rows.end(), [](const VerifyRow& r) { return r.verdict == VerifyVerdict::pass; })}});
     std::cout << j.dump(1) << "\n";
 }
 
@@ -386,7 +419,7 @@ int run_verify(const Args& args) {
         print_json(o, doctor, m, v, notes);
     else
         print_text(o, doctor, plan, m, v, notes);
-    return v.all_pass ? kExitOk : kExitCheckFailed;
+    return v.any_over ? kExitCheckFailed : kExitOk;
 }
 
 }  // namespace fputune::cli

@@ -31,13 +31,18 @@ std::string render_check(const CheckReport& report, const std::string& source, c
 std::string render_upstream(const Recommendation& r, std::size_t& over);
 
 // One constant of a header as `verify` measured it: the bound statistic in seconds at the minimum frequency.
+// PASS: within the budget; MARGINAL: over it, by less than the samples can tell from noise; OVER: over it beyond
+// that (Holm over every section, 5 % family-wise), or not measured at all.
+enum class VerifyVerdict { pass, marginal, over };
+const char* verdict_label(VerifyVerdict v);  // "PASS", "MARGINAL", "OVER"
+const char* verdict_key(VerifyVerdict v);  // the JSON's: "pass", "marginal", "over"
 struct VerifyRow {
     std::string constant, kernel;
     double bound_s = 0;
-    bool pass = false;
+    VerifyVerdict verdict = VerifyVerdict::over;
 };
 
-// `verify`'s last line: "N of M OVER, worst +X % (CONSTANT, kernel)", and what to do when one is OVER.
+// `verify`'s last line: "N of M OVER, K MARGINAL, worst +X % (CONSTANT, kernel)", and what to do when one is not PASS.
 std::string render_verify_summary(const std::vector<VerifyRow>& rows, double budget_s);
 
 // `fit`'s table: every line of every kernel and cache state, the thresholds and the notes.

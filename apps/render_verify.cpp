@@ -6,22 +6,49 @@
 
 namespace fputune {
 
+const char* verdict_label(VerifyVerdict v) {
+    switch (v) {
+        case VerifyVerdict::pass: return "PASS";
+        case VerifyVerdict::marginal: return "MARGINAL";
+        case VerifyVerdict::over: return "OVER";
+    }
+    return "?";
+}
+
+const char* verdict_key(VerifyVerdict v) {
+    switch (v) {
+        case VerifyVerdict::pass: return "pass";
+        case VerifyVerdict::marginal: return "marginal";
+        case VerifyVerdict::over: return "over";
+    }
+    return "?";
+}
+
 std::string render_verify_summary(const std::vector<VerifyRow>& rows, double budget_s) {
-    std::size_t over = 0;
+    std::size_t over = 0, marginal = 0;
     const VerifyRow* worst = nullptr;
     for (const VerifyRow& r : rows) {
-        over += !r.pass;
+        over += r.verdict == VerifyVerdict::over;
+        marginal += r.verdict == VerifyVerdict::marginal;
         if (!worst || r.bound_s > worst->bound_s) worst = &r;
     }
     if (!worst || !(budget_s > 0)) return "0 of 0 OVER: nothing was measured\n";
     const std::string line =
-        fmt::format("{} of {} OVER, worst {:+.1f} % ({}, {})", over, rows.size(), 100 * (worst->bound_s / budget_s - 1),
-                    worst->constant, worst->kernel);
-    if (!over) return line + ": every constant holds the budget on this machine\n";
-    return line +
-           ": a section measured now took longer than the sweep predicted. For a constant to ship, sweep at other "
-           "times (or machines) and merge them, `fputune recommend --from a.json --from b.json`, or add headroom "
-           "with --margin 1.1; `fputune doctor` says whether this machine is calm enough to trust\n";
+        fmt::format("{} of {} OVER, {} MARGINAL, worst {:+.1f} % ({}, {})", over, rows.size(), marginal,
+                    100 * (worst->bound_s / budget_s - 1), worst->constant, worst->kernel);
+    const std::string what =
+        "For a constant to ship, sweep at other times (or machines) and merge them, `fputune recommend --from a.json "
+        "--from b.json`, or add headroom with --margin 1.1; `fputune doctor` says whether this machine is calm enough "
+        "to trust\n";
+    if (over)
+        return line + ": a section measured now took longer than the sweep predicted, by more than its samples' noise. " +
+               what;
+    if (marginal)
+        return line +
+               ": no section is over beyond its samples' noise (Holm, 5 %); the MARGINAL ones are over by their "
+               "point estimate, which a second look could as well pass. " +
+               what;
+    return line + ": every constant holds the budget on this machine\n";
 }
 
 }  // namespace fputune

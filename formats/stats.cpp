@@ -61,4 +61,33 @@ PointStats summarize(std::vector<double> samples) {
     return s;
 }
 
+double binomial_at_least(std::size_t n, double p, std::size_t k) {
+    if (k == 0) return 1;
+    if (k > n) return 0;
+    if (!(p > 0)) return 0;
+    if (!(p < 1)) return 1;
+    // The terms k..n, each from the log of its binomial coefficient (lgamma): no overflow at n of thousands.
+    const double N = static_cast<double>(n), lp = std::log(p), lq = std::log1p(-p);
+    double sum = 0;
+    for (std::size_t i = k; i <= n; ++i) {
+        const double x = static_cast<double>(i);
+        const double term = std::exp(std::lgamma(N + 1) - std::lgamma(x + 1) - std::lgamma(N - x + 1) + x * lp + (N - x) * lq);
+        sum += term;
+        if (term < sum * 1e-17 && x > N * p) break;  // past the mode the terms only shrink
+    }
+    return std::min(1.0, sum);
+}
+
+std::vector<bool> holm_rejects(const std::vector<double>& p, double alpha) {
+    std::vector<std::size_t> order(p.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return p[a] < p[b]; });
+    std::vector<bool> out(p.size(), false);
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        if (!(p[order[i]] < alpha / static_cast<double>(order.size() - i))) break;
+        out[order[i]] = true;
+    }
+    return out;
+}
+
 }  // namespace fputune

@@ -29,4 +29,12 @@ double median_rel_ci(const std::vector<double>& sorted);
 // The same for the quantile q (0 < q < 1): binomial order statistics n·q ± 1.96·sqrt(n·q·(1-q)).
 double quantile_rel_ci(const std::vector<double>& sorted, double q);
 
+// P(X >= k) for X ~ Binomial(n, p): how often k or more of n samples lie above a value whose share above it is
+// p. A quantile test: if the q-quantile were at or below x, the count above x would be at most Binomial(n, 1 - q).
+double binomial_at_least(std::size_t n, double p, std::size_t k);
+
+// Holm's step-down over m tests: the i-th smallest p (0-based) must be below alpha / (m - i), up to the first
+// that is not. Which tests are rejected; their family-wise error is then alpha.
+std::vector<bool> holm_rejects(const std::vector<double>& p, double alpha);
+
 }  // namespace fputune

@@ -19,6 +19,7 @@
 #include "fit.hpp"
 #include "provenance_json.hpp"
 #include "select_models.hpp"
+#include "stats.hpp"
 
 namespace fputune {
 
@@ -222,15 +223,14 @@ std::size_t holm_step_down(std::vector<CompareRow>& rows, const CompareOptions& 
     for (CompareRow& row : rows)
         for (Change* c : {&row.p50_cpb, &row.bound_cpb, &row.limit})
             if (c->compared && std::isfinite(c->p)) all.push_back(c);
-    std::stable_sort(all.begin(), all.end(), [](const Change* x, const Change* y) { return x->p < y->p; });
-    bool held = true;
-    for (std::size_t i = 0; i < all.size(); ++i) {
-        held = held && all[i]->p < o.alpha / static_cast<double>(all.size() - i);
-        if (!held && all[i]->significant) {
+    std::vector<double> p;
+    for (const Change* c : all) p.push_back(c->p);
+    const std::vector<bool> rejected = holm_rejects(p, o.alpha);
+    for (std::size_t i = 0; i < all.size(); ++i)
+        if (!rejected[i] && all[i]->significant) {
             all[i]->significant = false;
             all[i]->verdict = "no significant change";
         }
-    }
     for (CompareRow& row : rows) summarise(row);
     return all.size();
 }

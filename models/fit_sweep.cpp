@@ -12,6 +12,7 @@
 
 #include "errors.hpp"
 #include "kernel_globs.hpp"
+#include "stats.hpp"
 #include "sweep_cycles.hpp"
 #include "thresholds.hpp"
 
@@ -271,6 +272,37 @@ VerifyBound verify_bound(const PointStats& pooled, const std::vector<RoundStats>
     v.adjusted_p90 = adjusted.p90;
     v.adjusted_p99 = adjusted.p99;
     return v;
+}
+
+double over_budget_p(const std::vector<double>& pooled, const std::vector<std::vector<double>>& round_samples,
+                     const std::vector<RoundStats>& rounds, const HeaderContention* h, double budget_cycles, bool p90) {
+    ContentionAdjust adjust;
+    const bool levels = !rounds.empty() && std::all_of(rounds.begin(), rounds.end(), [](const RoundStats& r) { return r.contention >= 1; });
+    if (h && h->known && levels) adjust = {true, h->s, h->level};  // as verify_bound moves them
+    auto one = [&](std::vector<double> samples, double level) {
+        if (samples.empty()) return 1.0;
+        std::sort(samples.begin(), samples.end());
+        const double over = budget_cycles / adjust.apply(1.0, level);  // the budget at the level the round met
+        auto above = [&](std::size_t n) {
+            return static_cast<std::size_t>(samples.begin() + static_cast<std::ptrdiff_t>(n) -
+                                            std::upper_bound(samples.begin(), samples.begin() + static_cast<std::ptrdiff_t>(n), over));
+        };
+        const double p_90 = binomial_at_least(samples.size(), 0.10, above(samples.size()));
+        if (p90) return p_90;
+        const std::size_t clean = clean_count(samples);
+        const double p_99 = binomial_at_least(clean, 0.01, above(clean));
+        return std::min(1.0, 2 * std::min(p_90, p_99));
+    };
+    double p = 0;
+    std::size_t used = 0;
+    for (std::size_t r = 0; r < rounds.size() && r < round_samples.size(); ++r) {
+        const RoundStats& rs = rounds[r];
+        if (rs.samples < kBoundRoundMinSamples || !(rs.p90 > 0) || !std::isfinite(rs.p99_clean)) continue;
+        p = std::max(p, one(round_samples[r], rs.contention));
+        ++used;
+    }
+    if (used < 2) return one(pooled, 0);  // bound_stats: the pooled statistics, as measured
+    return p;
 }
 
 }  // namespace fputune

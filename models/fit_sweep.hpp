@@ -29,8 +29,8 @@ inline constexpr std::size_t kBoundFitMinPoints = 6;
 // within 10 % with the pooled p99 (worst 29 %), 71-85 with the mean, 84-87 with the calmest round's
 // (docs/results.md, How sure) — the minimum of repeated runs, as timeit takes it, here of each round's tail. The phases are not lost: the spread
 // between the rounds widens the limit's interval, whose low end is emitted. A point with fewer than 2
-// such rounds (an older file, --rounds 1) gives its pooled statistics. `mean`: their mean instead (what
-// `verify` judges: the machine over a few seconds, phases included).
+// such rounds (an older file, --rounds 1) gives its pooled statistics. `mean`: their mean instead (the
+// machine over a few seconds, phases included).
 inline constexpr std::uint64_t kBoundRoundMinSamples = 20;
 struct BoundStats {
     double p90 = 0, p99 = 0;
@@ -62,5 +62,15 @@ struct VerifyBound {
     bool adjusted = false;
 };
 VerifyBound verify_bound(const PointStats& pooled, const std::vector<RoundStats>& rounds, const HeaderContention* h);
+
+// How sure `verify` can be that a point's judged statistic (verify_bound's, at the header's contention) is over
+// `budget_cycles`: the p-value of "it is not". Per round (as bound_stats takes them), a quantile test: were the
+// round's p99 of uninterrupted samples at or below the budget (moved back to the contention the round met),
+// the count of them above it would be at most Binomial(n, 0.01); the p90 of all samples alike with 0.10, and
+// the two (the statistic is the larger) joined with Bonferroni. The judged statistic is the calmest round's,
+// over only when every round is over: the point's p is the largest of the rounds' (an intersection-union
+// test). `p90`: the p90 test alone. 1 when the samples say nothing (no round over the budget).
+double over_budget_p(const std::vector<double>& pooled, const std::vector<std::vector<double>>& round_samples,
+                     const std::vector<RoundStats>& rounds, const HeaderContention* h, double budget_cycles, bool p90);
 
 }  // namespace fputune

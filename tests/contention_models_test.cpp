@@ -7,6 +7,7 @@
 
 #include "contention.hpp"
 #include "fit_sweep.hpp"
+#include "stats.hpp"
 #include "sweep_file.hpp"
 
 using namespace fputune;
@@ -254,4 +255,58 @@ TEST_CASE("contention: verify judges the calmest round moved to the header's lev
     CHECK_FALSE(verify_bound(pooled, rounds, nullptr).adjusted);
     const HeaderContention as_measured{"k", "cold", false, 0, 0, 0, 0};
     CHECK(verify_bound(pooled, rounds, &as_measured).adjusted_p99 == 1800);
+}
+
+TEST_CASE("verify: a binomial tail and Holm's step-down, against values worked by hand", "[verify][stats]") {
+    CHECK(binomial_at_least(10, 0.5, 0) == 1);
+    CHECK(binomial_at_least(10, 0.5, 11) == 0);
+    CHECK(binomial_at_least(10, 0.5, 10) == Approx(1.0 / 1024));
+    CHECK(binomial_at_least(10, 0.5, 9) == Approx(11.0 / 1024));
+    // 500 samples, 1 % above: the mean count is 5; 10 or more is rare, 5 or more is not.
+    CHECK(binomial_at_least(500, 0.01, 10) == Approx(0.0311).epsilon(0.02));
+    CHECK(binomial_at_least(500, 0.01, 5) > 0.5);
+    // Holm: 0.01 < 0.05/3, 0.02 < 0.05/2, 0.04 < 0.05/1: all three; 0.03 at the second step stops the rest.
+    CHECK(holm_rejects({0.04, 0.01, 0.02}, 0.05) == std::vector<bool>{true, true, true});
+    CHECK(holm_rejects({0.04, 0.01, 0.03}, 0.05) == std::vector<bool>{false, true, false});
+    CHECK(holm_rejects({}, 0.05).empty());
+}
+
+TEST_CASE("verify: over the budget beyond the samples' noise only when every round says so", "[verify][stats]") {
+    // Four rounds of 500 samples around 1000 cycles, p99 near 1100; the budget is judged at 1080 and 900.
+    std::mt19937 rng(7);
+    std::normal_distribution<double> noise(1000, 40);
+    std::vector<std::vector<double>> samples(4);
+    std::vector<RoundStats> rounds;
+    std::vector<double> pooled;
+    for (auto& s : samples) {
+        for (int i = 0; i < 500; ++i) s.push_back(noise(rng));
+        pooled.insert(pooled.end(), s.begin(), s.end());
+        const PointStats st = summarize(s);
+        rounds.push_back({st.samples, st.p10, st.p50, st.p90, st.p99_clean, 0, 1.0});
+    }
+    const PointStats all = summarize(pooled);
+    const double p99 = verify_bound(all, rounds, nullptr).raw_p99;
+    REQUIRE(p99 > 1080);
+    // Just under the calmest round's p99: over by the estimate, not beyond noise (with this thin a tail, 2 % under
+    // the p99 is the p96 already, and beyond it).
+    const double near = over_budget_p(pooled, samples, rounds, nullptr, 0.995 * p99, false);
+    CHECK(near > 0.05);
+    // Far under it (the p90 and more over in every round): beyond doubt.
+    CHECK(over_budget_p(pooled, samples, rounds, nullptr, 900, false) < 1e-6);
+    // Over the largest sample: nothing says it is over.
+    CHECK(over_budget_p(pooled, samples, rounds, nullptr, 2000, false) == 1);
+    // One calm round (every sample at 800) keeps the point within the budget: the calmest round is judged.
+    std::vector<std::vector<double>> one_calm = samples;
+    std::vector<RoundStats> calm_rounds = rounds;
+    one_calm[2].assign(500, 800);
+    calm_rounds[2] = {500, 800, 800, 800, 800, 0, 1.0};
+    CHECK(over_budget_p(pooled, one_calm, calm_rounds, nullptr, 900, false) == 1);
+    // The p90 test alone (--quantile p90).
+    CHECK(over_budget_p(pooled, samples, rounds, nullptr, 900, true) < 1e-6);
+    // A header's contention: rounds met c = 2 with s = 1, the header states quiet (c = 1); a budget of 900 is then
+    // 1800 at the level the rounds met, over every sample: not over.
+    std::vector<RoundStats> busy = rounds;
+    for (auto& r : busy) r.contention = 2;
+    const HeaderContention quiet{"k", "cold", true, 1, 1.0, 0.9, 1.1};
+    CHECK(over_budget_p(pooled, samples, busy, &quiet, 900, false) == 1);
 }

@@ -65,7 +65,8 @@ merge the sweeps of two machines; each algorithm's constant is bound by the vari
 does each constant of a header, and each of Linux's own sections, meet the budget? Exit 1 if not.
 .TP
 .B fputune verify limits.h --budget 30us --min-freq 1GHz
-measure each constant of the header on this machine: PASS or OVER.
+measure each constant of the header on this machine: PASS, MARGINAL (over the budget by the estimate
+alone) or OVER (beyond the samples\(aq noise; exit 1).
 .TP
 .B fputune compare before.json after.json --fail-on-regression 5
 did a patch change a variant's speed or limit? Exit 1 on a significant regression over 5 %.
