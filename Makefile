@@ -38,8 +38,9 @@ run: build
 	$(FPUTUNE) sweep -o fputune-sweep.json --csv fputune-sweep.csv --budget $(BUDGET) --min-freq $(MIN_FREQ)
 	$(FPUTUNE) recommend --from fputune-sweep.json --budget $(BUDGET) --min-freq $(MIN_FREQ) --header limits.h
 	$(FPUTUNE) report --from fputune-sweep.json --budget $(BUDGET) --min-freq $(MIN_FREQ) -o report.html
-	@# verify exits 1 when a section measured now is over the budget: said loudly, but not a failed build
-	@# (a shared machine's p99 moves by a few % from minute to minute; errors, exit >= 2, still fail)
+	@# verify exits 1 when a section measured now is OVER the budget beyond its samples' noise (over by the
+	@# estimate alone is MARGINAL, exit 0): said loudly, but not a failed build (a shared machine's p99 moves
+	@# by a few % from minute to minute; errors, exit >= 2, still fail)
 	$(FPUTUNE) verify limits.h --budget $(BUDGET) --min-freq $(MIN_FREQ) || { rc=$$?; [ $$rc -eq 1 ] && \
 	  echo "make run: verify measured a section OVER the budget just now, beyond its samples' noise (above); for a constant to ship, sweep at other times and merge: fputune recommend --from a.json --from b.json, or add --margin" >&2; [ $$rc -eq 1 ]; }
 
