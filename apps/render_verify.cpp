@@ -1,28 +1,20 @@
 // SPDX-License-Identifier: MIT
-// `verify`'s last lines: how many constants are OVER, the worst one, and what to do.
+// `verify`'s verdicts and last lines: how many constants are OVER and MARGINAL, the worst one, and what to do.
 #include <fmt/format.h>
 
 #include "render.hpp"
 
 namespace fputune {
 
-const char* verdict_label(VerifyVerdict v) {
-    switch (v) {
-        case VerifyVerdict::pass: return "PASS";
-        case VerifyVerdict::marginal: return "MARGINAL";
-        case VerifyVerdict::over: return "OVER";
-    }
-    return "?";
-}
+namespace {
+struct VerdictNames {
+    const char *label, *key;
+};
+constexpr VerdictNames kVerdictNames[] = {{"PASS", "pass"}, {"MARGINAL", "marginal"}, {"OVER", "over"}};  // enum order
+}  // namespace
 
-const char* verdict_key(VerifyVerdict v) {
-    switch (v) {
-        case VerifyVerdict::pass: return "pass";
-        case VerifyVerdict::marginal: return "marginal";
-        case VerifyVerdict::over: return "over";
-    }
-    return "?";
-}
+const char* verdict_label(VerifyVerdict v) { return kVerdictNames[static_cast<int>(v)].label; }
+const char* verdict_key(VerifyVerdict v) { return kVerdictNames[static_cast<int>(v)].key; }
 
 std::string render_verify_summary(const std::vector<VerifyRow>& rows, double budget_s) {
     std::size_t over = 0, marginal = 0;
