@@ -272,7 +272,7 @@ nlohmann::json rounds_json(const std::vector<RoundStats>& rounds, const BudgetQu
 struct Verdicts {
     std::string table;
     nlohmann::json results = nlohmann::json::array();
-    bool any_over = false;
+    std::size_t over = 0, marginal = 0;  // rows of each verdict
     std::vector<VerifyRow> rows;  // for the summary line (render_verify_summary)
 };
 
@@ -296,15 +296,12 @@ Verdicts judge(const std::vector<Constant>& constants, const SweepPlan& plan, co
     for (const Constant& c : constants)
         for (std::size_t i : c.points)
             if (!measured.count(i)) measured.emplace(i, row_of(plan, m, i, q, lines, best_probe));
-    std::vector<std::size_t> tested;
     std::vector<double> p;
-    for (const auto& [i, r] : measured) {
-        tested.push_back(i);
-        p.push_back(r.p_over);
-    }
+    for (const auto& [i, r] : measured) p.push_back(r.p_over);
     const std::vector<bool> rejected = holm_rejects(p, kOverAlpha);
     std::map<std::size_t, bool> over;
-    for (std::size_t t = 0; t < tested.size(); ++t) over[tested[t]] = rejected[t];
+    std::size_t t = 0;  // the map's order, as p's
+    for (const auto& [i, r] : measured) over[i] = rejected[t++];
     for (const Constant& c : constants) {
         for (std::size_t i : c.points) {
             const Row& r = measured.at(i);
@@ -312,7 +309,8 @@ Verdicts judge(const std::vector<Constant>& constants, const SweepPlan& plan, co
             const VerifyVerdict verdict = pass ? VerifyVerdict::pass
                                           : r.samples == 0 || over[i] ? VerifyVerdict::over
                                                                       : VerifyVerdict::marginal;
-            v.any_over = v.any_over || verdict == VerifyVerdict::over;
+            v.over += verdict == VerifyVerdict::over;
+            v.marginal += verdict == VerifyVerdict::marginal;
             v.rows.push_back({c.c.name, r.kernel, r.bound_s, verdict});
             v.table += fmt::format(
                 "{:<36} {:>9} {:<26} {:>9} {:>10} {:>6} {:>10} {:>8}  {}\n", c.c.name, r.bytes, r.kernel,
@@ -357,9 +355,9 @@ void print_json(const VerifyOptions& o, const DoctorReport& doctor, const SweepM
                         {"disturbances", m.pool.events.size()},
                         {"results", v.results},
                         {"notes", notes},
-                        {"over", std::count_if(v.rows.begin(), v.rows.end(), [](const VerifyRow& r) { return r.verdict == VerifyVerdict::over; })},
-                        {"marginal", std::count_if(v.rows.begin(), v.rows.end(), [](const VerifyRow& r) { return r.verdict == VerifyVerdict::marginal; })},
-                        {"pass", std::all_of(v.rows.begin(), v.rows.end(), [](const VerifyRow& r) { return r.verdict == VerifyVerdict::pass; })}});
+                        {"over", v.over},
+                        {"marginal", v.marginal},
+                        {"pass", v.over + v.marginal == 0}});
     std::cout << j.dump(1) << "\n";
 }
 
@@ -419,7 +417,7 @@ int run_verify(const Args& args) {
         print_json(o, doctor, m, v, notes);
     else
         print_text(o, doctor, plan, m, v, notes);
-    return v.any_over ? kExitCheckFailed : kExitOk;
+    return v.over ? kExitCheckFailed : kExitOk;
 }
 
 }  // namespace fputune::cli

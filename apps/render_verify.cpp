@@ -33,7 +33,8 @@ std::string render_verify_summary(const std::vector<VerifyRow>& rows, double bud
         "--from b.json`, or add headroom with --margin 1.1; `fputune doctor` says whether this machine is calm enough "
         "to trust\n";
     if (over)
-        return line + ": a section measured now took longer than the sweep predicted, by more than its samples' noise. " +
+        return line +
+               ": a section measured now took longer than the sweep predicted, by more than its samples' noise. " +
                what;
     if (marginal)
         return line +

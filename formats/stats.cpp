@@ -71,7 +71,8 @@ double binomial_at_least(std::size_t n, double p, std::size_t k) {
     double sum = 0;
     for (std::size_t i = k; i <= n; ++i) {
         const double x = static_cast<double>(i);
-        const double term = std::exp(std::lgamma(N + 1) - std::lgamma(x + 1) - std::lgamma(N - x + 1) + x * lp + (N - x) * lq);
+        const double term =
+            std::exp(std::lgamma(N + 1) - std::lgamma(x + 1) - std::lgamma(N - x + 1) + x * lp + (N - x) * lq);
         sum += term;
         if (term < sum * 1e-17 && x > N * p) break;  // past the mode the terms only shrink
     }

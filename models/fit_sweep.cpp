@@ -277,15 +277,16 @@ VerifyBound verify_bound(const PointStats& pooled, const std::vector<RoundStats>
 double over_budget_p(const std::vector<double>& pooled, const std::vector<std::vector<double>>& round_samples,
                      const std::vector<RoundStats>& rounds, const HeaderContention* h, double budget_cycles, bool p90) {
     ContentionAdjust adjust;
-    const bool levels = !rounds.empty() && std::all_of(rounds.begin(), rounds.end(), [](const RoundStats& r) { return r.contention >= 1; });
+    const auto known = [](const RoundStats& r) { return r.contention >= 1; };
+    const bool levels = !rounds.empty() && std::all_of(rounds.begin(), rounds.end(), known);
     if (h && h->known && levels) adjust = {true, h->s, h->level};  // as verify_bound moves them
     auto one = [&](std::vector<double> samples, double level) {
         if (samples.empty()) return 1.0;
         std::sort(samples.begin(), samples.end());
         const double over = budget_cycles / adjust.apply(1.0, level);  // the budget at the level the round met
-        auto above = [&](std::size_t n) {
-            return static_cast<std::size_t>(samples.begin() + static_cast<std::ptrdiff_t>(n) -
-                                            std::upper_bound(samples.begin(), samples.begin() + static_cast<std::ptrdiff_t>(n), over));
+        auto above = [&](std::size_t n) {  // of the n smallest samples
+            const auto end = samples.begin() + static_cast<std::ptrdiff_t>(n);
+            return static_cast<std::size_t>(end - std::upper_bound(samples.begin(), end, over));
         };
         const double p_90 = binomial_at_least(samples.size(), 0.10, above(samples.size()));
         if (p90) return p_90;
