@@ -288,9 +288,9 @@ Verdicts judge(const std::vector<Constant>& constants, const SweepPlan& plan, co
                double best_probe) {
     Verdicts v;
     const char* stat = q.quantile == Quantile::p99 ? "p99 clean" : "p90";
-    v.table = fmt::format("{:<36} {:>9} {:<26} {:>9} {:>10} {:>6} {:>10} {:>8}  {}\n", "constant", "bytes", "kernel",
-                          "p50", stat, "c met", fmt::format("{} @c", q.quantile == Quantile::p99 ? "p99" : "p90"),
-                          "samples", "verdict");
+    const char* judged = q.quantile == Quantile::p99 ? "p99 @c" : "p90 @c";
+    v.table = fmt::format("{:<36} {:>9} {:<26} {:>9} {:>10} {:>6} {:>10} {:>8} {:>7}  {}\n", "constant", "bytes",
+                          "kernel", "p50", stat, "c met", judged, "samples", "p over", "verdict");
     // Each measured section once: its row and its test (every section is one of the family, over or not).
     std::map<std::size_t, Row> measured;
     for (const Constant& c : constants)
@@ -313,10 +313,11 @@ Verdicts judge(const std::vector<Constant>& constants, const SweepPlan& plan, co
             v.marginal += verdict == VerifyVerdict::marginal;
             v.rows.push_back({c.c.name, r.kernel, r.bound_s, verdict});
             v.table += fmt::format(
-                "{:<36} {:>9} {:<26} {:>9} {:>10} {:>6} {:>10} {:>8}  {}\n", c.c.name, r.bytes, r.kernel,
+                "{:<36} {:>9} {:<26} {:>9} {:>10} {:>6} {:>10} {:>8} {:>7}  {}\n", c.c.name, r.bytes, r.kernel,
                 format_duration(r.p50_s), format_duration(r.raw_s), r.met > 0 ? fmt::format("{:.2f}", r.met) : "?",
                 r.stated ? fmt::format("{} @{:.2f}", format_duration(r.bound_s), r.stated->level) : "as measured",
-                r.samples, verdict_label(verdict));
+                r.samples, pass ? "-" : r.p_over < 1e-9 ? "<1e-9" : fmt::format("{:.1e}", r.p_over),
+                verdict_label(verdict));
             v.results.push_back({{"constant", c.c.name},
                                  {"line", c.c.line},
                                  {"value", c.c.value},
@@ -367,11 +368,13 @@ void print_text(const VerifyOptions& o, const DoctorReport& doctor, const SweepP
     std::cout << fmt::format(
         "fputune {} ({}) verify {}: each section measured on CPU {} ({}), {} cache, dirty {}, section overhead {} "
         "cycles, in {} rounds spread over {} s; {} of the calmest round, in core cycles at {} against {}; judged at "
-        "the contention level c the header states (@c), from the level each round met (c met)\n\n",
+        "the contention level c the header states (@c), from the level each round met (c met); p over: were the "
+        "section within the budget, how likely so many of its samples above it in every round (OVER: below 5 % "
+        "after Holm over all {} sections; MARGINAL: over by the estimate alone)\n\n",
         tool_version(), tool_commit(), o.header, opt.cpu, probe_cpu().value("brand", "?"), name(o.question.cache),
         dirty_name(opt.dirty), opt.section_overhead_cycles, opt.sampling.rounds, opt.budget_s,
         o.question.quantile == Quantile::p99 ? "p99 of uninterrupted samples" : "p90",
-        format_frequency(o.question.min_freq_hz), format_duration(o.question.budget_s));
+        format_frequency(o.question.min_freq_hz), format_duration(o.question.budget_s), plan.sections.size());
     std::cout << v.table;
     for (const std::string& n : notes) std::cout << "note: " << n << "\n";
     std::cout << fmt::format("\n{} sections measured in {:.1f} s ({} host disturbances waited out; doctor: {})\n",

@@ -93,6 +93,8 @@ TEST_CASE("CLI verify: a constant within the budget passes, one over it fails wi
     INFO(over.out << over.err);
     CHECK(over.rc == 1);
     CHECK_THAT(over.out, Catch::Contains("  OVER\n"));  // beyond any noise: every sample is over
+    CHECK_THAT(over.out, Catch::Contains(" <1e-9  OVER\n"));  // its p, in the `p over` column
+    CHECK_THAT(over.out, Catch::Contains("p over  verdict\n"));
 }
 
 TEST_CASE("CLI verify and doctor: each mistake is one line and exit 2", "[verify][doctor][cli]") {
