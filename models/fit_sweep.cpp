@@ -66,13 +66,26 @@ double quiet_p50(double pooled, const std::vector<RoundStats>& rounds, const Con
     return raw > 0 ? pooled * quiet / raw : pooled;
 }
 
+// A round bound_stats takes: samples enough for a tail, and its statistics known.
+bool bound_round(const RoundStats& r) {
+    return r.samples >= kBoundRoundMinSamples && r.p90 > 0 && std::isfinite(r.p99_clean);
+}
+
+// How verify moves a point's rounds to the level its header states: only when the header states one and every
+// round's level is known (else as measured: `known` false).
+ContentionAdjust stated_adjust(const std::vector<RoundStats>& rounds, const HeaderContention* h) {
+    const auto level_known = [](const RoundStats& r) { return r.contention >= 1; };
+    if (!h || !h->known || !std::all_of(rounds.begin(), rounds.end(), level_known)) return {};
+    return {true, h->s, h->level};
+}
+
 }  // namespace
 
 BoundStats bound_stats(const PointStats& pooled, const std::vector<RoundStats>& rounds, OverRounds over,
                        const ContentionAdjust& adjust) {
     std::vector<double> p90, p99;
     for (const RoundStats& r : rounds) {
-        if (r.samples < kBoundRoundMinSamples || !(r.p90 > 0) || !std::isfinite(r.p99_clean)) continue;
+        if (!bound_round(r)) continue;
         p90.push_back(adjust.apply(r.p90, r.contention));
         p99.push_back(adjust.apply(std::max(r.p99_clean, r.p90), r.contention));
     }
@@ -266,8 +279,9 @@ VerifyBound verify_bound(const PointStats& pooled, const std::vector<RoundStats>
         std::sort(levels.begin(), levels.end());
         v.met = levels[levels.size() / 2];
     }
-    if (!h || !h->known || levels.size() != rounds.size()) return v;
-    const BoundStats adjusted = bound_stats(pooled, rounds, OverRounds::calmest, {true, h->s, h->level});
+    const ContentionAdjust adjust = stated_adjust(rounds, h);
+    if (!adjust.known) return v;
+    const BoundStats adjusted = bound_stats(pooled, rounds, OverRounds::calmest, adjust);
     v.adjusted = true;
     v.adjusted_p90 = adjusted.p90;
     v.adjusted_p99 = adjusted.p99;
@@ -276,10 +290,7 @@ VerifyBound verify_bound(const PointStats& pooled, const std::vector<RoundStats>
 
 double over_budget_p(const std::vector<double>& pooled, const std::vector<std::vector<double>>& round_samples,
                      const std::vector<RoundStats>& rounds, const HeaderContention* h, double budget_cycles, bool p90) {
-    ContentionAdjust adjust;
-    const auto known = [](const RoundStats& r) { return r.contention >= 1; };
-    const bool levels = !rounds.empty() && std::all_of(rounds.begin(), rounds.end(), known);
-    if (h && h->known && levels) adjust = {true, h->s, h->level};  // as verify_bound moves them
+    const ContentionAdjust adjust = stated_adjust(rounds, h);  // as verify_bound moves them
     auto one = [&](std::vector<double> samples, double level) {
         if (samples.empty()) return 1.0;
         std::sort(samples.begin(), samples.end());
@@ -297,9 +308,8 @@ double over_budget_p(const std::vector<double>& pooled, const std::vector<std::v
     double p = 0;
     std::size_t used = 0;
     for (std::size_t r = 0; r < rounds.size() && r < round_samples.size(); ++r) {
-        const RoundStats& rs = rounds[r];
-        if (rs.samples < kBoundRoundMinSamples || !(rs.p90 > 0) || !std::isfinite(rs.p99_clean)) continue;
-        p = std::max(p, one(round_samples[r], rs.contention));
+        if (!bound_round(rounds[r])) continue;
+        p = std::max(p, one(round_samples[r], rounds[r].contention));
         ++used;
     }
     if (used < 2) return one(pooled, 0);  // bound_stats: the pooled statistics, as measured
