@@ -158,12 +158,18 @@ TEST_CASE("sampling pool: a long point needs only its median, one whose time run
     const std::vector<PointSpec> specs(2, PointSpec{true});
     std::mt19937 rng(7);
     // Times made up, not measured, so that a loaded host cannot make the steady point unsteady: point 0 is
-    // steady; point 1 spreads over two orders of magnitude, so its median never settles.
+    // steady; point 1 alternates between two times 100x apart, so its median lies between them however many
+    // samples it has, and never settles.
+    std::size_t unsteady = 0;
     auto sample = [&](std::size_t i) -> RawSample {
-        return {static_cast<double>(i == 0 ? 3000 + rng() % 3 : 1000 + rng() % 100000), 1, 1, -1};
+        if (i == 0) return {3000.0 + static_cast<double>(rng() % 3), 1, 1, -1};
+        return {(++unsteady % 2 ? 1000.0 : 100000.0) + static_cast<double>(rng() % 3), 1, 1, -1};
     };
     PoolHooks hooks;
-    const PoolResult r = sample_pool(specs, sample, rules, 0.04, calm_level(4), hooks);
+    // Each round has half the budget. The steady point needs a few microseconds of it, but a loaded host (the
+    // sanitized tests run two at a time on two cores) can take the thread away for tens of milliseconds, and
+    // a round whose share is gone ends it unsettled: the share is kept far above such a pause.
+    const PoolResult r = sample_pool(specs, sample, rules, 0.4, calm_level(4), hooks);
     CHECK(r.complete);
     CHECK(r.points[0].unsettled_rounds == 0);
     for (std::size_t k = 0; k < 2; ++k) CHECK(r.points[0].round_cycles(k).size() < 200);
