@@ -176,6 +176,7 @@ consteval Kernel kernel(Variant v) {
     k.min_sources = G::min_sources;
     k.max_sources = G::max_sources;
     k.align_bytes = G::align_bytes;
+    if constexpr (requires { G::block_bytes; }) k.block_bytes = G::block_bytes;  // the variant's loop step
     return k;
 }
 

@@ -20,9 +20,12 @@ namespace fputune::raid {
 
 // raid6: Q = sum of g^i x D_i over GF(2^8) with generator g = 2 and polynomial x^8+x^4+x^3+x^2+1 (0x11d), P = the
 // xor of the D_i (H. Peter Anvin, "The mathematics of RAID-6"); src[0..N) the data disks, dst[0] = P, dst[1] = Q.
-// Blocks of 256 bytes: the 4-way unrolled AVX-512 loop's step (md passes whole pages).
+// The algorithm's block, 256 bytes, is the widest loop's step (the 4-way unrolled AVX-512 one; md passes whole
+// pages); each of our variants has its own loop's step as its block (the Stripe glue's kBlock), as Linux's
+// loops do: sse2 64, avx2 128, avx512 256 bytes.
 inline constexpr Algorithm kRaid6{.name = "raid6", .block_bytes = 256, .out_bytes = 0};
-// xor: dst[0] ^= src[0] ^ ... ^ src[N-1]; Linux's xor_gen() takes bytes in multiples of 512.
+// xor: dst[0] ^= src[0] ^ ... ^ src[N-1]; the algorithm's block, 512 bytes, is the AVX and AVX-512 loops' step
+// (xor_avx_*() and xor_avx512_*() take bytes in multiples of 512); xor-sse's is 256, as xor_sse_*()'s.
 inline constexpr Algorithm kXor{.name = "xor", .block_bytes = 512, .out_bytes = 0};
 
 // The most data disks RAID6 can have: 2 has order 255 in GF(2^8), so g^0 .. g^254 are distinct coefficients.
@@ -42,22 +45,25 @@ FPUTUNE_STRIPE_ENTRY(xor_gen_sse);
 FPUTUNE_STRIPE_ENTRY(xor_gen_avx);
 FPUTUNE_STRIPE_ENTRY(xor_gen_avx512);
 
-// The glue: an entry point and its stripe shape. align_bytes: what the entry requires of every buffer.
+// The glue: an entry point and its stripe shape. align_bytes: what the entry requires of every buffer;
+// block_bytes: the bytes per source its loop takes in one step (a section holds whole steps), the algorithm's
+// unless given. The limits are rounded to it: a coarser block than the code's would cut up to one block off.
 template <const Algorithm& A, std::uint32_t kDests, StripeFn Fn, std::uint32_t kMinSources, std::uint32_t kMaxSources,
-          std::uint32_t kAlign>
+          std::uint32_t kAlign, std::uint32_t kBlock>
 struct Stripe {
+    static_assert(kBlock > 0 && A.block_bytes % kBlock == 0, "a variant's block divides the algorithm's");
     static constexpr Algorithm algorithm = A;
     static constexpr std::uint32_t dest_count = kDests, min_sources = kMinSources, max_sources = kMaxSources,
-                                   align_bytes = kAlign;
+                                   align_bytes = kAlign, block_bytes = kBlock;
     static void stripe(std::size_t sources, std::size_t bytes, const std::uint8_t* const* src,
                        std::uint8_t* const* dst) noexcept {
         Fn(sources, bytes, src, dst);
     }
 };
-template <StripeFn Fn, std::uint32_t kMinSources = 1, std::uint32_t kAlign = 0>
-using Raid6 = Stripe<kRaid6, 2, Fn, kMinSources, kRaid6MaxSources, kAlign>;
-template <StripeFn Fn, std::uint32_t kAlign = 0>
-using Xor = Stripe<kXor, 1, Fn, 1, kXorMaxSources, kAlign>;
+template <StripeFn Fn, std::uint32_t kMinSources = 1, std::uint32_t kAlign = 0, std::uint32_t kBlock = kRaid6.block_bytes>
+using Raid6 = Stripe<kRaid6, 2, Fn, kMinSources, kRaid6MaxSources, kAlign, kBlock>;
+template <StripeFn Fn, std::uint32_t kAlign = 0, std::uint32_t kBlock = kXor.block_bytes>
+using Xor = Stripe<kXor, 1, Fn, 1, kXorMaxSources, kAlign, kBlock>;
 
 // ---- Peers: ISA-L's pq_gen_* and xor_gen_* for one ISA each (kernels/peers/raid_isal.cpp) ------------------
 // ISA-L takes one array of sources then destinations, lengths as int, and buffers aligned as its code loads and

@@ -16,10 +16,10 @@ constexpr FeatureSet kRaid6Avx512 = features(F::avx2, F::avx512f, F::avx512bw, F
 constexpr Variant reference(const char* name) { return {.name = name, .needs_fpu = false, .reference_only = true}; }
 
 constexpr Kernel kKernels[] = {
-    // raid6: src = N data disks, dst = P, Q; bytes per disk in 256-byte blocks.
-    kernel<Raid6<raid6_gen_avx512>>({.name = "raid6-avx512", .required = kRaid6Avx512}),
-    kernel<Raid6<raid6_gen_avx2>>({.name = "raid6-avx2", .required = features(F::avx, F::avx2)}),
-    kernel<Raid6<raid6_gen_sse2>>({.name = "raid6-sse2", .required = features(F::sse2)}),
+    // raid6: src = N data disks, dst = P, Q; bytes per disk in blocks of the x4 loop's step: 4 vectors.
+    kernel<Raid6<raid6_gen_avx512, 1, 0, 256>>({.name = "raid6-avx512", .required = kRaid6Avx512}),
+    kernel<Raid6<raid6_gen_avx2, 1, 0, 128>>({.name = "raid6-avx2", .required = features(F::avx, F::avx2)}),
+    kernel<Raid6<raid6_gen_sse2, 1, 0, 64>>({.name = "raid6-sse2", .required = features(F::sse2)}),
     kernel<Raid6<raid6_gen_generic>>(reference("raid6-generic")),
     // ISA-L: at least 2 data disks (pq_gen fails on 1); pq_gen_sse needs SSE4.1 and 16-byte aligned buffers,
     // pq_gen_avx2 32, pq_gen_avx512 64.
@@ -32,10 +32,10 @@ constexpr Kernel kKernels[] = {
     kernel<Raid6<raid6_gen_isal_sse, 2, 16>>(
         {.name = "raid6-sse-isal", .isa = "sse", .provider = "isal", .required = features(F::sse41)}),
 
-    // xor: dst[0] ^= N sources; bytes per source in 512-byte blocks.
+    // xor: dst[0] ^= N sources; bytes per source in blocks of the loop's step: 512 bytes, xor-sse's 256.
     kernel<Xor<xor_gen_avx512>>({.name = "xor-avx512", .required = features(F::avx512f)}),
     kernel<Xor<xor_gen_avx>>({.name = "xor-avx", .required = features(F::avx)}),
-    kernel<Xor<xor_gen_sse>>({.name = "xor-sse", .required = features(F::sse2)}),
+    kernel<Xor<xor_gen_sse, 0, 256>>({.name = "xor-sse", .required = features(F::sse2)}),
     kernel<Xor<xor_gen_generic>>(reference("xor-generic")),
     kernel<Xor<xor_gen_isal_avx512, 64>>({.name = "xor-avx512-isal",
                                           .isa = "avx512",
