@@ -80,7 +80,10 @@ LimitInterval limit_interval(const LineFit& bound, const BoundPoints& points, do
         if (r.size() != points.bytes.size()) continue;
         double ratio = 0;
         for (std::size_t i : near) ratio += r[i] / points.pooled[i] / static_cast<double>(near.size());
-        if (ratio > 0) per_round.push_back(n_at(budget / ratio, bound.a, bound.b));
+        if (ratio > 0) {
+            per_round.push_back(n_at(budget / ratio, bound.a, bound.b));
+            iv.round_ratio.push_back(ratio);
+        }
     }
     double half = 0;
     if (per_round.size() >= 2) {
@@ -157,16 +160,37 @@ double round_spread_prior(const std::vector<std::pair<double, double>>& others, 
 
 namespace {
 
-// The machine's kernels in one cache state: (central, relative round spread) of each limit with rounds.
-std::vector<std::pair<double, double>> round_spreads(const ModelFile& src, Cache cache, const RecommendOptions& o,
-                                                     double budget_cycles) {
-    std::vector<std::pair<double, double>> out;
+// The machine's kernels in one cache state: (central, relative round spread) of each limit with rounds, and the
+// point scatter of each that has one.
+struct MachineSpreads {
+    std::vector<std::pair<double, double>> round;
+    std::vector<double> point;
+};
+MachineSpreads machine_spreads(const ModelFile& src, Cache cache, const RecommendOptions& o, double budget_cycles) {
+    MachineSpreads out;
     for (const CacheModel& m : src.prior_models.empty() ? src.models : src.prior_models) {
         if (m.cache != cache) continue;
         const LimitInterval iv = limit_interval(bound_fit(m, o.question.quantile), bound_points(m, o.question.quantile), budget_cycles);
-        if (iv.rounds >= 2 && iv.central > 0) out.emplace_back(iv.central, iv.round_sd / iv.central);
+        if (iv.rounds >= 2 && iv.central > 0) out.round.emplace_back(iv.central, iv.round_sd / iv.central);
+        if (iv.point_sd > 0) out.point.push_back(iv.point_sd);
     }
     return out;
+}
+
+// The note of a limit whose rounds disagreed far more than the machine's other kernels' did (kUnsureScatterFactor).
+std::optional<std::string> unsure_note(const LimitInterval& iv, std::vector<double> machine_point_sds) {
+    if (machine_point_sds.size() < kUnsureMinKernels || iv.round_ratio.empty() || !(iv.central > 0)) return {};
+    const auto mid = machine_point_sds.begin() + static_cast<std::ptrdiff_t>(machine_point_sds.size() / 2);
+    std::nth_element(machine_point_sds.begin(), mid, machine_point_sds.end());
+    const double median = *mid;
+    if (!(iv.point_sd > kUnsureMinScatter && iv.point_sd > kUnsureScatterFactor * median)) return {};
+    std::string ratios;
+    for (double r : iv.round_ratio) ratios += fmt::format("{}{:.2f}", ratios.empty() ? "" : " / ", r);
+    return fmt::format(
+        "unsure: its rounds disagreed (near the limit they ran {} x the calmest; a point's rounds scatter by {:.1f} %, "
+        "this machine's kernels' by {:.1f} % at the median), so the limit is {:.0f} % below its central estimate ({:.0f} B): "
+        "some rounds met a phase of the host that others did not, and another sweep may put it higher",
+        ratios, 100 * iv.point_sd, 100 * median, 100 * (1 - iv.lo / iv.central), iv.central);
 }
 
 }  // namespace
@@ -180,9 +204,12 @@ void set_interval(VariantResult& v, const ModelFile& src, const CacheModel& cm, 
     const double budget = effective_budget_s(o.question);
     const double budget_cycles = budget * o.question.min_freq_hz;
     const double own_central = limit_interval(bound, bound_points(cm, o.question.quantile), budget_cycles).central;
-    double prior = round_spread_prior(round_spreads(src, cm.cache, o, budget_cycles), own_central);
+    MachineSpreads spreads = machine_spreads(src, cm.cache, o, budget_cycles);
+    double prior = round_spread_prior(spreads.round, own_central);
     if (prior < 0) prior = kFallbackPriorRelSd;
     const LimitInterval iv = limit_interval(bound, bound_points(cm, o.question.quantile), budget_cycles, prior);
+    if (o.emit == Emit::conservative)  // the low end is what is emitted
+        if (std::optional<std::string> note = unsure_note(iv, std::move(spreads.point))) v.notes.push_back(std::move(*note));
     v.interval_lo_bytes = iv.lo;
     v.central_bytes = iv.central;
     v.interval_hi_bytes = iv.hi;

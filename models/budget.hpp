@@ -51,6 +51,9 @@ struct LimitInterval {
     // the limit, of the sd of a point's rounds relative to its bound statistic. With rounds and such points only
     // (0 otherwise).
     double point_sd = 0;
+    // Each round's statistic against the pooled (calmest) one, averaged over the points near the limit (>= 1):
+    // the rounds the spread above comes from. With rounds only.
+    std::vector<double> round_ratio;
 };
 // `prior_rel_sd` (>= 0): the relative spread of the other kernels' per-round limits on the same machine,
 // weighted as kPriorDegrees more rounds of this one: four rounds alone give a spread only to +-40 %, and a
@@ -70,6 +73,15 @@ inline constexpr std::size_t kPriorNearMin = 5;
 // the interval falls to 0: "no size fits" for a kernel whose points say 2.4 KiB does.
 inline constexpr double kFallbackPriorRelSd = 0.04;
 double round_spread_prior(const std::vector<std::pair<double, double>>& others, double central);
+// A limit whose point scatter (LimitInterval::point_sd) is more than kUnsureScatterFactor times the median of
+// the machine's kernels in the same cache state (at least kUnsureMinKernels of them), and above
+// kUnsureMinScatter, gets a note saying so, with its rounds' ratios: its low end fell because some of its
+// rounds met a phase of the host that the others did not (on the 2-vCPU Intel Xeon VM, 2026-12-02: 2-8 of
+// 100 limits a sweep, 14-29 % below their central estimate, against a median of 9-13 %), and another sweep
+// may put it well above.
+inline constexpr double kUnsureScatterFactor = 2.5;
+inline constexpr double kUnsureMinScatter = 0.06;
+inline constexpr std::size_t kUnsureMinKernels = 5;
 LimitInterval limit_interval(const LineFit& bound, const BoundPoints& points, double budget_cycles,
                              double prior_rel_sd = -1);
 

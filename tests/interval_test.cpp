@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 // recommend's interval: the fit's band alone for a sweep without rounds (the limit as it always was),
 // widened by the spread between rounds when the sweep has them; the conservative end is emitted.
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <random>
+#include <string>
 
 #include <catch2/catch.hpp>
 
@@ -57,12 +59,38 @@ SweepFile sweep_with_rounds(const std::vector<double>& round_factors, std::uint6
     return f;
 }
 
+// Kernels alike (fake0-avx2, fake1-avx2, ...), one per entry of `round_factors`: each its own rounds' factors.
+SweepFile sweep_of_kernels(const std::vector<std::vector<double>>& round_factors) {
+    SweepFile all;
+    for (std::size_t k = 0; k < round_factors.size(); ++k) {
+        SweepFile one = sweep_with_rounds(round_factors[k], k + 1);
+        const std::string algorithm = "fake" + std::to_string(k), name = algorithm + "-avx2";
+        for (SectionPoint& p : one.sections) p.kernel = name;
+        one.kernels[0].name = name;
+        one.kernels[0].algorithm = algorithm;
+        if (k == 0) {
+            all = one;
+            continue;
+        }
+        all.kernels.push_back(one.kernels[0]);
+        all.sections.insert(all.sections.end(), one.sections.begin(), one.sections.end());
+    }
+    return all;
+}
+
 RecommendOptions options(Emit emit = Emit::conservative) {
     RecommendOptions o;
     o.question.budget_s = 30e-6;
     o.question.min_freq_hz = 1e9;
     o.emit = emit;
     return o;
+}
+
+const VariantResult& only_kernel(const Recommendation& r, const std::string& kernel) {
+    for (const auto& row : r.variants)
+        if (row.bound.kernel == kernel && row.bound.cache == Cache::cold) return row.bound;
+    FAIL("no " << kernel);
+    return r.variants[0].bound;
 }
 
 const VariantResult& only(const Recommendation& r) {
@@ -223,4 +251,29 @@ TEST_CASE("interval: the prior spread is that of the kernels whose limits are li
     CHECK(round_spread_prior(others, 33000) == 0.05);
     others.resize(2);
     CHECK(round_spread_prior(others, 33000) == -1);  // fewer than 3: no prior
+}
+
+TEST_CASE("interval: a limit whose rounds disagreed far more than the machine's other kernels' says so, with them",
+          "[interval]") {
+    // Five kernels whose rounds scatter by ~1 %, and one whose last two rounds met a heavier phase (+15 %, +17 %).
+    const std::vector<double> calm = {1, 1.01, 0.99, 1.005}, phased = {1, 1.02, 1.15, 1.17};
+    const ModelFile m = fit_sweep(sweep_of_kernels({calm, calm, calm, calm, calm, phased}), "six.json");
+    const Recommendation r = recommend({m}, options());
+    auto find = [&](const std::string& kernel) -> const VariantResult& { return only_kernel(r, kernel); };
+    auto unsure = [](const VariantResult& v) {
+        return std::count_if(v.notes.begin(), v.notes.end(), [](const std::string& n) { return n.rfind("unsure:", 0) == 0; });
+    };
+    const VariantResult& odd = find("fake5-avx2");
+    REQUIRE(unsure(odd) == 1);
+    const std::string note = *std::find_if(odd.notes.begin(), odd.notes.end(),
+                                           [](const std::string& n) { return n.rfind("unsure:", 0) == 0; });
+    INFO(note);
+    CHECK(note.find("1.00 / 1.02 / 1.15 / 1.17 x the calmest") != std::string::npos);
+    CHECK(odd.point_spread > kUnsureMinScatter);
+    for (int k = 0; k < 5; ++k) CHECK(unsure(find("fake" + std::to_string(k) + "-avx2")) == 0);
+    // The central estimate is emitted: nothing below it to explain.
+    CHECK(unsure(only_kernel(recommend({m}, options(Emit::central)), "fake5-avx2")) == 0);
+    // Too few kernels to know what this machine's rounds do: no note.
+    const Recommendation two = recommend({fit_sweep(sweep_of_kernels({calm, phased}), "two.json")}, options());
+    for (const auto& row : two.variants) CHECK(unsure(row.bound) == 0);
 }
