@@ -22,6 +22,12 @@ struct RawSample {
     double request_ticks = -1;  // optional second value (the section plus the return to user space), 2 timer reads
 };
 
+// A round's share of the budget ends it for the points still open, but a point with at least kGraceShare of its
+// samples for the round (max_samples / rounds, where it ends settled) may run on past the share by kRoundGrace of
+// it, at most kRoundGraceMaxS: a disturbance that took a second of a round no longer leaves every point a few
+// samples short (sampler.cpp, judge).
+inline constexpr double kGraceShare = 0.9, kRoundGrace = 0.15, kRoundGraceMaxS = 1.0;
+
 // When a point has enough samples, per round (the whole rule, e.g. "p90 to 1 %", is met by the rounds
 // together: each round asks for its share of the samples and sqrt(rounds) x the interval).
 struct SamplingRules {

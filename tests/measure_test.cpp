@@ -178,6 +178,44 @@ TEST_CASE("sampling pool: a long point needs only its median, one whose time run
     CHECK(r.unsettled == 1);
 }
 
+TEST_CASE("sampling pool: a round a disturbance cut short still lets its nearly done points finish", "[sampler]") {
+    SamplingRules rules;
+    rules.rounds = 1;
+    rules.min_samples = 6;
+    rules.max_samples = 100;  // the round's ceiling: a point ends settled there whatever its rule
+    rules.target_rel_ci = 1e-12;  // no rule is ever met: only the ceiling or the time ends a point
+    rules.point_cap_s = 10;
+    const std::vector<PointSpec> specs(2);
+    const double budget_s = 2, hz = tsc_info().hz;
+    // Once both points have `stall_at` samples, one sample takes the round's whole share and a little more (the
+    // host took the CPU); it is taken again, and the round's time is spent.
+    for (std::size_t stall_at : {95u, 50u}) {
+        INFO("stalled at " << stall_at);
+        std::size_t calls = 0;
+        auto sample = [&](std::size_t) -> RawSample {
+            const std::uint64_t t0 = tsc_begin();
+            if (++calls == 2 * stall_at + 1)  // 0.05 s past the share, whose grace is 0.3 s (0.15 x 2 s)
+                while (static_cast<double>(tsc_begin() - t0) < (budget_s + 0.05) * hz) {
+                }
+            else
+                spin_core_cycles(2000);
+            return {static_cast<double>(tsc_end() - t0), 1, 1, -1};
+        };
+        PoolHooks hooks;
+        const PoolResult r = sample_pool(specs, sample, rules, budget_s, calm_level(4), hooks);
+        CHECK(r.complete);
+        for (const PointSamples& p : r.points) {
+            if (stall_at == 95) {  // within kGraceShare of 100: they finish in the grace
+                CHECK(p.unsettled_rounds == 0);
+                CHECK(p.cycles.size() == 100);
+            } else {  // half way: cut
+                CHECK(p.unsettled_rounds == 1);
+                CHECK(p.cycles.size() < 100);
+            }
+        }
+    }
+}
+
 TEST_CASE("sampling pool: spread rounds start evenly over the budget, and a stop ends the wait", "[sampler]") {
     SamplingRules rules;
     rules.rounds = 4;
