@@ -387,19 +387,21 @@ private:
         const std::uint64_t stretch = page_stretch(pt.bytes);
         src_.assign(n, nullptr);
         dsts_.assign(k->dest_count, nullptr);
-        std::uint8_t* src_base = hot_->p;
-        std::uint8_t* dst_base = dst_->p;
+        auto place = [&](std::uint8_t* src_base, std::uint8_t* dst_base) {
+            for (std::uint32_t i = 0; i < n; ++i) src_[i] = src_base + i * stretch;
+            for (std::uint32_t i = 0; i < k->dest_count; ++i) dsts_[i] = dst_base + i * stretch;
+        };
+        // Warm the code (one block per source, untimed) on the resident buffers, as a single-stream section
+        // does: on a cold point's own stretches it would bring the first block of every source into the cache
+        // (and start the prefetchers on each): xor-sse.x32 cold at one block (512 B) took what it took hot.
+        place(hot_->p, dst_->p);  // max_src / max_dst hold every point's layout
+        k->stripe(n, k->block_bytes, src_.data(), dsts_.data());
         if (pt.cold) {
             const std::uint64_t need = (n + k->dest_count) * stretch;
             if (cold_offset_ + need > cold_->n) cold_offset_ = 0;
-            src_base = cold_->p + cold_offset_;
-            dst_base = src_base + n * stretch;
+            place(cold_->p + cold_offset_, cold_->p + cold_offset_ + n * stretch);
             cold_offset_ += need;
         }
-        for (std::uint32_t i = 0; i < n; ++i) src_[i] = src_base + i * stretch;
-        for (std::uint32_t i = 0; i < k->dest_count; ++i) dsts_[i] = dst_base + i * stretch;
-        // Warm the code (one block per source, untimed), as for a single-stream section.
-        k->stripe(n, k->block_bytes, src_.data(), dsts_.data());
         if (pt.series.idle_s > 0) idle_vector_units(pt.series.idle_s);
         fpu_.dirty(opt_.dirty);
         const std::uint64_t t0 = tsc_begin();

@@ -178,6 +178,65 @@ TEST_CASE("sampling pool: a long point needs only its median, one whose time run
     CHECK(r.unsettled == 1);
 }
 
+namespace {
+// A multi-source kernel that records where each call's first source and destination lie, and how long they are.
+struct StripeCall {
+    const std::uint8_t* src;
+    const std::uint8_t* dst;
+    std::size_t bytes;
+};
+std::vector<StripeCall> g_stripe_calls;
+void recording_stripe(std::size_t, std::size_t bytes, const std::uint8_t* const* src, std::uint8_t* const* dst) noexcept {
+    g_stripe_calls.push_back({src[0], dst[0], bytes});
+}
+}  // namespace
+
+TEST_CASE("sweep: a cold stripe point warms its code on resident buffers, never on the stretches it then times",
+          "[sweep]") {
+    Kernel k{};
+    k.name = "xor-recording";
+    k.algorithm = "xor";
+    k.isa = "generic";
+    k.provider = "fputune";
+    k.block_bytes = 512;
+    k.needs_fpu = false;
+    k.stripe = recording_stripe;
+    k.dest_count = 1;
+    k.min_sources = 1;
+    k.max_sources = 64;
+    SweepOptions opt;
+    opt.sampling.rounds = 1;
+    opt.sampling.min_samples = 6;
+    opt.sampling.max_samples = 6;
+    SweepPlan plan;
+    plan.kernels = {&k};
+    for (bool cold : {false, true})
+        plan.sections.push_back({&k, cold, 2048, SeriesSpec{SectionShape::stripe, 4}, cold ? "cold" : "hot"});
+    g_stripe_calls.clear();
+    PoolHooks hooks;
+    const SweepMeasurement m = measure_plan(plan, opt, calm_level(4), hooks);
+    REQUIRE(m.pool.points.size() == 2);
+    REQUIRE(g_stripe_calls.size() >= 4);
+    // Each sample is a warm-up call of one block, then the timed call of the point's bytes.
+    std::size_t cold_pairs = 0, hot_pairs = 0;
+    for (std::size_t i = 0; i + 1 < g_stripe_calls.size(); ++i) {
+        const StripeCall& warm = g_stripe_calls[i];
+        const StripeCall& timed = g_stripe_calls[i + 1];
+        if (warm.bytes != 512 || timed.bytes != 2048) continue;
+        ++i;
+        if (warm.src == timed.src) {
+            ++hot_pairs;  // a hot point: the same resident stretches
+            CHECK(warm.dst == timed.dst);
+        } else {
+            ++cold_pairs;  // a cold point: the code warmed elsewhere, its own stretches untouched before it runs
+            CHECK(warm.dst != timed.dst);
+            CHECK((timed.src + 2048 <= warm.src || warm.src + 4 * 4096 <= timed.src));
+        }
+    }
+    CHECK(hot_pairs >= 6);
+    CHECK(cold_pairs >= 6);
+}
+
 TEST_CASE("sampling pool: a round a disturbance cut short still lets its nearly done points finish", "[sampler]") {
     SamplingRules rules;
     rules.rounds = 1;
