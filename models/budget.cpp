@@ -187,9 +187,10 @@ std::optional<std::string> unsure_note(const LimitInterval& iv, std::vector<doub
     std::string ratios;
     for (double r : iv.round_ratio) ratios += fmt::format("{}{:.2f}", ratios.empty() ? "" : " / ", r);
     return fmt::format(
-        "unsure: its rounds disagreed (near the limit they ran {} x the calmest; a point's rounds scatter by {:.1f} %, "
-        "this machine's kernels' by {:.1f} % at the median), so the limit is {:.0f} % below its central estimate ({:.0f} B): "
-        "some rounds met a phase of the host that others did not, and another sweep may put it higher",
+        "unsure: its rounds disagreed (near the limit they ran {} x the calmest; a point's rounds scatter by "
+        "{:.1f} %, this machine's kernels' by {:.1f} % at the median), so the limit is {:.0f} % below its central "
+        "estimate ({:.0f} B): some rounds met a phase of the host that others did not, and another sweep may put it "
+        "higher",
         ratios, 100 * iv.point_sd, 100 * median, 100 * (1 - iv.lo / iv.central), iv.central);
 }
 
@@ -208,8 +209,10 @@ void set_interval(VariantResult& v, const ModelFile& src, const CacheModel& cm, 
     double prior = round_spread_prior(spreads.round, own_central);
     if (prior < 0) prior = kFallbackPriorRelSd;
     const LimitInterval iv = limit_interval(bound, bound_points(cm, o.question.quantile), budget_cycles, prior);
-    if (o.emit == Emit::conservative)  // the low end is what is emitted
-        if (std::optional<std::string> note = unsure_note(iv, std::move(spreads.point))) v.notes.push_back(std::move(*note));
+    if (o.emit == Emit::conservative) {  // the low end is what is emitted
+        if (std::optional<std::string> note = unsure_note(iv, std::move(spreads.point)))
+            v.notes.push_back(std::move(*note));
+    }
     v.interval_lo_bytes = iv.lo;
     v.central_bytes = iv.central;
     v.interval_hi_bytes = iv.hi;

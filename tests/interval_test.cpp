@@ -261,7 +261,8 @@ TEST_CASE("interval: a limit whose rounds disagreed far more than the machine's 
     const Recommendation r = recommend({m}, options());
     auto find = [&](const std::string& kernel) -> const VariantResult& { return only_kernel(r, kernel); };
     auto unsure = [](const VariantResult& v) {
-        return std::count_if(v.notes.begin(), v.notes.end(), [](const std::string& n) { return n.rfind("unsure:", 0) == 0; });
+        return std::count_if(v.notes.begin(), v.notes.end(),
+                             [](const std::string& n) { return n.rfind("unsure:", 0) == 0; });
     };
     const VariantResult& odd = find("fake5-avx2");
     REQUIRE(unsure(odd) == 1);

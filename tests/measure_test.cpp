@@ -186,7 +186,8 @@ struct StripeCall {
     std::size_t bytes;
 };
 std::vector<StripeCall> g_stripe_calls;
-void recording_stripe(std::size_t, std::size_t bytes, const std::uint8_t* const* src, std::uint8_t* const* dst) noexcept {
+void recording_stripe(std::size_t, std::size_t bytes, const std::uint8_t* const* src,
+                      std::uint8_t* const* dst) noexcept {
     g_stripe_calls.push_back({src[0], dst[0], bytes});
 }
 }  // namespace

@@ -60,7 +60,8 @@ struct Stripe {
         Fn(sources, bytes, src, dst);
     }
 };
-template <StripeFn Fn, std::uint32_t kMinSources = 1, std::uint32_t kAlign = 0, std::uint32_t kBlock = kRaid6.block_bytes>
+template <StripeFn Fn, std::uint32_t kMinSources = 1, std::uint32_t kAlign = 0,
+          std::uint32_t kBlock = kRaid6.block_bytes>
 using Raid6 = Stripe<kRaid6, 2, Fn, kMinSources, kRaid6MaxSources, kAlign, kBlock>;
 template <StripeFn Fn, std::uint32_t kAlign = 0, std::uint32_t kBlock = kXor.block_bytes>
 using Xor = Stripe<kXor, 1, Fn, 1, kXorMaxSources, kAlign, kBlock>;
