@@ -39,6 +39,13 @@ std::vector<std::size_t> near_points(const BoundPoints& points, double bytes) {
     return near;
 }
 
+// The median of at least one value (of an even count, the upper of the middle two).
+double upper_median(std::vector<double> xs) {
+    const auto mid = xs.begin() + static_cast<std::ptrdiff_t>(xs.size() / 2);
+    std::nth_element(xs.begin(), mid, xs.end());
+    return *mid;
+}
+
 // The mean and the sample standard deviation (n - 1) of at least two values.
 std::pair<double, double> mean_sd(const std::vector<double>& xs) {
     const double n = static_cast<double>(xs.size());
@@ -116,8 +123,7 @@ LimitInterval limit_interval(const LineFit& bound, const BoundPoints& points, do
         point_sds.push_back(mean_sd(ys).second / points.pooled[i]);
     }
     if (!point_sds.empty()) {
-        std::sort(point_sds.begin(), point_sds.end());
-        iv.point_sd = point_sds[point_sds.size() / 2];
+        iv.point_sd = upper_median(point_sds);
         const double t = student_t95(point_sds.size() * (points.rounds.size() - 1));
         single = std::max(0.0, iv.central - n_at(budget / (1 + t * iv.point_sd), bound.a, bound.b));
     }
@@ -154,8 +160,7 @@ double round_spread_prior(const std::vector<std::pair<double, double>>& others, 
     }
     std::vector<double>& spreads = near.size() >= kPriorNearMin ? near : all;
     if (spreads.size() < 3) return -1;
-    std::nth_element(spreads.begin(), spreads.begin() + static_cast<std::ptrdiff_t>(spreads.size() / 2), spreads.end());
-    return spreads[spreads.size() / 2];
+    return upper_median(spreads);
 }
 
 namespace {
@@ -178,11 +183,9 @@ MachineSpreads machine_spreads(const ModelFile& src, Cache cache, const Recommen
 }
 
 // The note of a limit whose rounds disagreed far more than the machine's other kernels' did (kUnsureScatterFactor).
-std::optional<std::string> unsure_note(const LimitInterval& iv, std::vector<double> machine_point_sds) {
+std::optional<std::string> unsure_note(const LimitInterval& iv, const std::vector<double>& machine_point_sds) {
     if (machine_point_sds.size() < kUnsureMinKernels || iv.round_ratio.empty() || !(iv.central > 0)) return {};
-    const auto mid = machine_point_sds.begin() + static_cast<std::ptrdiff_t>(machine_point_sds.size() / 2);
-    std::nth_element(machine_point_sds.begin(), mid, machine_point_sds.end());
-    const double median = *mid;
+    const double median = upper_median(machine_point_sds);
     if (!(iv.point_sd > kUnsureMinScatter && iv.point_sd > kUnsureScatterFactor * median)) return {};
     std::string ratios;
     for (double r : iv.round_ratio) ratios += fmt::format("{}{:.2f}", ratios.empty() ? "" : " / ", r);
@@ -205,12 +208,12 @@ void set_interval(VariantResult& v, const ModelFile& src, const CacheModel& cm, 
     const double budget = effective_budget_s(o.question);
     const double budget_cycles = budget * o.question.min_freq_hz;
     const double own_central = limit_interval(bound, bound_points(cm, o.question.quantile), budget_cycles).central;
-    MachineSpreads spreads = machine_spreads(src, cm.cache, o, budget_cycles);
+    const MachineSpreads spreads = machine_spreads(src, cm.cache, o, budget_cycles);
     double prior = round_spread_prior(spreads.round, own_central);
     if (prior < 0) prior = kFallbackPriorRelSd;
     const LimitInterval iv = limit_interval(bound, bound_points(cm, o.question.quantile), budget_cycles, prior);
     if (o.emit == Emit::conservative) {  // the low end is what is emitted
-        if (std::optional<std::string> note = unsure_note(iv, std::move(spreads.point)))
+        if (std::optional<std::string> note = unsure_note(iv, spreads.point))
             v.notes.push_back(std::move(*note));
     }
     v.interval_lo_bytes = iv.lo;
