@@ -102,7 +102,8 @@ std::vector<LoopConstant> provisional_constants(const SweepFile& f, const std::s
         const KernelInfo* info = listed(f, v.kernel);
         if (!v.fits || !v.bytes || !info || !info->needs_fpu) continue;
         out.push_back({v.kernel, info->kernel(), v.cache, v.bytes, 0, v.block_bytes, v.interval_lo_bytes,
-                       v.interval_hi_bytes, v.time_s, stated(v)});
+                       v.interval_hi_bytes, v.time_s, stated(v), {}});
+        out.back().bracket_bytes = bracket_gap(f, out.back(), o.question);
     }
     for (const StripeRow& row : r.stripes) {
         const StripeResult& s = row.bound;
@@ -114,7 +115,7 @@ std::vector<LoopConstant> provisional_constants(const SweepFile& f, const std::s
         out.push_back({count_series(s.kernel, s.max_sources), s.kernel, s.cache,
                        whole_blocks(static_cast<double>(s.stripe_bytes), block), s.max_sources, block,
                        static_cast<double>(s.max_sources), static_cast<double>(s.max_sources), s.time_s,
-                       kin_contention(r, s)});
+                       kin_contention(r, s), {}});
         out.back().contention.kernel = out.back().series;
     }
     return out;
@@ -146,6 +147,7 @@ std::vector<LoopPoint> loop_points(const std::vector<LoopConstant>& constants, c
         if (!around) continue;
         for (double share : {7.0 / 8, 9.0 / 8})
             add(c.series, c, whole_blocks(share * static_cast<double>(c.bytes), c.block_bytes), sources);
+        for (std::uint64_t b : c.bracket_bytes) add(c.series, c, b, sources);
         const std::string state = std::string(name(c.cache));
         for (const SectionPoint& p : f.sections) {
             const double at = static_cast<double>(p.bytes) / static_cast<double>(c.bytes);
@@ -158,17 +160,56 @@ std::vector<LoopPoint> loop_points(const std::vector<LoopConstant>& constants, c
     return out;
 }
 
+namespace {
+
+// A point's bound statistic as check_constant judges it, in seconds at the question's minimum clock (0: none).
+double judged_s(const SectionPoint& p, const LoopConstant& c, const BudgetQuestion& q) {
+    if (!p.cycles.samples) return 0;
+    const VerifyBound b = verify_bound(p.cycles, p.rounds, &c.contention);
+    const double cycles = q.quantile == Quantile::p99 ? b.adjusted_p99 : b.adjusted_p90;
+    return cycles > 0 ? cycles / q.min_freq_hz : 0;
+}
+
+}  // namespace
+
+std::vector<std::uint64_t> bracket_gap(const SweepFile& f, const LoopConstant& c, const BudgetQuestion& q) {
+    std::vector<std::uint64_t> out;
+    if (c.sources || !(q.min_freq_hz > 0)) return out;
+    const std::string state = std::string(name(c.cache));
+    const double budget = effective_budget_s(q);
+    std::vector<std::pair<std::uint64_t, double>> measured;  // (bytes, judged seconds), by size
+    for (const SectionPoint& p : f.sections)
+        if (p.kernel == c.series && p.cache == state)
+            if (const double s = judged_s(p, c, q); s > 0) measured.emplace_back(p.bytes, s);
+    std::sort(measured.begin(), measured.end());
+    std::size_t within = measured.size();  // the largest size within the budget
+    for (std::size_t i = 0; i < measured.size(); ++i)
+        if (measured[i].second <= budget) within = i;
+    if (within + 1 >= measured.size()) return out;
+    const std::uint64_t lo = measured[within].first, hi = measured[within + 1].first;
+    const double ratio = static_cast<double>(hi) / static_cast<double>(lo);
+    if (ratio < kBracketGap) return out;
+    const std::size_t inside =
+        std::min(kBracketMost, static_cast<std::size_t>(std::ceil(std::log(ratio) / std::log(kBracketStep))) - 1);
+    const std::uint64_t block = std::max<std::uint32_t>(c.block_bytes, 1);
+    for (std::size_t i = 1; i <= inside; ++i) {
+        const double step = static_cast<double>(i) / static_cast<double>(inside + 1);
+        const double at = static_cast<double>(lo) * std::pow(ratio, step);
+        const std::uint64_t b = static_cast<std::uint64_t>(std::llround(at / static_cast<double>(block))) * block;
+        if (b > lo && b < hi && std::find(out.begin(), out.end(), b) == out.end()) out.push_back(b);
+    }
+    return out;
+}
+
 LoopCheck check_constant(const SweepFile& f, const LoopConstant& c, const BudgetQuestion& q) {
     LoopCheck out;
     const SectionPoint* p = c.sources ? point_of(f, c.series, c.cache, c.bytes) : nearest_point(f, c);
     if (!p || !p->cycles.samples) return out;
     out.exact = p->bytes == c.bytes;
     out.at_bytes = p->bytes;
-    const VerifyBound b = verify_bound(p->cycles, p->rounds, &c.contention);
-    const double cycles = q.quantile == Quantile::p99 ? b.adjusted_p99 : b.adjusted_p90;
-    if (!(cycles > 0)) return out;
+    out.measured_s = judged_s(*p, c, q);
+    if (!(out.measured_s > 0)) return out;
     out.measured = true;
-    out.measured_s = cycles / q.min_freq_hz;
     const double budget = effective_budget_s(q);
     if (c.sources) {
         out.implied = static_cast<double>(c.sources) * budget / out.measured_s;

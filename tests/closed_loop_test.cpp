@@ -274,3 +274,32 @@ TEST_CASE("closed loop: compare never sets a count's own series beside the other
     CHECK(r.only_b.empty());
     CHECK(r.rows.size() == 3);
 }
+
+TEST_CASE("closed loop: a limit in a gap between measured sizes is measured inside the gap", "[closed-loop]") {
+    // "steppy" costs 10 000 + 8 cycles per byte up to 640 B and 25 000 + 12 per byte from there (p99 x 1.1):
+    // within the 30 000-cycle budget up to 640 B, over it at 1024 B, and nothing measured between.
+    auto steppy = [](double b) { return b <= 640 ? 10000 + 8 * b : 25000 + 12 * b; };
+    SweepFile f = empty_file();
+    f.kernels.push_back({"steppy", "steppy", "avx2", "fputune", 64, true});
+    for (std::uint64_t b : {64, 128, 256, 512, 640, 1024, 2048, 4096})
+        f.sections.push_back(point("steppy", b, steppy(static_cast<double>(b))));
+    const std::vector<LoopConstant> cs = provisional_constants(f, "steppy.json", question());
+    const LoopConstant* c = find(cs, "steppy", false);
+    REQUIRE(c);
+    // 640 .. 1024 is a gap of 1.6: two sizes inside it, in equal ratios (1.17), to the nearest block.
+    CHECK(c->bracket_bytes == std::vector<std::uint64_t>{768, 896});
+    const std::vector<LoopPoint> around = loop_points(cs, f, true);
+    for (std::uint64_t b : c->bracket_bytes)
+        CHECK(std::any_of(around.begin(), around.end(), [&](const LoopPoint& p) { return p.bytes == b && !p.again; }));
+    CHECK(loop_points(cs, f, false).size() <= 1);  // later passes: the size alone
+
+    // Measured at 768 B too, the gap the budget falls in is 640 .. 768 (1.2): narrow enough.
+    f.sections.push_back(point("steppy", 768, steppy(768)));
+    const std::vector<LoopConstant> again = provisional_constants(f, "steppy.json", question());
+    REQUIRE(find(again, "steppy", false));
+    CHECK(find(again, "steppy", false)->bracket_bytes.empty());
+    // The toy's sizes are sqrt(2) apart (over kBracketGap): where its budget falls, one size between.
+    const std::vector<LoopConstant> toy = provisional_constants(toy_sweep(), "toy.json", question());
+    REQUIRE(find(toy, "toy", false));
+    CHECK(find(toy, "toy", false)->bracket_bytes.size() == 1);
+}
