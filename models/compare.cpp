@@ -31,7 +31,8 @@ std::size_t CompareResult::changed() const {
 }
 
 Change compare_estimates(const Estimate& a, const Estimate& b, double shown_a, double shown_b, bool lower_is_better,
-                         const CompareOptions& o, double extra_rel_se) {
+                         const CompareOptions& o, double extra_rel_se, const HostMove* host) {
+    constexpr double z = 1.959963984540054;
     Change c;
     c.compared = true;
     c.a = a;
@@ -39,34 +40,66 @@ Change compare_estimates(const Estimate& a, const Estimate& b, double shown_a, d
     c.shown_a = shown_a;
     c.shown_b = shown_b;
     c.rel = shown_a != 0 ? (shown_b - shown_a) / shown_a : 0;
+    c.beyond_host = c.rel;
     if (!a.has_interval() && !b.has_interval()) {
         c.p = std::numeric_limits<double>::quiet_NaN();
         c.verdict = "no interval";
         return c;
     }
+    // B moved back by the host's shift: what is left is the change of this variant alone.
+    const bool moved = host && host->known;
+    const double back = moved ? std::exp(-host->shift) : 1;
+    const Estimate bb{b.value * back, b.lo * back, b.hi * back, b.t};
+    const double rel = shown_a != 0 ? (shown_b * back - shown_a) / shown_a : 0;
+    c.beyond_host = rel;
     // Each side's standard error from the half of its interval that faces the other value.
-    const double d = b.value - a.value;
+    const double d = bb.value - a.value;
     auto se = [](const Estimate& e, bool upper) {
         return std::max(0.0, upper ? e.hi - e.value : e.value - e.lo) / e.t;
     };
-    const double extra = extra_rel_se * std::abs(a.value);
-    const double s = std::hypot(se(a, d > 0), se(b, d < 0), extra);
+    const double own_a = se(a, d > 0), own_b = se(bb, d < 0);
+    const double extra = extra_rel_se * std::abs(a.value), host_se = moved ? host->sd * std::abs(a.value) : 0;
+    auto combined = [&](double e, double h) { return std::sqrt(own_a * own_a + own_b * own_b + e * e + h * h); };
+    const double s = combined(extra, host_se);
     if (a.value != 0) {
-        c.spread = 1.959963984540054 * s / std::abs(a.value);
-        c.contention_spread = extra > 0 ? c.spread - 1.959963984540054 * std::hypot(se(a, d > 0), se(b, d < 0)) /
-                                                         std::abs(a.value)
-                                        : 0;
+        c.spread = z * s / std::abs(a.value);
+        c.contention_spread = extra > 0 ? c.spread - z * combined(0, host_se) / std::abs(a.value) : 0;
+        c.host_spread = host_se > 0 ? c.spread - z * combined(extra, 0) / std::abs(a.value) : 0;
     }
     c.p = s > 0 ? std::erfc(std::abs(d) / s / std::sqrt(2.0)) : (d == 0 ? 1.0 : 0.0);
-    const bool same_direction = (d > 0) == (c.rel > 0) || c.rel == 0;
-    c.significant = c.p < o.alpha && std::abs(c.rel) >= o.min_change && same_direction && c.rel != 0;
+    const bool same_direction = (d > 0) == (rel > 0) || rel == 0;
+    c.significant = c.p < o.alpha && std::abs(rel) >= o.min_change && same_direction && rel != 0;
     if (!c.significant)
         c.verdict = "no significant change";
     else if (lower_is_better)
-        c.verdict = c.rel < 0 ? "faster" : "slower";
+        c.verdict = rel < 0 ? "faster" : "slower";
     else
-        c.verdict = c.rel > 0 ? "larger" : "smaller";
+        c.verdict = rel > 0 ? "larger" : "smaller";
     return c;
+}
+
+HostMove host_move(const std::vector<const Change*>& changes) {
+    HostMove h;
+    std::vector<double> logs;
+    for (const Change* c : changes)
+        if (c->compared && std::isfinite(c->p) && c->a.value > 0 && c->b.value > 0)
+            logs.push_back(std::log(c->b.value / c->a.value));
+    h.rows = logs.size();
+    if (h.rows < kHostMoveMinRows) return h;
+    auto median = [](std::vector<double> xs) {
+        std::sort(xs.begin(), xs.end());
+        const std::size_t n = xs.size();
+        return n % 2 ? xs[n / 2] : (xs[n / 2 - 1] + xs[n / 2]) / 2;
+    };
+    h.known = true;
+    h.shift = median(logs);
+    // The host does not move every kernel alike (memory-bound ones more): their scatter about the shift is
+    // added whole, not less what each test's own spread already holds (on the 2026-12-02 pair below, the own
+    // spreads were as wide as the scatter, and taking them off left the SHA kernels that had not moved "faster").
+    std::vector<double> dev;
+    for (double x : logs) dev.push_back(std::abs(x - h.shift));
+    h.sd = 1.4826 * median(dev);
+    return h;
 }
 
 double contention_widening(const CacheModel& a, double level_a, const CacheModel& b, double level_b,
@@ -120,7 +153,9 @@ std::string percent(double rel) { return fmt::format("{:+.1f} %", 100 * rel); }
 void summarise(CompareRow& row) {
     std::string s;
     auto add = [&](const char* what, const Change& c) {
-        if (c.significant) s += fmt::format("{}{} {} {}", s.empty() ? "" : ", ", what, c.verdict, percent(c.rel));
+        if (!c.significant) return;
+        s += fmt::format("{}{} {} {}", s.empty() ? "" : ", ", what, c.verdict, percent(c.rel));
+        if (c.beyond_host != c.rel) s += fmt::format(" ({} beyond the host's move)", percent(c.beyond_host));
     };
     add("p50", row.p50_cpb);
     add("bound", row.bound_cpb);
@@ -211,6 +246,46 @@ void compare_algorithms(CompareResult& r, const std::optional<Recommendation>& r
                     static_cast<double>(*c.limit_a);
 }
 
+// Both files from one kind of CPU (vendor, family, model, stepping and brand of their cpu probe) with the same
+// features masked: two sweeps of one machine, whose common move is the host's. Between two CPUs it is what
+// the comparison is for, and each variant keeps its own.
+bool same_cpu(const ModelFile& a, const ModelFile& b) {
+    if (!a.cpu.is_object() || !b.cpu.is_object() || a.machine != b.machine) return false;
+    for (const char* key : {"vendor", "family", "model", "stepping"})
+        if (!a.cpu.contains(key) || !b.cpu.contains(key) || a.cpu[key] != b.cpu[key]) return false;
+    return side_of(a).masked_features == side_of(b).masked_features;
+}
+
+// The host's move per quantity over every row, and each row's tests again beyond it, with a note that says it.
+void judge_beyond_host(CompareResult& r, const CompareOptions& o) {
+    struct Quantity {
+        Change CompareRow::*change;
+        HostMove CompareResult::*move;
+        bool lower_is_better;
+        const char* what;
+    };
+    for (const Quantity& q : {Quantity{&CompareRow::p50_cpb, &CompareResult::host_p50, true, "p50 c/B"},
+                              Quantity{&CompareRow::bound_cpb, &CompareResult::host_bound, true, "bound c/B"},
+                              Quantity{&CompareRow::limit, &CompareResult::host_limit, false, "limit"}}) {
+        std::vector<const Change*> changes;
+        for (const CompareRow& row : r.rows) changes.push_back(&(row.*q.change));
+        const HostMove h = host_move(changes);
+        r.*q.move = h;
+        if (!h.known) continue;
+        for (CompareRow& row : r.rows) {
+            Change& c = row.*q.change;
+            if (!c.compared || !std::isfinite(c.p)) continue;
+            c = compare_estimates(c.a, c.b, c.shown_a, c.shown_b, q.lower_is_better, o, row.contention_se, &h);
+        }
+        r.notes.push_back(fmt::format(
+            "{}: the variants moved by {} at the median from A to B, and their changes scatter {:.1f} % about "
+            "that ({} variants): the host, or a change shared by all of them; each variant is judged by its change "
+            "beyond that, with that scatter added to its spread",
+            q.what, percent(std::expm1(h.shift)), 100 * h.sd, h.rows));
+    }
+    for (CompareRow& row : r.rows) summarise(row);
+}
+
 }  // namespace
 
 // Holm's step-down over every test of one comparison (each row's p50, bound and limit): a comparison of
@@ -281,6 +356,7 @@ CompareResult compare_models(const ModelFile& a, const ModelFile& b, const Compa
         r.notes.push_back(fmt::format("no {}-cache points for {}: compared {} cache", name(cache),
                                       fmt::join(fell_back, ", "), name(fallback)));
     if (r.rows.empty()) r.notes.push_back("no variant has section points in both files: nothing to compare");
+    if (same_cpu(a, b)) judge_beyond_host(r, o);
     r.tests = holm_step_down(r.rows, o);
     return r;
 }
@@ -393,13 +469,18 @@ CompareResult compare_files(const std::string& path_a, const std::string& path_b
 std::vector<std::string> regressions(const CompareResult& r, double pct) {
     std::vector<std::string> out;
     const double limit = pct / 100;
+    // The change beyond the host's move (the change itself where none is known) is what is held to `pct`.
+    auto said = [](const Change& c) {
+        if (c.beyond_host == c.rel) return percent(c.rel);
+        return percent(c.rel) + " (" + percent(c.beyond_host) + " beyond the host's move)";
+    };
     for (const auto& row : r.rows) {
         const std::string name = row.kernel + (row.bytes ? fmt::format(" {} B", row.bytes) : "");
-        if (row.p50_cpb.significant && row.p50_cpb.rel > limit)
-            out.push_back(name + ": p50 c/B " + percent(row.p50_cpb.rel));
-        if (row.bound_cpb.significant && row.bound_cpb.rel > limit)
-            out.push_back(name + ": bound c/B " + percent(row.bound_cpb.rel));
-        if (row.limit.significant && -row.limit.rel > limit) out.push_back(name + ": limit " + percent(row.limit.rel));
+        if (row.p50_cpb.significant && row.p50_cpb.beyond_host > limit)
+            out.push_back(name + ": p50 c/B " + said(row.p50_cpb));
+        if (row.bound_cpb.significant && row.bound_cpb.beyond_host > limit)
+            out.push_back(name + ": bound c/B " + said(row.bound_cpb));
+        if (row.limit.significant && -row.limit.beyond_host > limit) out.push_back(name + ": limit " + said(row.limit));
     }
     return out;
 }
@@ -423,6 +504,8 @@ json change_json(const Change& c) {
             {"significant", c.significant},
             {"spread", c.spread},
             {"contention_spread", c.contention_spread},
+            {"beyond_host", c.beyond_host},
+            {"host_spread", c.host_spread},
             {"verdict", c.verdict}};
 }
 
@@ -486,6 +569,14 @@ json to_json(const CompareResult& r) {
                                    {"change", c.limit_a && c.limit_b ? json(c.rel) : json(nullptr)},
                                    {"simd_threshold_a", threshold(c.threshold_a)},
                                    {"simd_threshold_b", threshold(c.threshold_b)}});
+    auto move = [](const HostMove& h) -> json {
+        if (!h.known) return {{"known", false}, {"rows", h.rows}};
+        return {{"known", true}, {"rows", h.rows}, {"shift", std::expm1(h.shift)}, {"rel_sd", h.sd}};
+    };
+    if (r.kind == "sweep")
+        j["host_move"] = {{"p50_cycles_per_byte", move(r.host_p50)},
+                          {"bound_cycles_per_byte", move(r.host_bound)},
+                          {"limit_bytes", move(r.host_limit)}};
     j["only_in_a"] = r.only_a;
     j["only_in_b"] = r.only_b;
     j["summary"] = {

@@ -40,7 +40,28 @@ struct Change {
     // The test's 95 % spread relative to A (1.96 x the combined standard error / A), and the part of it that
     // the contention term adds (in quadrature: 0 when it adds none).
     double spread = 0, contention_spread = 0;
+    // With the host's move (HostMove): the change beyond it (B moved back by the move, against A), which is
+    // what is tested; the part of spread the move's own spread adds. Else beyond_host = rel, host_spread = 0.
+    double beyond_host = 0, host_spread = 0;
 };
+
+// How the host itself moved between the two files, for one quantity (p50 c/B, bound c/B, limit): the
+// median log change over every compared variant (shift: all kernels at once, the machine or a change shared
+// by all of them), and how far the variants' changes scatter about it (sd, robust: 1.4826 x their median
+// absolute deviation). Two back-to-back sweeps of one binary on a shared host
+// moved every cold kernel alike by up to 4-10 % (Intel Xeon VM, 2026-12-02: the cold limits' median moved
+// 1.00 -> 0.96 -> 1.01 between sweeps five minutes apart, and `compare` called 1-3 variants of each such pair
+// slower or faster). Known with at least kHostMoveMinRows variants (fewer cannot tell a host from a change), and
+// only between two sweeps of one kind of CPU: between two CPUs the common move is what the comparison is for.
+struct HostMove {
+    bool known = false;
+    std::size_t rows = 0;
+    double shift = 0;  // log(B / A), the median over the variants
+    double sd = 0;  // relative standard error added to each test, in quadrature
+};
+inline constexpr std::size_t kHostMoveMinRows = 10;
+// From the changes of one quantity over every row (tested without a host move).
+HostMove host_move(const std::vector<const Change*>& changes);
 
 struct CompareRow {
     std::string kernel, algorithm;
@@ -90,14 +111,16 @@ struct CompareResult {
     std::vector<std::string> only_a, only_b;  // variants (and sizes) found in one file only
     std::vector<std::string> notes;
     std::size_t tests = 0;  // the tests the significance level is shared by (Holm's step-down)
+    HostMove host_p50, host_bound, host_limit;  // sweeps with enough variants: each change is judged beyond these
     std::size_t changed() const;
 };
 
 // The p-value and verdict of one change; `lower_is_better` picks faster/slower, else larger/smaller.
 // `extra_rel_se`: a further standard error, relative to A's value, added in quadrature to the two intervals'
-// (the contention term below).
+// (the contention term below). `host`: B is moved back by the host's shift before the test, and the host's
+// sd added in quadrature too; the verdict and min_change are then of the change beyond the host's.
 Change compare_estimates(const Estimate& a, const Estimate& b, double shown_a, double shown_b, bool lower_is_better,
-                         const CompareOptions& o, double extra_rel_se = 0);
+                         const CompareOptions& o, double extra_rel_se = 0, const HostMove* host = nullptr);
 
 // What the contention either sweep met leaves uncertain in a change of one variant, as a relative standard
 // error. Each side with a known sensitivity s was moved to quiet with it: the error of s (its 95 % interval /
@@ -121,7 +144,7 @@ CompareResult compare_bench(const nlohmann::json& a, const std::string& path_a, 
 CompareResult compare_files(const std::string& path_a, const std::string& path_b, const CompareOptions& o);
 
 // The rows that regressed by more than `pct` percent (significantly slower, or a significantly smaller
-// limit), as "kernel: what".
+// limit; beyond the host's move where one is known), as "kernel: what".
 std::vector<std::string> regressions(const CompareResult& r, double pct);
 
 nlohmann::json to_json(const CompareResult& r);

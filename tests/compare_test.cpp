@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `fputune compare`: the significance test, sweeps with known changes, bench files, and the CLI.
 #include <cmath>
+#include <map>
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -326,4 +327,71 @@ TEST_CASE("compare: a known sensitivity widens by its own uncertainty at the lev
     CHECK(contention_widening(a, 1.0, b, 1.4, basis) == Approx(0.4 / 1.96).epsilon(1e-3));
     CHECK_THAT(basis, Catch::Contains("s unknown in B"));
     CHECK(contention_widening(a, 0, b, 1.4, basis) == 0);
+}
+
+namespace {
+
+// Twelve kernels k0..k11 of one CPU (the synthetic sweep's, each 2 % slower per byte than the one before),
+// every one `host` times slower, and those in `slower` that much more again.
+ModelFile twelve_kernels(std::uint64_t seed, double host, const std::map<std::string, double>& slower = {}) {
+    SweepFile one = synthetic_sweep("Test CPU", 2000, 0.8, 0.003, seed, "k0");
+    for (const auto& [key, value] : {std::pair{"family", 6}, std::pair{"model", 167}, std::pair{"stepping", 1}})
+        one.cpu[key] = value;
+    SweepFile f = one;
+    f.sections.clear();
+    f.kernels.resize(1);  // k0 alone: no threshold kernels, so no limit is compared against a generic
+    f.thresholds.clear();
+    for (int i = 0; i < 12; ++i) {
+        const std::string name = "k" + std::to_string(i);
+        if (i) f.kernels.push_back({name, "fake" + std::to_string(i), "avx2", "fputune", 64, true});
+        const double stretch = host * (1 + 0.02 * i) * (slower.count(name) ? slower.at(name) : 1.0);
+        for (SectionPoint p : one.sections) {
+            if (p.kernel != "k0") continue;
+            p.kernel = name;
+            for (double* v : {&p.ticks.p10, &p.ticks.p50, &p.ticks.p90, &p.ticks.p99, &p.ticks.p99_clean,
+                              &p.ticks.p999, &p.ticks.min, &p.ticks.max, &p.request_ticks_p50})
+                *v *= stretch;
+            f.sections.push_back(p);
+        }
+    }
+    return fit_sweep(f, "twelve.json");
+}
+
+}  // namespace
+
+TEST_CASE("compare sweeps: a move of the whole host is not a change of each kernel - one kernel's still is",
+          "[compare]") {
+    const ModelFile a = twelve_kernels(1, 1.0);
+    // The next sweep on the same machine met a slower host: every kernel 5 % slower, their intervals +-0.3 %.
+    const CompareResult moved = compare_models(a, twelve_kernels(2, 1.05), compare_options());
+    REQUIRE(moved.rows.size() == 12);
+    CHECK(moved.host_p50.known);
+    CHECK(std::expm1(moved.host_p50.shift) == Approx(0.05).epsilon(0.05));
+    CHECK(moved.changed() == 0);
+    CHECK(row_of(moved, "k5").p50_cpb.rel == Approx(0.05).epsilon(0.05));
+    CHECK(std::abs(row_of(moved, "k5").p50_cpb.beyond_host) < 0.01);
+    bool said = false;
+    for (const std::string& n : moved.notes)
+        said = said || (n.rfind("p50 c/B: the variants moved by +", 0) == 0 && n.find("(12 variants)") != n.npos);
+    CHECK(said);
+    CHECK(to_json(moved)["host_move"]["p50_cycles_per_byte"]["known"] == true);
+    // The same host move, and k3 20 % slower on top of it: k3 alone is slower, by 20 % beyond the host's move.
+    const CompareResult k3 = compare_models(a, twelve_kernels(3, 1.05, {{"k3", 1.2}}), compare_options());
+    CHECK(k3.changed() == 1);
+    const CompareRow& r3 = row_of(k3, "k3");
+    CHECK(r3.p50_cpb.verdict == "slower");
+    CHECK(r3.p50_cpb.rel == Approx(0.26).epsilon(0.02));
+    CHECK(r3.p50_cpb.beyond_host == Approx(0.2).epsilon(0.02));
+    CHECK_THAT(r3.verdict, Catch::Contains("beyond the host's move"));
+    const std::vector<std::string> reg = regressions(k3, 15);
+    REQUIRE_FALSE(reg.empty());
+    CHECK_THAT(reg[0], Catch::StartsWith("k3: p50 c/B +2") && Catch::Contains("beyond the host's move"));
+    CHECK(regressions(k3, 22).size() <= 1);  // +26 % itself, but +20 % beyond the host: not over 22 % (p50)
+    // Between two CPUs (another model of the same brand) the common move is what is compared: each kernel keeps
+    // its own, and all twelve are slower.
+    ModelFile other = twelve_kernels(4, 1.05);
+    other.cpu["model"] = 207;
+    const CompareResult two = compare_models(a, other, compare_options());
+    CHECK_FALSE(two.host_p50.known);
+    CHECK(two.changed() == 12);
 }
