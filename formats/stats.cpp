@@ -27,6 +27,12 @@ double quantile_rel_ci(const std::vector<double>& sorted, double q) {
     return v > 0 ? (sorted[hi] - sorted[lo]) / 2 / v : 1.0;
 }
 
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 double median_rel_ci(const std::vector<double>& sorted) { return quantile_rel_ci(sorted, 0.5); }
 
 double interrupted_above(const PointStats& s) {

@@ -24,6 +24,9 @@ double interrupted_above(const PointStats& s);
 // How many of the sorted samples are not hit by an interruption (they come first).
 std::size_t clean_count(const std::vector<double>& sorted);
 
+// The median of at least one value (of an even count, the mean of the middle two).
+double median(std::vector<double> v);
+
 // Half-width of the 95 % confidence interval of the median (order statistics), relative to the median.
 double median_rel_ci(const std::vector<double>& sorted);
 // The same for the quantile q (0 < q < 1): binomial order statistics n·q ± 1.96·sqrt(n·q·(1-q)).

@@ -86,15 +86,10 @@ HostMove host_move(const std::vector<const Change*>& changes) {
             logs.push_back(std::log(c->b.value / c->a.value));
     h.rows = logs.size();
     if (h.rows < kHostMoveMinRows) return h;
-    auto median = [](std::vector<double> xs) {
-        std::sort(xs.begin(), xs.end());
-        const std::size_t n = xs.size();
-        return n % 2 ? xs[n / 2] : (xs[n / 2 - 1] + xs[n / 2]) / 2;
-    };
     h.known = true;
     h.shift = median(logs);
     // The host does not move every kernel alike (memory-bound ones more): their scatter about the shift is
-    // added whole, not less what each test's own spread already holds (on the 2026-12-02 pair below, the own
+    // added whole, not less what each test's own spread already holds (on the Intel Xeon VM, 2026-12-02, the own
     // spreads were as wide as the scatter, and taking them off left the SHA kernels that had not moved "faster").
     std::vector<double> dev;
     for (double x : logs) dev.push_back(std::abs(x - h.shift));

@@ -12,6 +12,7 @@
 
 #include "fit.hpp"
 #include "selection.hpp"
+#include "stats.hpp"
 #include "sweep_cycles.hpp"
 
 namespace fputune {
@@ -54,12 +55,6 @@ double probed_save_cycles(const SweepFile& sweep, Dirty dirty) {
         return std::isfinite(ticks) && ticks > 0 && std::isfinite(ratio) && ratio > 0 ? ticks * ratio : 0;
     }
     return 0;
-}
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 }  // namespace
