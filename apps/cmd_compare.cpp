@@ -180,7 +180,9 @@ int run_compare(const Args& args) {
                "[--cache cold|hot]\n\n"
                "A and B: two sweeps (or model files), or two bench files. Per variant the change in core cycles per "
                "byte (p50 and bound "
-               "lines; bench: p50) and in the recommended limit, with a p-value from each file's own 95 % intervals.\n"
+               "lines; bench: p50) and in the recommended limit, with a p-value from each file's own 95 % intervals. "
+               "Two sweeps of one kind of CPU: each variant beyond the host's own move (the median change over all "
+               "variants, said in a note).\n"
                "Exit 0 (whatever changed), 1 with --fail-on-regression PCT when something regressed by more than PCT "
                "%, 2 bad input",
                desc, args, vm, false, &pos))
