@@ -2,6 +2,10 @@
 // fit + recommend on real sweeps committed under data/machines (golden values): the model code is
 // tested on real data without measuring anything. The inputs are fixed files, so the answers are
 // exact up to floating-point order; the tolerance is one block.
+#include <cmath>
+#include <string>
+#include <vector>
+
 #include <catch2/catch.hpp>
 
 #include "model_file.hpp"
@@ -31,6 +35,28 @@ const VariantResult& variant(const Recommendation& r, const std::string& kernel)
         if (v.bound.kernel == kernel) return v.bound;
     FAIL("no variant " << kernel);
     throw;
+}
+
+struct Golden {
+    const char* kernel;
+    const char* cache;
+    double unrounded_bytes;
+};
+
+// Each golden limit within one block of its value, and the low end of its interval (the sweeps have rounds)
+// rounded down to whole blocks, within the budget.
+void check_golden(const Recommendation& cold, const Recommendation& hot, const std::vector<Golden>& golden) {
+    for (const Golden& g : golden) {
+        INFO(g.kernel << " " << g.cache);
+        const VariantResult& v = variant(std::string(g.cache) == "hot" ? hot : cold, g.kernel);
+        REQUIRE(v.fits);
+        CHECK(name(v.cache) == g.cache);
+        CHECK(std::abs(v.unrounded_bytes - g.unrounded_bytes) <= v.block_bytes);
+        CHECK(v.bytes % v.block_bytes == 0);
+        CHECK(v.bytes <= v.unrounded_bytes);
+        CHECK(v.unrounded_bytes - v.bytes < v.block_bytes);
+        CHECK(v.time_s <= 30e-6);
+    }
 }
 
 }  // namespace
@@ -98,80 +124,50 @@ TEST_CASE("golden: the p99 bound (uninterrupted samples) is stricter than the p9
 
 TEST_CASE("golden: recommend on the committed Zen 3 sweep (AMD EPYC Milan VM, 2026-12-01), 30 us at 1 GHz",
           "[models][golden]") {
-    struct Golden {
-        const char* kernel;
-        const char* cache;
-        double unrounded_bytes;
-    };
     // `xz -dc data/machines/zen3-milan-vm-2026-12-01.json.xz > zen3.json; fputune recommend --from zen3.json
     // --budget 30us --min-freq 1GHz [--cache hot] --json` (variants[].unrounded_bytes)
-    const Golden golden[] = {{"sha256-shani", "cold", 12187.2},
-                             {"sha256-avx2", "cold", 2058.2},
-                             {"sha512-avx2", "cold", 2597.4},
-                             {"crc32c-3way", "cold", 40651.2},
-                             {"poly1305-avx2", "cold", 33251.0},
-                             {"ghash-pclmul", "cold", 33977.6},
-                             {"chacha20-avx2", "cold", 11250.6},
-                             {"aes-256-xts-aesni", "cold", 25465.4},
-                             {"aes-256-xts-vaes-avx2", "cold", 47901.8},
-                             {"sha256-shani", "hot", 12645.8},
-                             {"crc32c-3way", "hot", 84571.7},
-                             {"aes-256-xts-vaes-avx2", "hot", 50736.5}};
+    const std::vector<Golden> golden = {{"sha256-shani", "cold", 12187.2},
+                                        {"sha256-avx2", "cold", 2058.2},
+                                        {"sha512-avx2", "cold", 2597.4},
+                                        {"crc32c-3way", "cold", 40651.2},
+                                        {"poly1305-avx2", "cold", 33251.0},
+                                        {"ghash-pclmul", "cold", 33977.6},
+                                        {"chacha20-avx2", "cold", 11250.6},
+                                        {"aes-256-xts-aesni", "cold", 25465.4},
+                                        {"aes-256-xts-vaes-avx2", "cold", 47901.8},
+                                        {"sha256-shani", "hot", 12645.8},
+                                        {"crc32c-3way", "hot", 84571.7},
+                                        {"aes-256-xts-vaes-avx2", "hot", 50736.5}};
     const Recommendation cold = run({FPUTUNE_ZEN3_SWEEP}, "cold"), hot = run({FPUTUNE_ZEN3_SWEEP}, "hot");
     REQUIRE(cold.machines.size() == 1);
     CHECK(cold.machines[0].machine.find("AMD EPYC") != std::string::npos);
-    for (const Golden& g : golden) {
-        INFO(g.kernel << " " << g.cache);
-        const VariantResult& v = variant(std::string(g.cache) == "hot" ? hot : cold, g.kernel);
-        REQUIRE(v.fits);
-        CHECK(name(v.cache) == g.cache);
-        CHECK(std::abs(v.unrounded_bytes - g.unrounded_bytes) <= v.block_bytes);
-        // The low end of the interval (the sweep has rounds): whole blocks at or below the unrounded size.
-        CHECK(v.bytes % v.block_bytes == 0);
-        CHECK(v.bytes <= v.unrounded_bytes);
-        CHECK(v.unrounded_bytes - v.bytes < v.block_bytes);
-        CHECK(v.time_s <= 30e-6);
-    }
+    check_golden(cold, hot, golden);
     // Zen 3 has no AVX-512: none of those variants was swept.
     for (const auto& row : cold.variants) CHECK(row.bound.kernel.find("avx512") == std::string::npos);
 }
 
 TEST_CASE("golden: recommend on the committed Intel Xeon sweep (model 0xa7 VM, 2026-12-02), 30 us at 1 GHz",
           "[models][golden]") {
-    struct Golden {
-        const char* kernel;
-        const char* cache;
-        double unrounded_bytes;
-    };
     // `xz -dc data/machines/xeon-0xa7-vm-2026-12-02.json.xz > xeon.json; fputune recommend --from xeon.json
     // --budget 30us --min-freq 1GHz [--cache hot] --json` (variants[].unrounded_bytes)
-    const Golden golden[] = {{"sha256-shani", "cold", 8606.8},
-                             {"sha256-avx2", "cold", 2923.6},
-                             {"sha512-avx2", "cold", 3934.1},
-                             {"crc32c-3way", "cold", 35154.7},
-                             {"poly1305-avx2", "cold", 16996.7},
-                             {"ghash-pclmul", "cold", 34552.3},
-                             {"chacha20-avx2", "cold", 13396.4},
-                             {"aes-256-xts-aesni", "cold", 21820.6},
-                             {"aes-256-xts-vaes-avx512", "cold", 36113.4},
-                             {"raid6-avx2.x8", "cold", 8551.4},
-                             {"xor-avx512.x4", "cold", 19554.0},
-                             {"sha256-shani", "hot", 13005.8},
-                             {"crc32c-3way", "hot", 176638.6},
-                             {"aes-256-xts-vaes-avx512", "hot", 65662.5}};
+    const std::vector<Golden> golden = {{"sha256-shani", "cold", 8606.8},
+                                        {"sha256-avx2", "cold", 2923.6},
+                                        {"sha512-avx2", "cold", 3934.1},
+                                        {"crc32c-3way", "cold", 35154.7},
+                                        {"poly1305-avx2", "cold", 16996.7},
+                                        {"ghash-pclmul", "cold", 34552.3},
+                                        {"chacha20-avx2", "cold", 13396.4},
+                                        {"aes-256-xts-aesni", "cold", 21820.6},
+                                        {"aes-256-xts-vaes-avx512", "cold", 36113.4},
+                                        {"raid6-avx2.x8", "cold", 8551.4},
+                                        {"xor-avx512.x4", "cold", 19554.0},
+                                        {"sha256-shani", "hot", 13005.8},
+                                        {"crc32c-3way", "hot", 176638.6},
+                                        {"aes-256-xts-vaes-avx512", "hot", 65662.5}};
     const Recommendation cold = run({FPUTUNE_XEON_SWEEP}, "cold"), hot = run({FPUTUNE_XEON_SWEEP}, "hot");
     REQUIRE(cold.machines.size() == 1);
     CHECK(cold.machines[0].machine == "Intel(R) Xeon(R) Processor");
-    for (const Golden& g : golden) {
-        INFO(g.kernel << " " << g.cache);
-        const VariantResult& v = variant(std::string(g.cache) == "hot" ? hot : cold, g.kernel);
-        REQUIRE(v.fits);
-        CHECK(name(v.cache) == g.cache);
-        CHECK(std::abs(v.unrounded_bytes - g.unrounded_bytes) <= v.block_bytes);
-        CHECK(v.bytes % v.block_bytes == 0);
-        CHECK(v.bytes <= v.unrounded_bytes);
-        CHECK(v.time_s <= 30e-6);
-    }
+    check_golden(cold, hot, golden);
     // The closed loop measured each RAID6/xor count at 4 KiB stripes: the count lies among the measured ones,
     // not beyond them (RAID6 15-18 disks, xor 16-21 sources in this calm stretch of the host).
     std::size_t counts = 0;
