@@ -10,18 +10,27 @@
 
 #include "select_models.hpp"
 
-
 namespace fputune {
 
 std::vector<StripeSeries> stripe_series(const ModelFile& m, Cache preferred) {
     std::vector<StripeSeries> out;
     BudgetQuestion q;
     q.cache = preferred;
-    for (const ModelChoice& c : select_models(std::span(&m, 1), q).choices) {
+    const std::vector<ModelChoice> choices = select_models(std::span(&m, 1), q).choices;
+    auto multi_source = [](const KernelInfo& k) { return k.sources && k.needs_fpu; };  // peers have their own row
+    // One cache state per kernel, for all its series: the preferred one where any series has it. A series
+    // measured in the other state only (the closed loop's count series, measured in its question's state) would
+    // set a count in this state from the other's costs.
+    auto has_preferred = [&](const std::string& kernel) {
+        return std::any_of(choices.begin(), choices.end(), [&](const ModelChoice& c) {
+            return multi_source(*c.kernel) && c.kernel->kernel() == kernel && c.cache == preferred;
+        });
+    };
+    for (const ModelChoice& c : choices) {
         const KernelInfo& k = *c.kernel;
-        if (!k.sources || !k.needs_fpu) continue;  // peers too: a multi-source peer has its own row
-        const CacheModel* cm = c.model;
-        const Cache cache = c.cache;
+        if (!multi_source(k)) continue;
+        const Cache cache = has_preferred(k.kernel()) ? preferred : other(preferred);
+        if (c.cache != cache) continue;
         auto it = std::find_if(out.begin(), out.end(), [&](const StripeSeries& s) { return s.kernel == k.kernel(); });
         if (it == out.end()) {
             StripeSeries s;
@@ -34,7 +43,7 @@ std::vector<StripeSeries> stripe_series(const ModelFile& m, Cache preferred) {
             out.push_back(s);
             it = out.end() - 1;
         }
-        it->by_sources[k.sources].push_back(cm);
+        it->by_sources[k.sources].push_back(c.model);
     }
     return out;
 }

@@ -29,7 +29,8 @@ struct StripeSeries {
     Cache cache = Cache::cold;
     std::map<std::uint32_t, std::vector<const CacheModel*>> by_sources;
 };
-// Every multi-source kernel of a model file, with the `preferred` cache's lines (else the other's).
+// Every multi-source kernel of a model file, with the `preferred` cache's lines (else the other's), all of one
+// kernel's series in one state: a series measured in the other state only is left out.
 std::vector<StripeSeries> stripe_series(const ModelFile& m, Cache preferred);
 
 // Predicted section time (upper bound of the chosen line, at f_min) of N sources x bytes: the slowest state of a

@@ -405,3 +405,41 @@ TEST_CASE("series fields survive the model file, and files without them read as 
     CHECK(cback.kernels[1].kernel() == "aes-256-gcm-fake");
     CHECK(cback.kernels[2].kernel() == "aes-256-gcm-fake");
 }
+
+TEST_CASE("multi-source: a count in one cache state never uses a series measured only in the other",
+          "[models][shapes]") {
+    // Hot, 0.1 cycles per data byte: every measured N fits, the count capped at 32. Cold, 0.3: 21. The closed
+    // loop measured its count's series (x21, x22) cold only, as its question asked.
+    SweepFile f = base_sweep();
+    for (std::uint32_t n : {4, 8, 16, 21, 22, 24, 32}) {
+        KernelInfo k =
+            series("raid6-fake.x" + std::to_string(n), "raid6.x" + std::to_string(n), 256, "raid6-fake", "stripe", n);
+        add_line(f, k, 2000, 0.3);
+        if (n == 21 || n == 22) continue;
+        for (SectionPoint p : f.sections) {
+            if (p.kernel != k.name || p.cache != "cold") continue;
+            p.cache = "hot";
+            for (double* v : {&p.ticks.p10, &p.ticks.min, &p.ticks.p50, &p.ticks.p90, &p.ticks.p99, &p.ticks.p999,
+                              &p.ticks.max, &p.ticks.p99_clean, &p.request_ticks_p50})
+                *v /= 3;  // about 0.1 per byte
+            f.sections.push_back(p);
+        }
+    }
+    const ModelFile m = fit_sweep(f, "raid.json");
+    const RecommendOptions o = budget_30us();
+    const StripeSeries hot = stripe_series(m, Cache::hot).at(0);
+    CHECK(hot.cache == Cache::hot);
+    CHECK(hot.by_sources.count(21) == 0);
+    CHECK(hot.by_sources.count(22) == 0);
+    const StripeResult h = solve_stripe_count(hot, o);
+    CHECK(h.capped);
+    CHECK(h.max_sources == 32);
+    // Cold: every series, the count's own among them.
+    const StripeSeries cold = stripe_series(m, Cache::cold).at(0);
+    CHECK(cold.by_sources.size() == 7);
+    CHECK(solve_stripe_count(cold, o).max_sources == 21);
+    // A kernel measured in the other state only is taken there, all its series alike.
+    const StripeSeries only_cold = stripe_series(raid_models(0.3), Cache::hot).at(0);
+    CHECK(only_cold.cache == Cache::cold);
+    CHECK(only_cold.by_sources.size() == 5);
+}
