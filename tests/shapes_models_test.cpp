@@ -416,14 +416,16 @@ TEST_CASE("multi-source: a count in one cache state never uses a series measured
             series("raid6-fake.x" + std::to_string(n), "raid6.x" + std::to_string(n), 256, "raid6-fake", "stripe", n);
         add_line(f, k, 2000, 0.3);
         if (n == 21 || n == 22) continue;
+        std::vector<SectionPoint> hot;
         for (SectionPoint p : f.sections) {
             if (p.kernel != k.name || p.cache != "cold") continue;
             p.cache = "hot";
             for (double* v : {&p.ticks.p10, &p.ticks.min, &p.ticks.p50, &p.ticks.p90, &p.ticks.p99, &p.ticks.p999,
                               &p.ticks.max, &p.ticks.p99_clean, &p.request_ticks_p50})
                 *v /= 3;  // about 0.1 per byte
-            f.sections.push_back(p);
+            hot.push_back(p);
         }
+        f.sections.insert(f.sections.end(), hot.begin(), hot.end());
     }
     const ModelFile m = fit_sweep(f, "raid.json");
     const RecommendOptions o = budget_30us();
