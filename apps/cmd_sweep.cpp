@@ -247,8 +247,13 @@ std::unique_ptr<SiblingRunner> start_sibling(const po::variables_map& vm, const 
     return runner;
 }
 
-// The contention the sweep met, and with --sibling each kernel's stretch under the load, in a few lines.
+// The memory's speed and the contention the sweep met, and with --sibling each kernel's stretch under the load,
+// in a few lines.
 void report_contention(const SweepFile& f, std::ostream& out) {
+    if (const MemoryTrace& m = f.memory; m.probes)
+        out << fmt::format("memory: a {} KiB read in no cache took {:.0f} TSC ticks at p50 ({:.0f} at p10, {:.0f} at "
+                           "p90; {} probes): `verify` and `compare` set theirs against it\n",
+                           m.bytes / 1024, m.p50, m.p10, m.p90, m.probes);
     const ContentionTrace& c = f.contention;
     if (!c.probes) return;
     out << fmt::format(

@@ -3,6 +3,7 @@
 // emulation, and judge the section's p99 (uninterrupted samples) at the minimum frequency. Exit 1 if one is
 // over by more than the measurement's own noise (OVER; over by less: MARGINAL).
 #include <algorithm>
+#include <cmath>
 #include <iostream>
 #include <map>
 
@@ -18,6 +19,7 @@
 #include "cpu.hpp"
 #include "doctor.hpp"
 #include "fit_sweep.hpp"
+#include "header.hpp"
 #include "header_constants.hpp"
 #include "macro_names.hpp"
 #include "probe.hpp"
@@ -342,8 +344,45 @@ Verdicts judge(const std::vector<Constant>& constants, const SweepPlan& plan, co
     return v;
 }
 
+// The memory probe while verify measured against the sweep's (the header's line): cold sections move with the
+// host's memory (lib/clock.hpp probe_memory_ticks), so a constant over by a few % where memory ran slower than
+// in the sweep may be the host's phase, not the limit.
+struct MemoryAgainstSweep {
+    std::uint64_t probes = 0;
+    double ns = 0;  // this run's median (0: not probed)
+    double sweep_ns = 0;  // the header's (0: it states none)
+    double change() const { return ns > 0 && sweep_ns > 0 ? ns / sweep_ns - 1 : 0; }
+};
+// A change in the memory probe from the sweep's beyond which verify says so beside its verdicts.
+constexpr double kMemoryChangeNote = 0.05;
+
+MemoryAgainstSweep memory_against_sweep(const SweepMeasurement& m, const std::string& header_text) {
+    MemoryAgainstSweep r;
+    const MemoryTrace t = summarise_memory(m.pool.clock.memory_ticks);
+    r.probes = t.probes;
+    if (t.probes) r.ns = 1e9 * t.p50 / tsc_info().hz;
+    r.sweep_ns = parse_header_memory_ns(header_text).value_or(0);
+    return r;
+}
+
+std::string memory_text(const MemoryAgainstSweep& mem, bool cold) {
+    if (!mem.probes) return "";
+    std::string out = fmt::format("memory: a {} KiB read in no cache took {:.1f} ns at the median ({} probes)",
+                                  kMemoryProbeBytes / 1024, mem.ns, mem.probes);
+    if (!(mem.sweep_ns > 0)) return out + "; the header states no sweep's to set it against\n";
+    out += fmt::format(", {:+.1f} % against the sweep's {:.1f} ns (the header)\n", 100 * mem.change(), mem.sweep_ns);
+    if (cold && std::abs(mem.change()) > kMemoryChangeNote)
+        out += fmt::format(
+            "note: the host's memory ran {:.0f} % {} than while the sweep measured; cold sections move with it, so "
+            "a constant within a few % of the budget may read {} here than its limit was set for: verify again at "
+            "another time before moving it\n",
+            100 * std::abs(mem.change()), mem.change() > 0 ? "slower" : "faster",
+            mem.change() > 0 ? "longer" : "shorter");
+    return out;
+}
+
 void print_json(const VerifyOptions& o, const DoctorReport& doctor, const SweepMeasurement& m, const Verdicts& v,
-                const std::vector<std::string>& notes) {
+                const std::vector<std::string>& notes, const MemoryAgainstSweep& mem) {
     nlohmann::json j = provenance_now("fputune.verify/1");
     j.update(nlohmann::json{{"header", o.header},
                         {"machine", probe_cpu().value("brand", "?")},
@@ -359,11 +398,17 @@ void print_json(const VerifyOptions& o, const DoctorReport& doctor, const SweepM
                         {"over", v.over},
                         {"marginal", v.marginal},
                         {"pass", v.over + v.marginal == 0}});
+    if (mem.probes)
+        j["memory"] = {{"bytes", kMemoryProbeBytes},
+                       {"probes", mem.probes},
+                       {"p50_ns", mem.ns},
+                       {"sweep_p50_ns", mem.sweep_ns > 0 ? nlohmann::json(mem.sweep_ns) : nlohmann::json(nullptr)},
+                       {"change", mem.sweep_ns > 0 ? nlohmann::json(mem.change()) : nlohmann::json(nullptr)}};
     std::cout << j.dump(1) << "\n";
 }
 
 void print_text(const VerifyOptions& o, const DoctorReport& doctor, const SweepPlan& plan, const SweepMeasurement& m,
-                const Verdicts& v, const std::vector<std::string>& notes) {
+                const Verdicts& v, const std::vector<std::string>& notes, const MemoryAgainstSweep& mem) {
     const SweepOptions& opt = o.sweep;
     std::cout << fmt::format(
         "fputune {} ({}) verify {}: each section measured on CPU {} ({}), {} cache, dirty {}, section overhead {} "
@@ -379,6 +424,7 @@ void print_text(const VerifyOptions& o, const DoctorReport& doctor, const SweepP
     for (const std::string& n : notes) std::cout << "note: " << n << "\n";
     std::cout << fmt::format("\n{} sections measured in {:.1f} s ({} host disturbances waited out; doctor: {})\n",
                              plan.sections.size(), m.pool.elapsed_s, m.pool.events.size(), verdict_name(doctor.verdict));
+    std::cout << memory_text(mem, o.question.cache == Cache::cold);
     std::cout << render_verify_summary(v.rows, o.question.budget_s);
 }
 
@@ -416,10 +462,11 @@ int run_verify(const Args& args) {
     double best_probe = best_probe_cycles(m.pool.clock.contention_cycles);
     if (doctor_best > 0 && !(best_probe > 0 && best_probe < doctor_best)) best_probe = doctor_best;
     const Verdicts v = judge(constants, plan, m, o.question, parse_header_contention(text), best_probe);
+    const MemoryAgainstSweep mem = memory_against_sweep(m, text);
     if (o.json)
-        print_json(o, doctor, m, v, notes);
+        print_json(o, doctor, m, v, notes, mem);
     else
-        print_text(o, doctor, plan, m, v, notes);
+        print_text(o, doctor, plan, m, v, notes, mem);
     return v.over ? kExitCheckFailed : kExitOk;
 }
 

@@ -140,6 +140,31 @@ ContentionTrace contention_from(const json& j, const jsonc::Path& at) {
     return c;
 }
 
+json memory_json(const MemoryTrace& m) {
+    return {{"probes", m.probes},
+            {"bytes", m.bytes},
+            {"ticks", {{"p10", m.p10}, {"p50", m.p50}, {"p90", m.p90}}},
+            {"use",
+             "TSC ticks of one read of `bytes` in no cache (each stretch flushed first; SSE2 loads), probed in a "
+             "block of 128 as each round began, with no section in flight: how long the host's memory took"}};
+}
+
+MemoryTrace memory_from(const json& j, const jsonc::Path& at) {
+    using namespace jsonc;
+    object(j, at);
+    MemoryTrace m;
+    m.probes = integer<std::uint64_t>(member(j, "probes", at), at / "probes", 1);
+    m.bytes = integer<std::uint32_t>(member(j, "bytes", at), at / "bytes", 64);
+    const Path t_at = at / "ticks";
+    const json& t = object(member(j, "ticks", at), t_at);
+    m.p10 = positive(member(t, "p10", t_at), t_at / "p10", 1e9);
+    m.p50 = positive(member(t, "p50", t_at), t_at / "p50", 1e9);
+    m.p90 = positive(member(t, "p90", t_at), t_at / "p90", 1e9);
+    if (!(m.p10 <= m.p50 && m.p50 <= m.p90))
+        fail(t_at, "p10 <= p50 <= p90 does not hold");
+    return m;
+}
+
 // What a sweep writes about how it measured: the timer trace, the sampling summary, the disturbances,
 // the doctor's verdict (absent in older files; everything here is optional on reading).
 void write_measurement_record(json& j, const SweepFile& f) {
@@ -174,6 +199,7 @@ void write_measurement_record(json& j, const SweepFile& f) {
     if (f.sampling.rounds || !f.disturbances.empty()) j["disturbances"] = events;
     if (!f.doctor.is_null()) j["doctor"] = f.doctor;
     if (f.contention.probes) j["contention"] = contention_json(f.contention);
+    if (f.memory.probes) j["memory"] = memory_json(f.memory);
     if (f.closed_loop.is_object()) j["closed_loop"] = f.closed_loop;
     if (f.cold_buffer.bytes) {
         j["cold_buffer"] = {{"bytes", f.cold_buffer.bytes}};
@@ -240,6 +266,7 @@ void read_measurement_record(const json& j, SweepFile& f) {
     }
     if (const json* d = optional_member(j, "doctor", top)) f.doctor = object(*d, top / "doctor");
     if (const json* c = optional_member(j, "contention", top)) f.contention = contention_from(*c, top / "contention");
+    if (const json* m = optional_member(j, "memory", top)) f.memory = memory_from(*m, top / "memory");
     if (const json* c = optional_member(j, "closed_loop", top)) f.closed_loop = object(*c, top / "closed_loop");
     if (const json* c = optional_member(j, "cold_buffer", top)) {
         const Path at = top / "cold_buffer";

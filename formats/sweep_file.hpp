@@ -49,6 +49,15 @@ struct ContentionTrace {
     double contended_above = 0;
 };
 
+// The memory probe (a read of `bytes` in no cache, lib/clock.hpp), in a block as each round began: how long
+// the host's memory took while the sweep ran, in TSC ticks (time, not core cycles: DRAM does not run at the
+// core's clock). Other tenants' traffic moves it; every cold section moves with it.
+struct MemoryTrace {
+    std::uint64_t probes = 0;  // 0: unknown (an older file)
+    std::uint32_t bytes = 0;
+    double p10 = 0, p50 = 0, p90 = 0;  // TSC ticks per probe
+};
+
 struct KernelInfo {
     std::string name, algorithm, isa, provider;
     std::uint32_t block_bytes = 0;
@@ -157,6 +166,7 @@ struct SweepFile {
     double core_per_tsc_end = 0;  // and at the end (a change is a warning)
     RatioTrace ratio_trace;  // probed between samples (probes == 0: an older file without it)
     ContentionTrace contention;  // probed beside it (probes == 0: unknown, an older file)
+    MemoryTrace memory;  // probed beside it (probes == 0: unknown, an older file)
     // The sweep's closed loop (models/closed_loop.hpp closed_loop_json): the question its constants were
     // measured for, and each constant's check at its exact size. null: none (an older file, --no-closed-loop).
     nlohmann::json closed_loop;

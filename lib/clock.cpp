@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "buffers.hpp"
 #include "cpu.hpp"
 
 namespace fputune {
@@ -200,6 +201,41 @@ double probe_contention_ticks() noexcept {
     constexpr std::uint64_t iterations = 800;
     const std::uint64_t a = contention_block(iterations), b = contention_block(iterations);
     return static_cast<double>(std::min(a, b));
+}
+
+double probe_memory_ticks() {
+    // Each stretch is flushed from every cache before it is read: a buffer larger than the L3 would not do on
+    // every machine (a VM's L3 may hold hundreds of MiB, and right after the buffer is filled much of it is
+    // there), nor would the prefetchers leave the stretch after the last one's alone.
+    static MappedBuffer buffer(std::size_t{32} << 20, true);
+    static std::size_t offset = 0;
+    if (offset + kMemoryProbeBytes > buffer.n) offset = 0;
+    const std::uint8_t* p = buffer.p + offset;
+    offset += kMemoryProbeBytes;
+    for (std::size_t i = 0; i < kMemoryProbeBytes; i += 64) _mm_clflush(p + i);
+    _mm_mfence();
+    __m128i sum = _mm_setzero_si128();
+    const std::uint64_t t0 = tsc_begin();
+    for (std::size_t i = 0; i < kMemoryProbeBytes; i += 64) {
+        const auto* q = reinterpret_cast<const __m128i*>(p + i);
+        sum = _mm_add_epi64(sum, _mm_add_epi64(_mm_add_epi64(_mm_load_si128(q), _mm_load_si128(q + 1)),
+                                               _mm_add_epi64(_mm_load_si128(q + 2), _mm_load_si128(q + 3))));
+    }
+    // The sum must be used before the timer stops, or the loads could be left unfinished (or out).
+    __asm__ volatile("" : : "x"(sum));
+    const std::uint64_t t1 = tsc_end();
+    return t1 > t0 ? static_cast<double>(t1 - t0) : 0;
+}
+
+std::vector<double> probe_memory_block(int probes) {
+    std::vector<double> out;
+    const auto gap = static_cast<std::uint64_t>(kMemoryBlockGapS * tsc_info().hz);
+    for (int i = 0; i < probes; ++i) {
+        const std::uint64_t until = tsc_begin() + gap;
+        while (tsc_begin() < until) _mm_pause();
+        if (const double t = probe_memory_ticks(); t > 0) out.push_back(t);
+    }
+    return out;
 }
 
 void spin_core_cycles(std::uint64_t cycles) noexcept {

@@ -4,8 +4,10 @@
 
 #include <x86intrin.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace fputune {
 
@@ -64,6 +66,25 @@ double probe_core_per_tsc() noexcept;
 // other ports idle). SSE2 is in every x86-64: nothing to check first. The faster of two tries (an interrupt
 // only adds time), in TSC ticks; times the core/TSC ratio, core cycles.
 double probe_contention_ticks() noexcept;
+
+// The memory probe: one read of kMemoryProbeBytes that are in no cache (SSE2 loads, a line at a time, from
+// the next stretch of a 32 MiB buffer backed by 2 MiB pages, as the sweep's cold buffer is, each stretch
+// flushed from the caches first), in TSC ticks.
+// Where the contention probe sees a sibling take the core's ports, this one sees other tenants take the
+// memory's bandwidth: on a 2-vCPU Intel Xeon VM (2026-12-02) the cold sections of every kernel moved by up to
+// 10 % between sweeps minutes apart, all at once, while the contention probe held still; over ten minutes a
+// cold CRC section's per-second median followed this probe's with a correlation of 0.97. The buffer is mapped
+// on the first call.
+inline constexpr std::size_t kMemoryProbeBytes = 8192;
+double probe_memory_ticks();
+// A block of `probes` memory probes, kMemoryBlockGapS apart, with no section between them: what other tenants
+// leave of the memory, not what our own sections left behind (probed amid a default sweep's sections, the same
+// read took 16-20 % longer than on the other, idle vCPU at the same time, and a `verify`'s mix of sections moved
+// it by another 2-6 %; 2-vCPU Intel Xeon VM, 2026-12-02). The sampler takes one as each round begins, the
+// doctor one as it ends. Probes that read 0 are left out.
+inline constexpr int kMemoryBlockProbes = 128;
+inline constexpr double kMemoryBlockGapS = 10e-6;
+std::vector<double> probe_memory_block(int probes = kMemoryBlockProbes);
 
 // Spins for about `cycles` core cycles (a dependent add chain): the emulated per-section overhead.
 void spin_core_cycles(std::uint64_t cycles) noexcept;

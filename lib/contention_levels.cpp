@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
-// Contention levels from the contention probe's times.
+// Contention levels from the contention probe's times, and the memory probe's trace.
 #include "contention_levels.hpp"
 
 #include <algorithm>
+#include <cmath>
+
+#include "clock.hpp"
 
 namespace fputune {
 
@@ -59,6 +62,22 @@ ContentionTrace summarise_contention(const std::vector<double>& probe_cycles, do
     return t;
 }
 
+MemoryTrace summarise_memory(const std::vector<double>& ticks) {
+    std::vector<double> v;
+    for (double t : ticks)
+        if (t > 0 && std::isfinite(t)) v.push_back(t);
+    MemoryTrace m;
+    if (v.empty()) return m;
+    std::sort(v.begin(), v.end());
+    auto at = [&](double q) { return v[static_cast<std::size_t>(q * static_cast<double>(v.size() - 1) + 0.5)]; };
+    m.probes = v.size();
+    m.bytes = static_cast<std::uint32_t>(kMemoryProbeBytes);
+    m.p10 = at(0.1);
+    m.p50 = at(0.5);
+    m.p90 = at(0.9);
+    return m;
+}
+
 void record_point_contention(SectionPoint& p, const PointSamples& s, double best_cycles) {
     p.contention = median_contention(s.contention_cycles, best_cycles);
     // p.rounds holds the rounds that have samples, in order: skip the empty ones alike.
@@ -77,6 +96,8 @@ void record_contention(SweepFile& f, const PoolResult& pool,
     const double best = known ? f.contention.best_cycles : best_probe_cycles(pool.clock.contention_cycles);
     const ContentionTrace run = summarise_contention(pool.clock.contention_cycles, best);
     if (!known || run.probes > f.contention.probes) f.contention = run;
+    const MemoryTrace memory = summarise_memory(pool.clock.memory_ticks);
+    if (memory.probes > f.memory.probes) f.memory = memory;
     if (!run.probes) return;
     for (SectionPoint& p : f.sections)
         if (const PointSamples* s = point_of(p)) record_point_contention(p, *s, best);

@@ -32,10 +32,14 @@ double median_contention(const std::vector<double>& probe_cycles, double best_cy
 // share of calibrations at or above kContendedAbove. probes == 0 when none is known.
 ContentionTrace summarise_contention(const std::vector<double>& probe_cycles, double best_cycles = 0);
 
+// The memory probe's quantiles over a run (clock.hpp probe_memory_ticks); probes == 0 when none is known.
+MemoryTrace summarise_memory(const std::vector<double>& ticks);
+
 // A measured point's contention: the median level of its samples, and of each round's (against `best_cycles`).
 void record_point_contention(SectionPoint& p, const PointSamples& s, double best_cycles);
 
-// Writes what a sweep's pool measured of contention into its file: the trace of every calibration's probe, and
+// Writes what a sweep's pool measured of contention into its file: the trace of every calibration's probe (and
+// of the memory probe: whichever run probed more), and
 // each section point's levels. `point_of` names the pool's point of a section of the file (nullptr: not
 // measured in this run, e.g. an earlier run's point of a resumed file). A file that already holds a trace keeps
 // its best probe (the points' levels stay comparable) and takes this run's trace only if it probed more.

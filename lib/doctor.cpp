@@ -302,6 +302,7 @@ TimerHealth measure_timer_health(double seconds) {
     h.stall_max_us = q(stalls_us, 1);
     h.lost_share = spun > 0 ? lost / spun : 0;
     h.contention = summarise_contention(contention);
+    h.memory = summarise_memory(probe_memory_block(2 * kMemoryBlockProbes));
     h.contended_longest_s = longest_contended_s(contention, contention_at, hz);
     h.calm.overhead_ticks = monitor.overhead_level() > 0 ? monitor.overhead_level() : start.overhead_ticks;
     h.calm.step_ticks = monitor.step_level() > 0 ? monitor.step_level() : start.step_ticks;
@@ -311,6 +312,18 @@ TimerHealth measure_timer_health(double seconds) {
 }
 
 namespace {
+
+// What the host's memory took: other tenants' traffic moves every cold section with it (lib/clock.hpp).
+void add_memory_finding(DoctorReport& r, const TimerHealth& h) {
+    const MemoryTrace& m = h.memory;
+    if (!m.probes) return;
+    const double ns = 1e9 / tsc_info().hz;
+    r.findings.push_back(
+        {Verdict::calm, "memory",
+         fmt::format("a {} KiB read in no cache took {:.0f} ns at p50 ({:.0f} at p10, {:.0f} at p90; {} probes)",
+                     m.bytes / 1024, m.p50 * ns, m.p10 * ns, m.p90 * ns, m.probes),
+         "cold sections move with it: a sweep records it, and verify and compare set theirs against the sweep's"});
+}
 
 // The core's other hardware thread: how often, and by how much, it slowed the contention probe.
 void add_contention_finding(DoctorReport& r, const SystemFacts& f, const TimerHealth& h) {
@@ -485,6 +498,7 @@ void isolation_findings(const SystemFacts& f, const TimerHealth& h, Diagnosis& d
     const double better_irq = d.better_irq;
     // Isolation and interrupts on the CPU.
     add_contention_finding(d.r, f, h);
+    add_memory_finding(d.r, h);
 
     const double irq = f.irq_per_s.count(cpu) ? f.irq_per_s.at(cpu) : -1;
     if (irq > 2000)

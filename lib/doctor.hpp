@@ -75,6 +75,7 @@ struct TimerHealth {
     // thread on the core slowed throughput-bound code. probes == 0: not measured.
     ContentionTrace contention;
     double contended_longest_s = 0;  // the longest contended stretch (consecutive contended calibrations)
+    MemoryTrace memory;  // the memory probe (clock.hpp probe_memory_ticks), a block of 256 as it ends
     Calibration calm;  // the calm levels, to seed a sweep's monitor
 };
 TimerHealth measure_timer_health(double seconds);

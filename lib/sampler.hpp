@@ -83,6 +83,7 @@ struct ClockTrace {
     std::uint64_t probes_rejected = 0;  // read low (interrupted) and not used
     std::vector<double> overhead_ticks, step_ticks;  // per calibration
     std::vector<double> contention_cycles;  // the contention probe of each calibration that has one
+    std::vector<double> memory_ticks;  // the memory probes of the block each round began with (TSC ticks)
 };
 
 struct PoolResult {

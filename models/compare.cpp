@@ -173,6 +173,7 @@ CompareSide side_of(const ModelFile& m) {
     if (m.options.is_object() && m.options.contains("masked_features") && m.options["masked_features"].is_string())
         s.masked_features = m.options["masked_features"].get<std::string>();
     s.contention = m.contention_median;
+    if (m.memory_p50_ticks > 0 && m.tsc_hz > 0) s.memory_ns = 1e9 * m.memory_p50_ticks / m.tsc_hz;
     return s;
 }
 
@@ -278,6 +279,13 @@ void judge_beyond_host(CompareResult& r, const CompareOptions& o) {
             "beyond that, with that scatter added to its spread",
             q.what, percent(std::expm1(h.shift)), 100 * h.sd, h.rows));
     }
+    // What the host's memory did between the two (cold sections move with it): the one probe of ours that can
+    // say the host moved, where the contention probe holds still.
+    if (r.a.memory_ns > 0 && r.b.memory_ns > 0)
+        r.notes.push_back(fmt::format(
+            "memory probe: a read in no cache took {:.1f} ns in A and {:.1f} ns in B at the median ({}): cold "
+            "sections move with the host's memory",
+            r.a.memory_ns, r.b.memory_ns, percent(r.b.memory_ns / r.a.memory_ns - 1)));
     for (CompareRow& row : r.rows) summarise(row);
 }
 
@@ -511,7 +519,8 @@ json side_json(const CompareSide& s) {
             {"date", s.date},
             {"tool", {{"version", s.tool_version}, {"commit", s.tool_commit}}},
             {"masked_features", s.masked_features},
-            {"contention_p50", s.contention}};
+            {"contention_p50", s.contention},
+            {"memory_p50_ns", s.memory_ns > 0 ? json(s.memory_ns) : json(nullptr)}};
 }
 
 }  // namespace

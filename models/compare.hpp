@@ -92,6 +92,7 @@ struct CompareAlgorithm {
 struct CompareSide {
     std::string path, kind, machine, date, tool_version, tool_commit, masked_features;
     double contention = 0;  // the median contention level the sweep met (0: unknown)
+    double memory_ns = 0;  // the sweep's memory probe, its median (0: unknown; lib/clock.hpp probe_memory_ticks)
 };
 
 struct CompareOptions {

@@ -238,6 +238,10 @@ ModelFile fit_sweep(const SweepFile& sweep, const std::string& source, const std
         m.contention_observed = sweep.contention.p90;
         m.contention_median = sweep.contention.p50;
     }
+    if (sweep.memory.probes) {
+        m.memory_p50_ticks = sweep.memory.p50;
+        m.memory_bytes = sweep.memory.bytes;
+    }
     PointGroups groups = group_points(sweep, m, source);
     for (const auto& k : sweep.kernels) {
         for (const Cache cache : {Cache::hot, Cache::cold}) {

@@ -5,6 +5,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <string_view>
 #include <map>
 #include <string>
 #include <vector>
@@ -73,8 +76,39 @@ std::string input_provenance(const MachineInfo& m) {
         add("fputune " + m.tool_version + (m.tool_commit.empty() ? "" : " (" + m.tool_commit + ")"));
     std::string out = what.empty() ? "" : fmt::format(" * {:<15}{}\n", "", what);
     if (!m.closed_loop.empty()) out += fmt::format(" * {:<15}{}\n", "", m.closed_loop);
+    if (m.memory_p50_ticks > 0 && m.tsc_hz > 0) out += header_memory_line(m.memory_p50_ticks, m.memory_bytes, m.tsc_hz);
     return out;
 }
+
+constexpr std::string_view kMemoryLineLead = "memory probe: a ";
+constexpr std::string_view kMemoryLineMid = " KiB read in no cache took ";
+
+}  // namespace
+
+std::string header_memory_line(double p50_ticks, std::uint32_t bytes, double tsc_hz) {
+    return fmt::format(" * {:<15}{}{}{}{:.1f} ns ({:.0f} TSC ticks) at the sweep's median\n", "", kMemoryLineLead,
+                       bytes / 1024, kMemoryLineMid, 1e9 * p50_ticks / tsc_hz, p50_ticks);
+}
+
+std::optional<double> parse_header_memory_ns(const std::string& text) {
+    std::optional<double> found;
+    for (std::size_t at = text.find(kMemoryLineLead); at != std::string::npos;
+         at = text.find(kMemoryLineLead, at + 1)) {
+        const std::size_t mid = text.find(kMemoryLineMid, at);
+        const std::size_t eol = text.find('\n', at);
+        if (mid == std::string::npos || mid > eol) continue;
+        const std::string rest = text.substr(mid + kMemoryLineMid.size(), eol - mid - kMemoryLineMid.size());
+        char* end = nullptr;
+        const double ns = std::strtod(rest.c_str(), &end);
+        if (end == rest.c_str() || std::string_view(end).substr(0, 3) != " ns" || !(ns > 0) || !std::isfinite(ns))
+            continue;
+        if (found) return std::nullopt;  // several machines: no one figure to set a probe against
+        found = ns;
+    }
+    return found;
+}
+
+namespace {
 
 // Which contention each variant's bound assumes (models/contention.hpp), one line each: verify reads them.
 std::string header_contention_lines(const Recommendation& r) {

@@ -89,6 +89,10 @@ struct ModelFile {
     std::string contention;
     double contention_observed = 0;
     double contention_median = 0;  // the sweep's p50 level (0: unknown): what `compare` sets against the other file
+    // The sweep's memory probe (SweepFile::memory): a read of memory_bytes in no cache took memory_p50_ticks TSC
+    // ticks at the median (0: unknown). What `verify` (through the header) and `compare` set theirs against.
+    double memory_p50_ticks = 0;
+    std::uint32_t memory_bytes = 0;
     // Every model of the source before a -k filter took some away (empty: none did): the prior of the round
     // spread (budget.cpp) is drawn from these, so a kernel's limit does not depend on what else was asked for.
     std::vector<CacheModel> prior_models;

@@ -168,6 +168,10 @@ json to_json(const ModelFile& m) {
                            {"model",
                             "time(c) = quiet x (1 + s x (c - 1)); each model's bound statistics are stated "
                             "at its \"level\" c, each round moved there from the level it met"}};
+    if (m.memory_p50_ticks > 0)
+        j["memory"] = {{"bytes", m.memory_bytes},
+                       {"p50_ticks", m.memory_p50_ticks},
+                       {"use", "the sweep's memory probe: TSC ticks of one read of `bytes` in no cache, its median"}};
     j["thresholds"] = json::array();
     for (const auto& t : m.thresholds) {
         j["thresholds"].push_back({{"algorithm", t.algorithm},
@@ -390,6 +394,11 @@ ModelFile model_from_json(const json& j, const std::string& source) {
                                               [](const json& v, const Path& p) { return real(v, p, 0, 1000); });
             m.contention_median = member_or(*mc, "observed_p50", at, 0.0,
                                             [](const json& v, const Path& p) { return real(v, p, 0, 1000); });
+        }
+        if (const json* mm = optional_member(j, "memory", top)) {
+            const Path at = top / "memory";
+            m.memory_bytes = integer<std::uint32_t>(member(object(*mm, at), "bytes", at), at / "bytes", 64);
+            m.memory_p50_ticks = positive(member(*mm, "p50_ticks", at), at / "p50_ticks", 1e9);
         }
         if (const json* thresholds = optional_member(j, "thresholds", top))
             for (std::size_t i = 0; i < array(*thresholds, top / "thresholds").size(); ++i) {

@@ -105,7 +105,7 @@ Recommendation start_recommendation(const std::vector<ModelFile>& sources, const
              s.cpu.is_object() && s.cpu.contains("kernel_release") && s.cpu["kernel_release"].is_string()
                  ? s.cpu["kernel_release"].get<std::string>()
                  : "",
-             s.doctor_verdict, s.closed_loop});
+             s.doctor_verdict, s.closed_loop, s.memory_p50_ticks, s.memory_bytes});
         for (const auto& n : s.notes) r.notes.push_back(s.machine + ": " + n);
         if (o.dirty && s.dirty && s.dirty != o.dirty)
             r.notes.push_back(

@@ -62,6 +62,8 @@ struct MachineInfo {
     double core_per_tsc = 1, tsc_hz = 0;
     std::string kernel_release, doctor;  // the source's Linux and doctor verdict ("" = not recorded)
     std::string closed_loop;  // its sweep's closed loop in one line ("" = none)
+    double memory_p50_ticks = 0;  // its sweep's memory probe (ModelFile; 0: unknown)
+    std::uint32_t memory_bytes = 0;
 };
 
 struct Recommendation {

@@ -115,7 +115,7 @@ json to_json(const Recommendation& r) {
                    {"linux", resolve_linux_version(o.linux_version)},
                    {"command", o.command_line}};
     j["machines"] = json::array();
-    for (const auto& m : r.machines)
+    for (const auto& m : r.machines) {
         j["machines"].push_back({{"machine", m.machine},
                                  {"source", m.source},
                                  {"kind", m.kind},
@@ -124,6 +124,9 @@ json to_json(const Recommendation& r) {
                                  {"core_per_tsc", m.core_per_tsc},
                                  {"tsc_hz", m.tsc_hz},
                                  {"tool", {{"version", m.tool_version}, {"commit", m.tool_commit}}}});
+        if (m.memory_p50_ticks > 0)
+            j["machines"].back()["memory"] = {{"bytes", m.memory_bytes}, {"p50_ticks", m.memory_p50_ticks}};
+    }
     j["variants"] = json::array();
     for (const auto& row : r.variants) {
         json v = variant_json(row.bound);

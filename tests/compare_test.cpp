@@ -375,6 +375,21 @@ TEST_CASE("compare sweeps: a move of the whole host is not a change of each kern
         said = said || (n.rfind("p50 c/B: the variants moved by +", 0) == 0 && n.find("(12 variants)") != n.npos);
     CHECK(said);
     CHECK(to_json(moved)["host_move"]["p50_cycles_per_byte"]["known"] == true);
+    // Each sweep's memory probe, where both recorded one: a note sets them against each other.
+    CHECK(std::none_of(moved.notes.begin(), moved.notes.end(),
+                       [](const std::string& n) { return n.rfind("memory probe:", 0) == 0; }));
+    ModelFile a_mem = a, b_mem = twelve_kernels(2, 1.05);
+    a_mem.memory_p50_ticks = 2000;
+    b_mem.memory_p50_ticks = 2100;
+    a_mem.memory_bytes = b_mem.memory_bytes = 8192;
+    a_mem.tsc_hz = b_mem.tsc_hz = 2e9;
+    const CompareResult with_memory = compare_models(a_mem, b_mem, compare_options());
+    CHECK(std::any_of(with_memory.notes.begin(), with_memory.notes.end(), [](const std::string& n) {
+        return n.rfind("memory probe: a read in no cache took 1000.0 ns in A and 1050.0 ns in B", 0) == 0 &&
+               n.find("(+5.0 %)") != n.npos;
+    }));
+    CHECK(to_json(with_memory)["b"]["memory_p50_ns"] == Approx(1050));
+    CHECK(to_json(moved)["b"]["memory_p50_ns"].is_null());
     // The same host move, and k3 20 % slower on top of it: k3 alone is slower, by 20 % beyond the host's move.
     const CompareResult k3 = compare_models(a, twelve_kernels(3, 1.05, {{"k3", 1.2}}), compare_options());
     CHECK(k3.changed() == 1);

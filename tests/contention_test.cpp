@@ -14,6 +14,7 @@
 #include "contention_levels.hpp"
 #include "doctor.hpp"
 #include "errors.hpp"
+#include "header.hpp"
 #include "sampler.hpp"
 #include "registry.hpp"
 #include "sibling.hpp"
@@ -314,4 +315,67 @@ TEST_CASE("contention levels: a few probes that read low do not set the quiet le
     CHECK(t.contended_share == Approx(334.0 / 1000).margin(0.005));
     // Few probes: the fastest.
     CHECK(best_probe_cycles({2100, 2000, 2050}) == 2000);
+}
+
+TEST_CASE("memory probe: reads in no cache, in blocks, summarised in quantiles", "[contention][memory]") {
+    CHECK(probe_memory_ticks() > 0);
+    const std::vector<double> block = probe_memory_block(16);
+    CHECK(block.size() == 16);
+    // 8 KiB from memory: at least a few hundred ns on any machine of today (~25 GB/s for one core).
+    for (double t : block) CHECK(t / tsc_info().hz > 2e-7);
+    const MemoryTrace t = summarise_memory({0, -5, 1000, 1100, 1200, 1300, 1400, 1500, 1600, 1700, 1800, 1900, 2000});
+    CHECK(t.probes == 11);  // the unknown ones left out
+    CHECK(t.bytes == kMemoryProbeBytes);
+    CHECK(t.p10 == 1100);
+    CHECK(t.p50 == 1500);
+    CHECK(t.p90 == 1900);
+    CHECK(summarise_memory({}).probes == 0);
+    // A sweep's file takes the trace of whichever run probed more (a resumed file keeps the longer one).
+    SweepFile f = one_point_sweep();
+    PoolResult pool;
+    pool.clock.memory_ticks = {1000, 1200, 1100};
+    record_contention(f, pool, [](const SectionPoint&) { return nullptr; });
+    CHECK(f.memory.probes == 3);
+    CHECK(f.memory.p50 == 1100);
+    pool.clock.memory_ticks = {5000};
+    record_contention(f, pool, [](const SectionPoint&) { return nullptr; });
+    CHECK(f.memory.p50 == 1100);
+}
+
+TEST_CASE("sweep file: the memory trace round-trips, missing is unknown, garbage is an error",
+          "[contention][memory][format]") {
+    SweepFile f = one_point_sweep();
+    f.memory = {300, 8192, 1900, 2050, 2400};
+    const SweepFile back = read_edited(f, [](nlohmann::json&) {});
+    CHECK(back.memory.probes == 300);
+    CHECK(back.memory.bytes == 8192);
+    CHECK(back.memory.p10 == 1900);
+    CHECK(back.memory.p50 == 2050);
+    CHECK(back.memory.p90 == 2400);
+    CHECK(read_edited(f, [](nlohmann::json& j) { j.erase("memory"); }).memory.probes == 0);  // an older file
+    auto error_of = [&](const std::function<void(nlohmann::json&)>& edit) {
+        try {
+            read_edited(f, edit);
+        } catch (const InputError& e) {
+            return std::string(e.what());
+        }
+        return std::string("(read)");
+    };
+    CHECK_THAT(error_of([](nlohmann::json& j) { j["memory"]["ticks"]["p50"] = -1; }),
+               Catch::Contains("memory.ticks.p50"));
+    CHECK_THAT(error_of([](nlohmann::json& j) { j["memory"]["ticks"]["p10"] = 3000; }),
+               Catch::Contains("memory.ticks") && Catch::Contains("p10 <= p50 <= p90"));
+    CHECK_THAT(error_of([](nlohmann::json& j) { j["memory"].erase("bytes"); }), Catch::Contains("memory"));
+}
+
+TEST_CASE("header: the sweep's memory probe is stated, one line per machine, and read back", "[contention][memory]") {
+    const std::string line = header_memory_line(2048, 8192, 2.6e9);
+    CHECK_THAT(line, Catch::Contains("memory probe: a 8 KiB read in no cache took 787.7 ns (2048 TSC ticks)"));
+    const std::optional<double> ns = parse_header_memory_ns("/*\n * CPU: x\n" + line + " */\n");
+    REQUIRE(ns);
+    CHECK(*ns == Approx(787.7));
+    CHECK_FALSE(parse_header_memory_ns("/* no probe */"));
+    // Two machines (recommend --from a --from b): no one figure to set verify's probe against.
+    CHECK_FALSE(parse_header_memory_ns(line + header_memory_line(3000, 8192, 2e9)));
+    CHECK_FALSE(parse_header_memory_ns(" * memory probe: a 8 KiB read in no cache took many ns\n"));
 }

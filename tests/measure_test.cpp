@@ -144,6 +144,8 @@ TEST_CASE("sampling pool: a point that never gives a possible sample ends at twi
     CHECK(r.points[1].rejected > 0);
     CHECK(!r.points[0].cycles.empty());
     CHECK(r.elapsed_s < 5);  // it ended (the bound itself is 2 x 0.05 s plus a calibration)
+    // Each round began with a block of the memory probe (clock.hpp probe_memory_block).
+    CHECK(r.clock.memory_ticks.size() == 2 * static_cast<std::size_t>(kMemoryBlockProbes));
 }
 
 TEST_CASE("sampling pool: a long point needs only its median, one whose time runs out is unsettled and counted",
