@@ -73,8 +73,8 @@ double probe_contention_ticks() noexcept;
 // Where the contention probe sees a sibling take the core's ports, this one sees other tenants take the
 // memory's bandwidth: on a 2-vCPU Intel Xeon VM (2026-12-02) the cold sections of every kernel moved by up to
 // 10 % between sweeps minutes apart, all at once, while the contention probe held still; over ten minutes a
-// cold CRC section's per-second median followed this probe's with a correlation of 0.97. The buffer is mapped
-// on the first call.
+// cold CRC section's per-second median followed the same kind of read's with a correlation of 0.97. The
+// buffer is mapped on the first call.
 inline constexpr std::size_t kMemoryProbeBytes = 8192;
 double probe_memory_ticks();
 // A block of `probes` memory probes, kMemoryBlockGapS apart, with no section between them: what other tenants
