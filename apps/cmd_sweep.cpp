@@ -294,11 +294,15 @@ void print_summary(const SweepFile& file, const std::string& output) {
     for (const auto& p : file.sections) interrupted += p.cycles.samples ? p.cycles.interrupted : p.ticks.interrupted;
     std::ostream& summary = is_stdout_path(output) ? std::cerr : std::cout;  // `-o -` keeps stdout pure JSON
     summary << fmt::format(
-        "{} {}: {} kernels, {} section points, {} threshold points in {:.0f} s ({} rounds, {}); {} samples hit by "
+        "{} {}: {} kernels, {} section points, {} threshold points sampled in {} s ({} rounds, {}); {} samples hit by "
         "interruptions; "
         "{} impossible samples and {} in host disturbances measured again{}\n",
         file.partial ? "partial sweep written to" : "wrote", output, file.kernels.size(), file.sections.size(),
-        file.thresholds.size(), file.sampling.elapsed_s, file.sampling.rounds,
+        file.thresholds.size(),
+        // A quick sweep of one kernel samples in well under a second: "0 s" would read as nothing sampled.
+        file.sampling.elapsed_s < 10 ? fmt::format("{:.1f}", file.sampling.elapsed_s)
+                                     : fmt::format("{:.0f}", file.sampling.elapsed_s),
+        file.sampling.rounds,
         file.partial ? std::string("stopped before its last round ended")
         : file.sampling.unsettled
             ? fmt::format("{} points UNSETTLED: their time ran out, see the warning", file.sampling.unsettled)
