@@ -220,29 +220,40 @@ private:
 
 // --sibling busy[:LOAD]: the co-runner on the CPU's SMT sibling (idle until the first busy round), or a
 // UsageError when the option is garbage, the CPU has no sibling, or the sibling cannot be used.
+// --neighbour busy[:LOAD]: the same on another CPU that is not the sibling (what other cores take: memory
+// bandwidth, the L3), on any machine of two CPUs or more. Which option ran is `option` ("sibling" or
+// "neighbour"), the key the file records it under.
 std::unique_ptr<SiblingRunner> start_sibling(const po::variables_map& vm, const std::string& root,
-                                             const SweepOptions& opt) {
-    if (!vm.count("sibling")) return nullptr;
-    const std::string text = vm["sibling"].as<std::string>();
+                                             const SweepOptions& opt, const std::vector<int>& allowed,
+                                             std::string& option) {
+    if (vm.count("sibling") && vm.count("neighbour"))
+        throw UsageError("--sibling and --neighbour: one co-runner at a time; give one of them");
+    option = vm.count("sibling") ? "sibling" : vm.count("neighbour") ? "neighbour" : "";
+    if (option.empty()) return nullptr;
+    const std::string text = vm[option].as<std::string>();
     const std::optional<SiblingLoad> load = parse_sibling_option(text);
-    if (!load) throw UsageError(fmt::format("--sibling '{}': accepted: {}", text, kSiblingLoads));
+    if (!load) throw UsageError(fmt::format("--{} '{}': accepted: {}", option, text, kSiblingLoads));
+    if (opt.sampling.rounds < 2)
+        throw UsageError(fmt::format("--{} needs 2 rounds or more: quiet and busy rounds alternate (--rounds 4)",
+                                     option));
     std::string why;
-    const std::optional<int> cpu = sibling_to_load(root, opt.cpu, why);
-    if (!cpu)
+    const std::optional<int> cpu = option == "sibling" ? sibling_to_load(root, opt.cpu, why)
+                                                       : neighbour_to_load(root, opt.cpu, allowed, why);
+    if (!cpu && option == "sibling")
         throw UsageError(
             fmt::format("--sibling {}: {}; there is no sibling to load, so drop --sibling (every sweep "
-                        "records the contention it meets), or pin with --cpu to a CPU that has one",
-                        text, why));
-    if (opt.sampling.rounds < 2)
-        throw UsageError("--sibling needs 2 rounds or more: quiet and busy rounds alternate (--rounds 4)");
+                        "records the contention it meets), or pin with --cpu to a CPU that has one; "
+                        "--neighbour {} loads another CPU",
+                        text, why, text));
+    if (!cpu) throw UsageError(fmt::format("--neighbour {}: {}; allow another CPU, or drop --neighbour", text, why));
     auto runner = std::make_unique<SiblingRunner>(*cpu, *load, opt.kernels);  // busy:same runs these
     for (int i = 0; i < 100 && !runner->pinned(); ++i) usleep(1000);
     if (!runner->pinned())
         throw UsageError(
-            fmt::format("--sibling {}: CPU {}, the sibling of CPU {}, is not one this process may run on "
-                        "(taskset, cgroup); allow it, or drop --sibling",
-                        text, *cpu, opt.cpu));
-    spdlog::info("sibling: CPU {} runs the '{}' load in rounds 2, 4, ...; rounds 1, 3, ... are quiet", *cpu,
+            fmt::format("--{} {}: CPU {}, the {} of CPU {}, is not one this process may run on "
+                        "(taskset, cgroup); allow it, or drop --{}",
+                        option, text, *cpu, option, opt.cpu, option));
+    spdlog::info("{}: CPU {} runs the '{}' load in rounds 2, 4, ...; rounds 1, 3, ... are quiet", option, *cpu,
                  sibling_load_name(*load));
     return runner;
 }
@@ -260,10 +271,11 @@ void report_contention(const SweepFile& f, std::ostream& out) {
         "contention: throughput-bound code ran {:.2f}x its best at p50, {:.2f}x at p90, {:.2f}x at most; contended "
         "(>= {:.2f}x) in {:.0f} % of {} probes\n",
         c.p50, c.p90, c.max, c.contended_above, 100 * c.contended_share, c.probes);
-    if (!f.options.contains("sibling")) return;
+    const std::string option = f.options.contains("sibling") ? "sibling" : "neighbour";
+    if (!f.options.contains(option)) return;
     for (const auto& [key, st] : sibling_stretches(f))
-        out << fmt::format("  {:<32} {:<4} {:.2f}x under the sibling's '{}' load ({} points)\n", key.first, key.second,
-                           st.stretch, f.options["sibling"].value("load", "?"), st.points);
+        out << fmt::format("  {:<32} {:<4} {:.2f}x under the {}'s '{}' load ({} points)\n", key.first, key.second,
+                           st.stretch, option, f.options[option].value("load", "?"), st.points);
 }
 
 // The first pass, in (1 - loop_share) of the time budget when the closed loop runs, then the loop in what is
@@ -345,6 +357,9 @@ po::options_description sweep_description() {
         "sibling", po::value<std::string>(),
         "busy[:int|vec|mem|same]: run that load on the CPU's SMT sibling in every other round (the worst case a kernel "
         "meets with SMT on); refused where the CPU has no sibling")(
+        "neighbour", po::value<std::string>(),
+        "busy[:int|vec|mem|same]: the same on another CPU, not a sibling (what other cores take: memory bandwidth, "
+        "the L3; busy:mem is the load that matters there)")(
         "budget", po::value<std::string>()->default_value("30us"),
         "the closed loop's question: the time budget per section whose limits it measures at their exact size")(
         "min-freq", po::value<std::string>()->default_value("1GHz"), "the closed loop's minimum core clock")(
@@ -377,9 +392,11 @@ int run_sweep(const Args& args) {
     const std::string csv_path = vm.count("csv") ? vm["csv"].as<std::string>() : "";
     refuse_same_files({{"-o", output}, {"--csv", csv_path}}, {});
     refuse_same_files({{"--csv", csv_path}}, {{"--resume", vm.count("resume") ? vm["resume"].as<std::string>() : ""}});
+    const std::vector<int> allowed = allowed_cpus();  // before pinning narrows them to one
     opt.cpu = pin_cpu(vm);
     const std::string root = vm["root"].as<std::string>();
-    std::unique_ptr<SiblingRunner> sibling = start_sibling(vm, root, opt);
+    std::string co_runner;  // "sibling", "neighbour" or "" (none)
+    std::unique_ptr<SiblingRunner> sibling = start_sibling(vm, root, opt, allowed, co_runner);
 
     SweepInputs in;
     in.cpu = probe_cpu();
@@ -421,7 +438,7 @@ int run_sweep(const Args& args) {
     progress.update(1, 1, "done");
     if (sibling) {
         sibling->set_busy(false);
-        file.options["sibling"] = {
+        file.options[co_runner] = {
             {"cpu", sibling->cpu()}, {"load", sibling_load_name(sibling->load())}, {"busy_rounds", "odd"}};
     }
     for (const std::string& w : file.warnings) spdlog::warn("{}", w);

@@ -249,6 +249,16 @@ bool pin_to_cpu(int cpu) noexcept {
     return sched_setaffinity(0, sizeof set, &set) == 0;
 }
 
+std::vector<int> allowed_cpus() {
+    std::vector<int> out;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) != 0) return out;
+    for (int c = 0; c < CPU_SETSIZE; ++c)
+        if (CPU_ISSET(c, &set)) out.push_back(c);
+    return out;
+}
+
 int last_allowed_cpu() noexcept {
     cpu_set_t set;
     CPU_ZERO(&set);

@@ -92,5 +92,6 @@ void spin_core_cycles(std::uint64_t cycles) noexcept;
 // Pins the calling thread to one CPU; returns false (and leaves affinity alone) if not allowed.
 bool pin_to_cpu(int cpu) noexcept;
 int last_allowed_cpu() noexcept;
+std::vector<int> allowed_cpus();  // the CPUs this thread may run on (taskset, cgroup), ascending
 
 }  // namespace fputune

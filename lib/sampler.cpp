@@ -197,11 +197,12 @@ private:
     bool run_round(int r, int rounds) {
         const double remaining = budget_s_ - now_s_since(start_, hz_);
         round_budget_s_ = std::max(remaining, 0.0) / (rounds - r);
-        // The host's memory as the round begins, with no section of ours in flight (clock.hpp probe_memory_block).
+        // The host's memory as the round begins, with no section of ours in flight (clock.hpp probe_memory_block),
+        // and with the hook's change (a co-runner's load) in place.
         close_interval();
+        if (hooks_.on_round) hooks_.on_round(r);
         const std::vector<double> memory = probe_memory_block();
         res_.clock.memory_ticks.insert(res_.clock.memory_ticks.end(), memory.begin(), memory.end());
-        if (hooks_.on_round) hooks_.on_round(r);
         before_ = calibrate_now(monitor_.probe_floor());  // the round's levels (with the hook's change in place)
         round_start_ = tsc_begin();
         left_ = specs_.size();

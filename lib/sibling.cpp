@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include <algorithm>
+#include <cstring>
 
 #include <fmt/format.h>
 
@@ -65,11 +66,14 @@ std::size_t same_sources(const Kernel& k) noexcept {
 }
 
 // One pass over 64 KiB of the stream (it walks the whole buffer over successive calls).
-std::uint64_t mem_load(const std::vector<std::uint64_t>& v, std::size_t& at) noexcept {
-    std::uint64_t sum = 0;
-    const std::size_t n = 8192;
-    for (std::size_t i = 0; i < n; i += 8) sum += v[(at + i) % v.size()];
-    at = (at + n) % v.size();
+// 8 KiB copied from one half of the buffer to the other, the next 8 KiB each time: a read and a write stream
+// through memory, as a neighbour's bulk work (or a kernel's cold section) makes them.
+std::uint64_t mem_load(std::vector<std::uint64_t>& v, std::size_t& at) noexcept {
+    const std::size_t n = 1024, half = v.size() / 2;  // words
+    if (at + n > half) at = 0;
+    std::memcpy(v.data() + half + at, v.data() + at, n * sizeof(std::uint64_t));
+    const std::uint64_t sum = v[half + at];
+    at += n;
     return sum;
 }
 
@@ -103,9 +107,25 @@ std::optional<int> sibling_to_load(const std::string& root, int cpu, std::string
     return std::nullopt;
 }
 
+std::optional<int> neighbour_to_load(const std::string& root, int cpu, const std::vector<int>& allowed,
+                                     std::string& why) {
+    const std::vector<int> siblings = smt_siblings(root, cpu);
+    for (auto it = allowed.rbegin(); it != allowed.rend(); ++it)
+        if (*it != cpu && std::find(siblings.begin(), siblings.end(), *it) == siblings.end()) return *it;
+    why = siblings.empty()
+              ? fmt::format("CPU {} is the only CPU this process may run on (taskset, cgroup, or a machine of one CPU)",
+                            cpu)
+              : fmt::format("every CPU this process may run on is CPU {} or its SMT sibling (taskset, cgroup, or a "
+                            "machine of one core)",
+                            cpu);
+    return std::nullopt;
+}
+
 SiblingRunner::SiblingRunner(int cpu, SiblingLoad load, const std::vector<const Kernel*>& kernels)
     : cpu_(cpu), load_(load) {
-    if (load_ == SiblingLoad::mem) stream_.assign((64u << 20) / sizeof(std::uint64_t), 1);
+    // 512 MiB: beyond the L3 of any part we know (a 2-vCPU Intel Xeon VM's 64 MiB read stream moved cold
+    // sections by 1-3 %, where a copy over 512 MiB on the other vCPU moved a fast cold kernel by 5-23 %).
+    if (load_ == SiblingLoad::mem) stream_.assign((std::size_t{512} << 20) / sizeof(std::uint64_t), 1);
     if (load_ == SiblingLoad::same) {
         std::size_t area = 0, key = 0;
         for (const Kernel* k : kernels) {

@@ -20,7 +20,7 @@ namespace fputune {
 enum class SiblingLoad {
     int_alu,  // independent scalar integer chains: the integer ports
     vec_alu,  // independent SSE2 integer-vector chains: the vector ports our kernels use
-    mem,  // a read stream over 64 MiB: the load ports, L1/L2 and memory bandwidth
+    mem,  // a copy (read and write streams) over 512 MiB: the load and store ports, the caches, memory bandwidth
     // The swept kernels' own code: sections of about 4 KiB of the kernel set_kernel() names (the one the
     // main thread measures), or of each swept FPU kernel in turn while none is named: the ports, tables and
     // caches the kernel itself wants, as two requests of one algorithm on sibling threads meet.
@@ -34,6 +34,11 @@ inline constexpr const char* kSiblingLoads = "busy, busy:int, busy:vec, busy:mem
 // The sibling to load for `cpu` under `root` (doctor.hpp smt_siblings): the first, or nullopt with `why`
 // saying what the topology shows.
 std::optional<int> sibling_to_load(const std::string& root, int cpu, std::string& why);
+// The neighbour to load for `cpu` (sweep --neighbour): a CPU of `allowed` that is neither `cpu` nor one of its
+// SMT siblings under `root`, the last such; nullopt with `why` when there is none. Its loads share what cores
+// share (memory bandwidth, the L3), not the core's ports: the `mem` load is the one that matters there.
+std::optional<int> neighbour_to_load(const std::string& root, int cpu, const std::vector<int>& allowed,
+                                     std::string& why);
 
 // Runs a load on one CPU in its own thread while it is on (start/stop may be called many times: a sweep
 // toggles it round by round); joined on destruction. `kernels`: what the `same` load runs (those that need

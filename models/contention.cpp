@@ -172,7 +172,7 @@ std::map<std::pair<std::string, std::string>, Sensitivity> sweep_sensitivities(c
 
 std::map<std::pair<std::string, std::string>, SiblingStretch> sibling_stretches(const SweepFile& f) {
     std::map<std::pair<std::string, std::string>, std::vector<double>> ratios;
-    if (!f.options.is_object() || !f.options.contains("sibling")) return {};
+    if (!f.options.is_object() || !(f.options.contains("sibling") || f.options.contains("neighbour"))) return {};
     for (const SectionPoint& p : f.sections) {
         double busy = 0, quiet = 0;
         int nb = 0, nq = 0;

@@ -54,7 +54,8 @@ std::vector<std::vector<ContentionObservation>> section_observations(const Sweep
 // Every kernel x cache state with section points in the file: its sensitivity.
 std::map<std::pair<std::string, std::string>, Sensitivity> sweep_sensitivities(const SweepFile& f);
 
-// A sweep made with --sibling busy[:LOAD] (its options' "sibling": the load ran in the odd rounds): per kernel
+// A sweep made with --sibling or --neighbour busy[:LOAD] (its options' "sibling" or "neighbour": the load ran in
+// the odd rounds): per kernel
 // and cache state, the median over points of (mean p50 of the busy rounds) / (mean p50 of the quiet ones).
 struct SiblingStretch {
     double stretch = 0;

@@ -53,14 +53,16 @@ struct CliScratch {
     }
 
     // A lock folder of our own: tests running beside this one pin measuring runs to the same CPU.
-    CliResult run(const std::string& args) const {
+    // `launcher`: a command that runs fputune (e.g. "taskset -c 0"), the environment passed through it.
+    CliResult run(const std::string& args, const std::string& launcher = "") const {
         const std::string bin = (std::filesystem::read_symlink("/proc/self/exe").parent_path() / ".." / "apps" /
                                  "fputune")
                                     .lexically_normal()
                                     .string();
         const std::filesystem::path out = dir() / "out", err = dir() / "err";
         const std::string env = "FPUTUNE_LOCK_DIR=" + dir().string() + " ";
-        const int status = std::system((env + bin + " " + args + " >" + out.string() + " 2>" + err.string()).c_str());
+        const std::string cmd = env + (launcher.empty() ? "" : launcher + " ") + bin + " " + args;
+        const int status = std::system((cmd + " >" + out.string() + " 2>" + err.string()).c_str());
         return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
     }
 };

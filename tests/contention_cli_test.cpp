@@ -25,7 +25,7 @@ fs::path scratch() { return kCli.dir(); }
 std::string put(const std::string& rel, const std::string& text) { return kCli.put(rel, text); }
 std::string slurp(const fs::path& p) { return fputune_test::CliScratch::slurp(p); }
 using Result = fputune_test::CliResult;
-Result run_fputune(const std::string& args) { return kCli.run(args); }
+Result run_fputune(const std::string& args, const std::string& launcher = "") { return kCli.run(args, launcher); }
 
 // A /sys tree in which CPU 0 and 1 are SMT siblings or not.
 std::string topology(const std::string& name, bool siblings) {
@@ -55,6 +55,23 @@ TEST_CASE("CLI sweep --sibling: refused without a sibling, or with a load that d
                    "accepted: busy, busy:int, busy:vec, busy:mem, busy:same");
     check_one_line(run_fputune("sweep --sibling idle" + out + pair), "--sibling 'idle'");
     check_one_line(run_fputune("sweep --sibling busy --rounds 1" + out + pair), "needs 2 rounds");
+    // Without a sibling the refusal names the option that loads another CPU instead.
+    check_one_line(run_fputune("sweep --sibling busy:mem" + out + alone), "--neighbour busy:mem loads another CPU");
+}
+
+TEST_CASE("CLI sweep --neighbour: one co-runner at a time, a load that exists, another CPU to run it on",
+          "[contention][cli]") {
+    const std::string alone = topology("alone", false), pair = topology("pair", true);
+    const std::string out = " -o " + (scratch() / "s.json").string() + " -k sha256-generic --cpu 0 --root ";
+    check_one_line(run_fputune("sweep --neighbour busy:mem --sibling busy" + out + pair), "one co-runner at a time");
+    check_one_line(run_fputune("sweep --neighbour busy:disk" + out + pair), "--neighbour 'busy:disk': accepted:");
+    check_one_line(run_fputune("sweep --neighbour busy:mem --rounds 1" + out + pair), "--neighbour needs 2 rounds");
+    // Pinned to one CPU (taskset): no other CPU to load.
+    check_one_line(run_fputune("sweep --neighbour busy:mem" + out + alone, "taskset -c 0"),
+                   "--neighbour busy:mem: CPU 0 is the only CPU this process may run on");
+    // CPU 1, the only other one, is CPU 0's sibling.
+    check_one_line(run_fputune("sweep --neighbour busy:mem" + out + pair, "taskset -c 0,1"),
+                   "every CPU this process may run on is CPU 0 or its SMT sibling");
 }
 
 namespace {

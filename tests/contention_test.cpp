@@ -203,6 +203,15 @@ TEST_CASE("sibling: the topology names each CPU's SMT siblings, or none", "[cont
     CHECK(why.find("CPU 1 has no SMT sibling") != std::string::npos);
     CHECK_FALSE(sibling_to_load(alone.root.string(), 2, why).has_value());
     CHECK_FALSE(sibling_to_load(alone.root.string(), 7, why).has_value());
+    // --neighbour: another allowed CPU that is not a sibling, the last such.
+    why.clear();
+    CHECK(neighbour_to_load(alone.root.string(), 1, {0, 1}, why) == 0);
+    CHECK(neighbour_to_load(alone.root.string(), 0, {0, 1, 2}, why) == 2);
+    CHECK(neighbour_to_load(smt.root.string(), 1, {0, 1, 2, 3}, why) == 2);  // 3 is CPU 1's sibling
+    CHECK(neighbour_to_load(smt.root.string(), 0, {0, 2}, why) == std::nullopt);  // only itself and its sibling
+    CHECK_THAT(why, Catch::Contains("every CPU this process may run on is CPU 0 or its SMT sibling"));
+    CHECK(neighbour_to_load(alone.root.string(), 1, {1}, why) == std::nullopt);
+    CHECK_THAT(why, Catch::Contains("CPU 1 is the only CPU this process may run on"));
 }
 
 TEST_CASE("sibling: the loads parse by name, and the co-runner runs only while busy", "[contention][sibling]") {
