@@ -57,6 +57,16 @@ SweepFile read_edited(const SweepFile& f, const std::function<void(nlohmann::jso
     return sweep_from_json(j, "edited.json");
 }
 
+// The one error reading the edited file gives ("(read)" when it reads).
+std::string read_error(const SweepFile& f, const std::function<void(nlohmann::json&)>& edit) {
+    try {
+        read_edited(f, edit);
+    } catch (const InputError& e) {
+        return e.what();
+    }
+    return "(read)";
+}
+
 }  // namespace
 
 TEST_CASE("contention levels: the best probe is 1, quantiles and the contended share follow", "[contention]") {
@@ -120,14 +130,7 @@ TEST_CASE("sweep file: contention levels round-trip, missing is unknown, garbage
     CHECK(old.sections[0].rounds[1].contention == 0);
 
     // Garbage: one clear error naming the field.
-    auto error_of = [&](const std::function<void(nlohmann::json&)>& edit) {
-        try {
-            read_edited(f, edit);
-        } catch (const InputError& e) {
-            return std::string(e.what());
-        }
-        return std::string("(read)");
-    };
+    auto error_of = [&](const std::function<void(nlohmann::json&)>& edit) { return read_error(f, edit); };
     CHECK(error_of([](nlohmann::json& j) { j["sections"][0]["contention"] = 0.5; }).find("sections[0].contention") !=
           std::string::npos);
     CHECK(error_of([](nlohmann::json& j) {
@@ -362,14 +365,7 @@ TEST_CASE("sweep file: the memory trace round-trips, missing is unknown, garbage
     CHECK(back.memory.p50 == 2050);
     CHECK(back.memory.p90 == 2400);
     CHECK(read_edited(f, [](nlohmann::json& j) { j.erase("memory"); }).memory.probes == 0);  // an older file
-    auto error_of = [&](const std::function<void(nlohmann::json&)>& edit) {
-        try {
-            read_edited(f, edit);
-        } catch (const InputError& e) {
-            return std::string(e.what());
-        }
-        return std::string("(read)");
-    };
+    auto error_of = [&](const std::function<void(nlohmann::json&)>& edit) { return read_error(f, edit); };
     CHECK_THAT(error_of([](nlohmann::json& j) { j["memory"]["ticks"]["p50"] = -1; }),
                Catch::Contains("memory.ticks.p50"));
     CHECK_THAT(error_of([](nlohmann::json& j) { j["memory"]["ticks"]["p10"] = 3000; }),
