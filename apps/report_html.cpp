@@ -275,10 +275,24 @@ std::string contention_html(const ReportData& d) {
                            : level >= 1                     ? fmt::format("c = {:.2f}", level)
                                                             : std::string("as measured"));
     }
+    // The host's memory as each sweep's probe found it: cold sections move with it.
+    std::string memory;
+    for (std::size_t i = 0; i < d.inputs.size(); ++i) {
+        const std::optional<ModelFile>& m = d.inputs[i].model;
+        if (m && m->memory_p50_ticks > 0 && m->tsc_hz > 0)
+            memory += fmt::format("{}[{}] {} KiB in {:.1f} ns", memory.empty() ? "" : "; ", i + 1,
+                                  m->memory_bytes / 1024, 1e9 * m->memory_p50_ticks / m->tsc_hz);
+    }
     return fmt::format(
-        "<p class=\"contention\">Contention: the limits are stated at <b>{}</b> (<code>--contention</code>, as "
-        "<code>recommend</code>; kernels without a known sensitivity as measured, docs/contention.md): {}.</p>\n",
-        esc(d.options.question.contention), per.empty() ? std::string("no input has section models") : esc(per));
+               "<p class=\"contention\">Contention: the limits are stated at <b>{}</b> (<code>--contention</code>, "
+               "as <code>recommend</code>; kernels without a known sensitivity as measured, docs/contention.md): "
+               "{}.</p>\n",
+               esc(d.options.question.contention), per.empty() ? std::string("no input has section models") : esc(per)) +
+           (memory.empty() ? std::string()
+                           : fmt::format("<p class=\"memory\">Memory: a read in no cache (the memory probe, "
+                                         "docs/contention.md) at the sweep's median: {}. Cold sections move with it, "
+                                         "and a limit holds at the memory speed its sweep met.</p>\n",
+                                         esc(memory)));
 }
 
 std::string summary(const ReportData& d) {

@@ -300,6 +300,8 @@ TEST_CASE("CLI: report of the two committed machines: every chart of every algor
     // The contention the limits are stated at, said: these files are from before the probe.
     CHECK_THAT(html, Catch::Contains("the limits are stated at <b>quiet</b>") &&
                          Catch::Contains("[2] records no contention: as measured"));
+    // Nor did they probe the memory: no line for it (a sweep that did gets "[1] 8 KiB in 816.9 ns").
+    CHECK(html.find("<p class=\"memory\">") == std::string::npos);
     // Self-contained: no URL, no script, no external resource of any kind.
     CHECK(html.rfind("<!DOCTYPE html>", 0) == 0);
     CHECK(html.find("</html>") != std::string::npos);
@@ -417,6 +419,17 @@ std::vector<double> plot_xs(const std::string& group) {
 }
 
 }  // namespace
+
+TEST_CASE("CLI: report says the memory probe of each sweep that made one", "[report][cli]") {
+    SweepFile sweep = synthetic_sweep("Test CPU", 2000, 0.8);
+    sweep.memory = {512, 8192, 1800, 2000, 2400};  // ticks at 2.5 GHz: 800 ns at the median
+    const std::string path = write_temp_sweep("memory.json", sweep);
+    const std::string out = (temp_dir() / "memory.html").string();
+    const Run r = run_fputune("report --from " + path + " --budget 30us --min-freq 1GHz -o " + out);
+    INFO(r.err);
+    REQUIRE(r.rc == 0);
+    CHECK_THAT(read_file(out), Catch::Contains("<p class=\"memory\">") && Catch::Contains("[1] 8 KiB in 800.0 ns"));
+}
 
 TEST_CASE("CLI: report draws each limit's interval as a band from its limit, where recommend puts it",
           "[report][cli]") {
