@@ -69,12 +69,11 @@ MemoryTrace summarise_memory(const std::vector<double>& ticks) {
     MemoryTrace m;
     if (v.empty()) return m;
     std::sort(v.begin(), v.end());
-    auto at = [&](double q) { return v[static_cast<std::size_t>(q * static_cast<double>(v.size() - 1) + 0.5)]; };
     m.probes = v.size();
     m.bytes = static_cast<std::uint32_t>(kMemoryProbeBytes);
-    m.p10 = at(0.1);
-    m.p50 = at(0.5);
-    m.p90 = at(0.9);
+    m.p10 = at(v, 0.1);
+    m.p50 = at(v, 0.5);
+    m.p90 = at(v, 0.9);
     return m;
 }
 
