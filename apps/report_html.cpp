@@ -279,9 +279,9 @@ std::string contention_html(const ReportData& d) {
     std::string memory;
     for (std::size_t i = 0; i < d.inputs.size(); ++i) {
         const std::optional<ModelFile>& m = d.inputs[i].model;
-        if (m && m->memory_p50_ticks > 0 && m->tsc_hz > 0)
+        if (m && m->memory_p50_ns() > 0)
             memory += fmt::format("{}[{}] {} KiB in {:.1f} ns", memory.empty() ? "" : "; ", i + 1,
-                                  m->memory_bytes / 1024, 1e9 * m->memory_p50_ticks / m->tsc_hz);
+                                  m->memory_bytes / 1024, m->memory_p50_ns());
     }
     return fmt::format(
                "<p class=\"contention\">Contention: the limits are stated at <b>{}</b> (<code>--contention</code>, "

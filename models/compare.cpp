@@ -173,7 +173,7 @@ CompareSide side_of(const ModelFile& m) {
     if (m.options.is_object() && m.options.contains("masked_features") && m.options["masked_features"].is_string())
         s.masked_features = m.options["masked_features"].get<std::string>();
     s.contention = m.contention_median;
-    if (m.memory_p50_ticks > 0 && m.tsc_hz > 0) s.memory_ns = 1e9 * m.memory_p50_ticks / m.tsc_hz;
+    s.memory_ns = m.memory_p50_ns();
     return s;
 }
 

@@ -93,6 +93,7 @@ struct ModelFile {
     // ticks at the median (0: unknown). What `verify` (through the header) and `compare` set theirs against.
     double memory_p50_ticks = 0;
     std::uint32_t memory_bytes = 0;
+    double memory_p50_ns() const { return memory_p50_ticks > 0 && tsc_hz > 0 ? 1e9 * memory_p50_ticks / tsc_hz : 0; }
     // Every model of the source before a -k filter took some away (empty: none did): the prior of the round
     // spread (budget.cpp) is drawn from these, so a kernel's limit does not depend on what else was asked for.
     std::vector<CacheModel> prior_models;
