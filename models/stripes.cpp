@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <limits>
+#include <set>
+#include <string>
 
 #include <fmt/format.h>
 
@@ -21,15 +23,13 @@ std::vector<StripeSeries> stripe_series(const ModelFile& m, Cache preferred) {
     // One cache state per kernel, for all its series: the preferred one where any series has it. A series
     // measured in the other state only (the closed loop's count series, measured in its question's state) would
     // set a count in this state from the other's costs.
-    auto has_preferred = [&](const std::string& kernel) {
-        return std::any_of(choices.begin(), choices.end(), [&](const ModelChoice& c) {
-            return multi_source(*c.kernel) && c.kernel->kernel() == kernel && c.cache == preferred;
-        });
-    };
+    std::set<std::string> has_preferred;  // the kernels any of whose series has the preferred state
+    for (const ModelChoice& c : choices)
+        if (multi_source(*c.kernel) && c.cache == preferred) has_preferred.insert(c.kernel->kernel());
     for (const ModelChoice& c : choices) {
         const KernelInfo& k = *c.kernel;
         if (!multi_source(k)) continue;
-        const Cache cache = has_preferred(k.kernel()) ? preferred : other(preferred);
+        const Cache cache = has_preferred.count(k.kernel()) ? preferred : other(preferred);
         if (c.cache != cache) continue;
         auto it = std::find_if(out.begin(), out.end(), [&](const StripeSeries& s) { return s.kernel == k.kernel(); });
         if (it == out.end()) {
