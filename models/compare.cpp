@@ -145,12 +145,17 @@ Estimate limit_estimate(const VariantResult& v) {
 
 std::string percent(double rel) { return fmt::format("{:+.1f} %", 100 * rel); }
 
+// A change as said: its own size, and its size beyond the host's move where one was taken off.
+std::string change_percent(const Change& c) {
+    if (c.beyond_host == c.rel) return percent(c.rel);
+    return fmt::format("{} ({} beyond the host's move)", percent(c.rel), percent(c.beyond_host));
+}
+
 void summarise(CompareRow& row) {
     std::string s;
     auto add = [&](const char* what, const Change& c) {
         if (!c.significant) return;
-        s += fmt::format("{}{} {} {}", s.empty() ? "" : ", ", what, c.verdict, percent(c.rel));
-        if (c.beyond_host != c.rel) s += fmt::format(" ({} beyond the host's move)", percent(c.beyond_host));
+        s += fmt::format("{}{} {} {}", s.empty() ? "" : ", ", what, c.verdict, change_percent(c));
     };
     add("p50", row.p50_cpb);
     add("bound", row.bound_cpb);
@@ -473,17 +478,13 @@ std::vector<std::string> regressions(const CompareResult& r, double pct) {
     std::vector<std::string> out;
     const double limit = pct / 100;
     // The change beyond the host's move (the change itself where none is known) is what is held to `pct`.
-    auto said = [](const Change& c) {
-        if (c.beyond_host == c.rel) return percent(c.rel);
-        return percent(c.rel) + " (" + percent(c.beyond_host) + " beyond the host's move)";
-    };
     for (const auto& row : r.rows) {
         const std::string name = row.kernel + (row.bytes ? fmt::format(" {} B", row.bytes) : "");
         if (row.p50_cpb.significant && row.p50_cpb.beyond_host > limit)
-            out.push_back(name + ": p50 c/B " + said(row.p50_cpb));
+            out.push_back(name + ": p50 c/B " + change_percent(row.p50_cpb));
         if (row.bound_cpb.significant && row.bound_cpb.beyond_host > limit)
-            out.push_back(name + ": bound c/B " + said(row.bound_cpb));
-        if (row.limit.significant && -row.limit.beyond_host > limit) out.push_back(name + ": limit " + said(row.limit));
+            out.push_back(name + ": bound c/B " + change_percent(row.bound_cpb));
+        if (row.limit.significant && -row.limit.beyond_host > limit) out.push_back(name + ": limit " + change_percent(row.limit));
     }
     return out;
 }
