@@ -484,7 +484,8 @@ std::vector<std::string> regressions(const CompareResult& r, double pct) {
             out.push_back(name + ": p50 c/B " + change_percent(row.p50_cpb));
         if (row.bound_cpb.significant && row.bound_cpb.beyond_host > limit)
             out.push_back(name + ": bound c/B " + change_percent(row.bound_cpb));
-        if (row.limit.significant && -row.limit.beyond_host > limit) out.push_back(name + ": limit " + change_percent(row.limit));
+        if (row.limit.significant && -row.limit.beyond_host > limit)
+            out.push_back(name + ": limit " + change_percent(row.limit));
     }
     return out;
 }
