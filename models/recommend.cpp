@@ -198,6 +198,24 @@ const VariantResult* slowest_variant(const Recommendation& r, AlgorithmRow& a) {
     return worst;
 }
 
+// Why a machine's choice is unknown, once: the same reason from each of the `machines` sources (three sweeps of
+// one CPU) is said once; otherwise each with its machine, and each once.
+std::string selection_why(const std::vector<std::pair<std::string, std::string>>& whys, std::size_t machines) {
+    if (whys.empty()) return "";
+    if (whys.size() == machines &&
+        std::all_of(whys.begin(), whys.end(), [&](const auto& w) { return w.second == whys.front().second; }))
+        return whys.front().second;
+    std::vector<std::string> said;
+    std::string out;
+    for (const auto& [machine, why] : whys) {
+        std::string line = machine + ": " + why;
+        if (std::find(said.begin(), said.end(), line) != said.end()) continue;
+        out += (out.empty() ? "" : "; ") + line;
+        said.push_back(std::move(line));
+    }
+    return out;
+}
+
 // --per-algorithm selected: per machine the variant the kernel runs there, then the most conservative of
 // those; when one machine's choice is unknown, the slowest variant stands in for the whole algorithm.
 // Returns the binding result (`worst` when it stands in) and fills `selected_on` (per source, the variant).
@@ -207,7 +225,7 @@ const VariantResult* selected_variant_result(const Recommendation& r, AlgorithmR
     const VariantResult* chosen = nullptr;
     std::map<std::string, std::string> choice;  // per source
     std::size_t machines = 0;
-    std::string note;
+    std::vector<std::pair<std::string, std::string>> whys;  // (machine, why) per source
     for (const auto& s : sources) {
         std::vector<std::string> have;
         std::vector<const VariantResult*> results;
@@ -221,7 +239,7 @@ const VariantResult* selected_variant_result(const Recommendation& r, AlgorithmR
         ++machines;
         std::string why;
         const std::optional<std::string> v = selected_variant(a.algorithm, s.cpu, have, &why);
-        if (!why.empty()) note += (note.empty() ? "" : "; ") + (sources.size() > 1 ? s.machine + ": " : "") + why;
+        if (!why.empty()) whys.emplace_back(s.machine, why);
         if (!v) continue;
         const VariantResult* pm =
             results[static_cast<std::size_t>(std::find(have.begin(), have.end(), *v) - have.begin())];
@@ -229,6 +247,7 @@ const VariantResult* selected_variant_result(const Recommendation& r, AlgorithmR
         choice[s.source] = *v;
         if (!chosen || more_conservative(*pm, *chosen)) chosen = pm;
     }
+    const std::string note = selection_why(whys, machines);
     a.selection_note = note;
     if (chosen && a.selected.size() == machines) {
         a.policy = PerAlgorithm::selected;

@@ -297,6 +297,22 @@ TEST_CASE("per-algorithm: selected or slowest bounds the algorithm's constant, a
     CHECK(fallback.algorithms[0].kernel == "sha256-ssse3");
     CHECK(fallback.algorithms[0].policy == PerAlgorithm::slowest);
     CHECK_THAT(fallback.algorithms[0].selection_note, Catch::Contains("slowest variant stands in"));
+    // Three sweeps of that CPU: the reason once, not once per sweep; two CPUs with different reasons: each named.
+    const ModelFile bare_model = fit_sweep(bare, "bare.json");
+    ModelFile again = bare_model, third = bare_model;
+    again.source = "bare2.json";
+    third.source = "bare3.json";
+    const std::string note =
+        recommend({bare_model, again, third}, policy(PerAlgorithm::selected)).algorithms[0].selection_note;
+    INFO(note);
+    const std::string why = fallback.algorithms[0].selection_note;
+    CHECK(note == why);
+    ModelFile other = fit_sweep(sha256_sweep({"ssse3", "avx", "avx2", "bmi2", "sha"}), "other.json");
+    other.machine = "Other CPU";  // its choice is known: the note names the machine whose choice is not
+    const std::string two = recommend({bare_model, other}, policy(PerAlgorithm::selected)).algorithms[0].selection_note;
+    INFO(two);
+    CHECK(two.find(bare_model.machine + ": the input records no CPU features") != std::string::npos);
+    CHECK(two.find("Other CPU") == std::string::npos);
 }
 
 TEST_CASE("per-algorithm: check judges an algorithm constant on the variant its policy names", "[fidelity]") {
