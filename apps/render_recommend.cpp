@@ -349,11 +349,41 @@ std::string render_upstream_because(const Recommendation& r) {
     return out;
 }
 
+// Several sweeps of one CPU: how far its limits moved between them (Recommendation::repeats).
+std::string render_repeats(const Recommendation& r) {
+    std::string out;
+    for (const RepeatSpread& rep : r.repeats) {
+        std::string refs;
+        for (const std::string& src : rep.sources)
+            for (std::size_t i = 0; i < r.machines.size(); ++i)
+                if (r.machines[i].source == src) refs += fmt::format("{}[{}]", refs.empty() ? "" : " ", i + 1);
+        out += fmt::format("\nsweeps of one CPU ({}: {}); the limits above are the smallest of each:\n", rep.machine,
+                           refs);
+        if (rep.variants == 0) {
+            out += "  no limit fits in every one of them\n";
+            continue;
+        }
+        out += fmt::format(
+            "  each limit moved by {:.1f} % at the median (largest / smallest - 1): {} of {} within {:.0f} %, {} "
+            "within it or one block\n",
+            100 * rep.median_spread, rep.within, rep.variants, 100 * kRepeatWithin, rep.within_block);
+        for (const RepeatSpread::Widest& w : rep.widest) {
+            const double moved = static_cast<double>(w.largest) / static_cast<double>(w.smallest) - 1;
+            const std::string block =
+                w.largest - w.smallest <= w.block_bytes ? fmt::format(", one block of {} B", w.block_bytes) : "";
+            out += fmt::format("  moved most: {} {} {}..{} B ({:+.0f} %{})\n", w.kernel, name(w.cache), w.smallest,
+                               w.largest, 100 * moved, block);
+        }
+    }
+    return out;
+}
+
 std::string render_table(const Recommendation& r, const RecommendView& view) {
     const RecommendOptions& o = r.options;
     std::string out = render_title(r);
     out += render_algorithms(r, view.other_policy);
     out += render_variants(r, view.verbose);
+    out += render_repeats(r);
     out += render_stripes(r);
     out += render_upstream_sources(r);
     out += render_upstream_because(r);

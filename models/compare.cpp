@@ -247,16 +247,6 @@ void compare_algorithms(CompareResult& r, const std::optional<Recommendation>& r
                     static_cast<double>(*c.limit_a);
 }
 
-// Both files from one kind of CPU (vendor, family, model, stepping and brand of their cpu probe) with the same
-// features masked: two sweeps of one machine, whose common move is the host's. Between two CPUs it is what
-// the comparison is for, and each variant keeps its own.
-bool same_cpu(const ModelFile& a, const ModelFile& b) {
-    if (!a.cpu.is_object() || !b.cpu.is_object() || a.machine != b.machine) return false;
-    for (const char* key : {"vendor", "family", "model", "stepping"})
-        if (!a.cpu.contains(key) || !b.cpu.contains(key) || a.cpu[key] != b.cpu[key]) return false;
-    return side_of(a).masked_features == side_of(b).masked_features;
-}
-
 // The host's move per quantity over every row, and each row's tests again beyond it, with a note that says it.
 void judge_beyond_host(CompareResult& r, const CompareOptions& o) {
     struct Quantity {

@@ -102,6 +102,10 @@ struct ModelFile {
     const CacheModel* model(const std::string& kernel, Cache cache) const;
 };
 
+// Both files from one kind of CPU (vendor, family, model, stepping and brand of their cpu probe) with the same
+// features masked: two sweeps of one machine, whose differences are the host's and the measurement's.
+bool same_cpu(const ModelFile& a, const ModelFile& b);
+
 // A model file stamped with who fitted it (this tool), when, and from what.
 ModelFile new_model(const std::string& source, const std::string& kind);
 

@@ -14,6 +14,7 @@
 #include "kernel_globs.hpp"
 #include "macro_names.hpp"
 #include "select_models.hpp"
+#include "stats.hpp"
 #include "units.hpp"
 
 namespace fputune {
@@ -326,6 +327,54 @@ AlgorithmRow algorithm_row(const Recommendation& r, const std::string& alg, cons
 
 }  // namespace
 
+namespace {
+
+// Recommendation::repeats over the rows `r` has (recommend: all; keep_shown: the ones shown).
+void set_repeats(Recommendation& r, const std::vector<ModelFile>& sources) {
+    r.repeats.clear();
+    std::vector<bool> taken(sources.size(), false);
+    for (std::size_t i = 0; i < sources.size(); ++i) {
+        if (taken[i]) continue;
+        RepeatSpread rep;
+        rep.machine = sources[i].machine;
+        for (std::size_t j = i; j < sources.size(); ++j)
+            if (j == i || (!taken[j] && same_cpu(sources[i], sources[j]))) {
+                taken[j] = true;
+                rep.sources.push_back(sources[j].source);
+            }
+        if (rep.sources.size() < 2) continue;
+        std::vector<double> spreads;
+        for (const VariantRow& row : r.variants) {
+            std::vector<std::uint64_t> limits;
+            for (const VariantResult& pm : row.per_machine)
+                if (pm.fits && pm.bytes > 0 &&
+                    std::find(rep.sources.begin(), rep.sources.end(), pm.source) != rep.sources.end())
+                    limits.push_back(pm.bytes);
+            if (limits.size() != rep.sources.size()) continue;
+            const auto [lo, hi] = std::minmax_element(limits.begin(), limits.end());
+            const double spread = static_cast<double>(*hi) / static_cast<double>(*lo) - 1;
+            spreads.push_back(spread);
+            const bool within = spread <= kRepeatWithin + 1e-12;
+            rep.within += within;
+            rep.within_block += within || *hi - *lo <= row.bound.block_bytes;
+            rep.widest.push_back({row.bound.kernel, row.bound.cache, *lo, *hi, row.bound.block_bytes});
+        }
+        rep.variants = spreads.size();
+        if (spreads.empty()) continue;
+        rep.median_spread = median(spreads);
+        auto ratio = [](const RepeatSpread::Widest& w) {
+            return static_cast<double>(w.largest) / static_cast<double>(w.smallest);
+        };
+        std::stable_sort(rep.widest.begin(), rep.widest.end(),
+                         [&](const auto& a, const auto& b) { return ratio(a) > ratio(b); });
+        std::erase_if(rep.widest, [&](const auto& w) { return ratio(w) - 1 <= kRepeatWithin + 1e-12; });
+        if (rep.widest.size() > kRepeatWidest) rep.widest.resize(kRepeatWidest);
+        r.repeats.push_back(std::move(rep));
+    }
+}
+
+}  // namespace
+
 Recommendation recommend(const std::vector<ModelFile>& sources, const RecommendOptions& o) {
     validate(o);
     if (sources.empty()) throw std::invalid_argument("--from: no input files");
@@ -338,6 +387,7 @@ Recommendation recommend(const std::vector<ModelFile>& sources, const RecommendO
             alg_order.push_back(row.bound.algorithm);
     for (const auto& alg : alg_order) r.algorithms.push_back(algorithm_row(r, alg, sources, paid, o));
     recommend_stripes(r, sources, o);
+    set_repeats(r, sources);
     return r;
 }
 
@@ -353,6 +403,7 @@ void keep_shown(Recommendation& r, const std::vector<ModelFile>& sources, const 
     for (const StripeRow& row : r.stripes) algorithms.insert(row.bound.algorithm);
     std::erase_if(r.algorithms, [&](const AlgorithmRow& a) { return !algorithms.count(a.algorithm); });
     std::erase_if(r.stripe_algorithms, [&](const StripeResult& a) { return !algorithms.count(a.algorithm); });
+    set_repeats(r, sources);
 }
 
 }  // namespace fputune

@@ -66,6 +66,29 @@ struct MachineInfo {
     std::uint32_t memory_bytes = 0;
 };
 
+// Several sweeps of one kind of CPU among the sources (same_cpu): how far each limit moved between them, which
+// is how sure one sweep's limit is, from repetition. The limits emitted are the smallest of each (the most
+// conservative machine). A limit near a few blocks steps a whole block between sweeps where its unrounded value
+// moved a few %: xor-avx.x32 (512 B blocks) was 1536 B in one sweep and 2048 B in the next two on the 2-vCPU
+// Intel Xeon VM (2026-12-02), unrounded 1840 / 2081 / 2080 B; so "one block apart" is counted beside 10 %.
+inline constexpr double kRepeatWithin = 0.10;
+inline constexpr std::size_t kRepeatWidest = 3;
+struct RepeatSpread {
+    std::string machine;
+    std::vector<std::string> sources;  // the sweeps, in the order given
+    std::size_t variants = 0;  // the limits (bytes per section) that fit in every one of the sweeps
+    double median_spread = 0;  // largest / smallest - 1 of each such limit over the sweeps: the median
+    std::size_t within = 0;  // limits whose largest is within kRepeatWithin of the smallest
+    std::size_t within_block = 0;  // ... or at most one block above it
+    struct Widest {
+        std::string kernel;
+        Cache cache = Cache::cold;
+        std::uint64_t smallest = 0, largest = 0;
+        std::uint32_t block_bytes = 0;
+    };
+    std::vector<Widest> widest;  // up to kRepeatWidest, the widest first
+};
+
 struct Recommendation {
     RecommendOptions options;
     std::string tool_version, tool_commit, date;
@@ -74,6 +97,7 @@ struct Recommendation {
     std::vector<AlgorithmRow> algorithms;
     std::vector<StripeRow> stripes;  // multi-source kernels: the most sources at 4 KiB stripes
     std::vector<StripeResult> stripe_algorithms;  // per algorithm, the fewest over its variants
+    std::vector<RepeatSpread> repeats;  // per kind of CPU swept more than once
     std::vector<std::string> notes;
     std::string dirty_label() const;  // what the thresholds use
     std::string save_label() const;  // how the thresholds pay the state save ("by one one-shot in 193")

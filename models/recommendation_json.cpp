@@ -171,6 +171,24 @@ json to_json(const Recommendation& r) {
     }
     j["stripe_algorithms"] = json::array();
     for (const StripeResult& a : r.stripe_algorithms) j["stripe_algorithms"].push_back(stripe_json(a));
+    j["repeats"] = json::array();
+    for (const RepeatSpread& rep : r.repeats) {
+        json widest = json::array();
+        for (const RepeatSpread::Widest& w : rep.widest)
+            widest.push_back({{"kernel", w.kernel},
+                              {"cache", std::string(name(w.cache))},
+                              {"smallest_bytes", w.smallest},
+                              {"largest_bytes", w.largest},
+                              {"block_bytes", w.block_bytes}});
+        j["repeats"].push_back({{"machine", rep.machine},
+                                {"sources", rep.sources},
+                                {"variants", rep.variants},
+                                {"median_spread", rep.median_spread},
+                                {"within", rep.within},
+                                {"within_or_one_block", rep.within_block},
+                                {"within_share", kRepeatWithin},
+                                {"widest", widest}});
+    }
     j["notes"] = r.notes;
     return j;
 }

@@ -13,6 +13,7 @@
 #include "fit_sweep.hpp"
 #include "model_json.hpp"
 #include "recommend.hpp"
+#include "recommendation_json.hpp"
 
 using namespace fputune;
 
@@ -277,4 +278,36 @@ TEST_CASE("interval: a limit whose rounds disagreed far more than the machine's 
     // Too few kernels to know what this machine's rounds do: no note.
     const Recommendation two = recommend({fit_sweep(sweep_of_kernels({calm, phased}), "two.json")}, options());
     for (const auto& row : two.variants) CHECK(unsure(row.bound) == 0);
+}
+
+TEST_CASE("interval: sweeps of one CPU say how far each limit moved between them, and only those", "[interval]") {
+    const std::vector<double> calm = {1, 1.01, 0.99, 1.005}, slow = {1.2, 1.21, 1.19, 1.205};
+    SweepFile a = sweep_of_kernels({calm, calm, calm}), c = sweep_of_kernels({calm, calm, slow});
+    for (SweepFile* f : {&a, &c})
+        f->cpu = {
+            {"brand", "Interval CPU"}, {"vendor", "GenuineIntel"}, {"family", 6}, {"model", 167}, {"stepping", 1}};
+    const ModelFile s1 = fit_sweep(a, "s1.json"), s2 = fit_sweep(a, "s2.json"), s3 = fit_sweep(c, "s3.json");
+    const Recommendation r = recommend({s1, s2, s3}, options());
+    REQUIRE(r.repeats.size() == 1);
+    const RepeatSpread& rep = r.repeats[0];
+    CHECK(rep.sources == std::vector<std::string>{"s1.json", "s2.json", "s3.json"});
+    CHECK(rep.variants == 3);
+    CHECK(rep.within == 2);  // the third kernel ran 20 % slower in the third sweep
+    REQUIRE(rep.widest.size() == 1);
+    CHECK(rep.widest[0].kernel == "fake2-avx2");
+    CHECK(static_cast<double>(rep.widest[0].largest) / static_cast<double>(rep.widest[0].smallest) > 1.1);
+    // The emitted limit is the smallest of the three.
+    CHECK(only_kernel(r, "fake2-avx2").bytes == rep.widest[0].smallest);
+    CHECK(to_json(r)["repeats"][0]["within"] == 2);
+    // One sweep, or sweeps of two CPUs: nothing to say.
+    CHECK(recommend({s1}, options()).repeats.empty());
+    SweepFile other = a;
+    other.cpu["model"] = 143;
+    CHECK(recommend({s1, fit_sweep(other, "o.json")}, options()).repeats.empty());
+    // -k keeps what it shows: the spread over the kernels shown.
+    Recommendation shown = r;
+    keep_shown(shown, {s1, s2, s3}, {"fake0-*"});
+    REQUIRE(shown.repeats.size() == 1);
+    CHECK(shown.repeats[0].variants == 1);
+    CHECK(shown.repeats[0].widest.empty());
 }
