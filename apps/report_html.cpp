@@ -295,6 +295,29 @@ std::string contention_html(const ReportData& d) {
                                          esc(memory)));
 }
 
+// Several sweeps of one CPU: how far each limit moved between them (recommend's "sweeps of one CPU").
+std::string repeats_html(const ReportData& d) {
+    std::string s;
+    for (const RepeatSpread& rep : d.recommendation->repeats) {
+        std::string refs;
+        for (const std::string& src : rep.sources)
+            for (std::size_t i = 0; i < d.inputs.size(); ++i)
+                if (d.inputs[i].model && d.inputs[i].model->source == src)
+                    refs += fmt::format("{}[{}]", refs.empty() ? "" : " ", i + 1);
+        std::string widest;
+        for (const RepeatSpread::Widest& w : rep.widest)
+            widest += fmt::format("{}{} {} {}..{} B", widest.empty() ? "" : "; ", w.kernel, name(w.cache), w.smallest,
+                                  w.largest);
+        s += fmt::format(
+            "<p class=\"repeats\">Sweeps of one CPU ({}: {}): each limit moved between them by {:.1f} % at the "
+            "median (largest / smallest - 1); {} of {} within {:.0f} %, {} within it or one block{}. The limits above "
+            "are the smallest of each.</p>\n",
+            esc(rep.machine), esc(refs), 100 * rep.median_spread, rep.within, rep.variants, 100 * kRepeatWithin,
+            rep.within_block, widest.empty() ? "" : "; moved most: " + esc(widest));
+    }
+    return s;
+}
+
 std::string summary(const ReportData& d) {
     const Recommendation& r = *d.recommendation;
     const RecommendOptions& o = d.options;
@@ -337,6 +360,7 @@ std::string summary(const ReportData& d) {
         o.dirty == Dirty::none ? std::string("paid by none")
         : o.save_every == 1    ? std::string("paid by every call, as swept")
                                : fmt::format("paid by one call in {}", o.save_every));
+    s += repeats_html(d);
     s += notes_list(r.notes);
     return s + "</section>\n";
 }

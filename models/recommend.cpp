@@ -360,8 +360,7 @@ void set_repeats(Recommendation& r, const std::vector<ModelFile>& sources) {
             rep.widest.push_back({row.bound.kernel, row.bound.cache, *lo, *hi, row.bound.block_bytes});
         }
         rep.variants = spreads.size();
-        if (spreads.empty()) continue;
-        rep.median_spread = median(spreads);
+        if (!spreads.empty()) rep.median_spread = median(spreads);
         auto ratio = [](const RepeatSpread::Widest& w) {
             return static_cast<double>(w.largest) / static_cast<double>(w.smallest);
         };

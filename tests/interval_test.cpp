@@ -304,6 +304,12 @@ TEST_CASE("interval: sweeps of one CPU say how far each limit moved between them
     SweepFile other = a;
     other.cpu["model"] = 143;
     CHECK(recommend({s1, fit_sweep(other, "o.json")}, options()).repeats.empty());
+    // Sweeps of one CPU with no limit in common (a budget below one block): said, with nothing to set side by side.
+    RecommendOptions tight = options();
+    tight.question.budget_s = 1e-9;
+    const Recommendation none = recommend({s1, s2}, tight);
+    REQUIRE(none.repeats.size() == 1);
+    CHECK(none.repeats[0].variants == 0);
     // -k keeps what it shows: the spread over the kernels shown.
     Recommendation shown = r;
     keep_shown(shown, {s1, s2, s3}, {"fake0-*"});

@@ -431,6 +431,25 @@ TEST_CASE("CLI: report says the memory probe of each sweep that made one", "[rep
     CHECK_THAT(read_file(out), Catch::Contains("<p class=\"memory\">") && Catch::Contains("[1] 8 KiB in 800.0 ns"));
 }
 
+TEST_CASE("CLI: report says how far the limits moved between sweeps of one CPU, and not for one sweep",
+          "[report][cli]") {
+    SweepFile first = synthetic_sweep("Test CPU", 2000, 0.8), second = synthetic_sweep("Test CPU", 2000, 0.8, 0.003, 2);
+    for (SweepFile* f : {&first, &second}) {  // one kind of CPU: the same vendor, family, model and stepping
+        f->cpu["family"] = 6;
+        f->cpu["model"] = 167;
+        f->cpu["stepping"] = 1;
+    }
+    const std::string a = write_temp_sweep("repeat-a.json", first), b = write_temp_sweep("repeat-b.json", second);
+    const std::string out = (temp_dir() / "repeats.html").string();
+    const Run r = run_fputune("report --from " + a + " --from " + b + " --budget 30us --min-freq 1GHz -o " + out);
+    INFO(r.err);
+    REQUIRE(r.rc == 0);
+    CHECK_THAT(read_file(out), Catch::Contains("<p class=\"repeats\">Sweeps of one CPU (Test CPU: [1] [2])"));
+    const Run one = run_fputune("report --from " + a + " --budget 30us --min-freq 1GHz -o " + out);
+    REQUIRE(one.rc == 0);
+    CHECK(read_file(out).find("<p class=\"repeats\">") == std::string::npos);
+}
+
 TEST_CASE("CLI: report draws each limit's interval as a band from its limit, where recommend puts it",
           "[report][cli]") {
     const std::string sweep = write_temp_sweep("band.json", synthetic_sweep("Band CPU", 2000, 0.8, 0.15, 4));
