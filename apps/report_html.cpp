@@ -301,9 +301,7 @@ std::string repeats_html(const ReportData& d) {
     for (const RepeatSpread& rep : d.recommendation->repeats) {
         std::string refs;
         for (const std::string& src : rep.sources)
-            for (std::size_t i = 0; i < d.inputs.size(); ++i)
-                if (d.inputs[i].model && d.inputs[i].model->source == src)
-                    refs += fmt::format("{}[{}]", refs.empty() ? "" : " ", i + 1);
+            refs += (refs.empty() ? "" : " ") + machine_tag(label_of(d, src, src));
         std::string widest;
         for (const RepeatSpread::Widest& w : rep.widest)
             widest += fmt::format("{}{} {} {}..{} B", widest.empty() ? "" : "; ", w.kernel, name(w.cache), w.smallest,
