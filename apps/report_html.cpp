@@ -300,8 +300,10 @@ std::string repeats_html(const ReportData& d) {
     std::string s;
     for (const RepeatSpread& rep : d.recommendation->repeats) {
         std::string refs;
-        for (const std::string& src : rep.sources)
-            refs += (refs.empty() ? "" : " ") + machine_tag(label_of(d, src, src));
+        for (const std::string& src : rep.sources) {
+            if (!refs.empty()) refs += ' ';
+            refs += machine_tag(label_of(d, src, src));
+        }
         std::string widest;
         for (const RepeatSpread::Widest& w : rep.widest)
             widest += fmt::format("{}{} {} {}..{} B", widest.empty() ? "" : "; ", w.kernel, name(w.cache), w.smallest,
