@@ -368,11 +368,10 @@ std::string render_repeats(const Recommendation& r) {
             "within it or one block\n",
             100 * rep.median_spread, rep.within, rep.variants, 100 * kRepeatWithin, rep.within_block);
         for (const RepeatSpread::Widest& w : rep.widest) {
-            const double moved = static_cast<double>(w.largest) / static_cast<double>(w.smallest) - 1;
             const std::string block =
                 w.largest - w.smallest <= w.block_bytes ? fmt::format(", one block of {} B", w.block_bytes) : "";
             out += fmt::format("  moved most: {} {} {}..{} B ({:+.0f} %{})\n", w.kernel, name(w.cache), w.smallest,
-                               w.largest, 100 * moved, block);
+                               w.largest, 100 * w.spread(), block);
         }
     }
     return out;

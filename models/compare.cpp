@@ -175,8 +175,7 @@ CompareSide side_of(const ModelFile& m) {
     s.date = m.sweep_date.empty() ? m.date : m.sweep_date;
     s.tool_version = m.sweep_tool_version.empty() ? m.tool_version : m.sweep_tool_version;
     s.tool_commit = m.sweep_tool_commit.empty() ? m.tool_commit : m.sweep_tool_commit;
-    if (m.options.is_object() && m.options.contains("masked_features") && m.options["masked_features"].is_string())
-        s.masked_features = m.options["masked_features"].get<std::string>();
+    s.masked_features = masked_features(m);
     s.contention = m.contention_median;
     s.memory_ns = m.memory_p50_ns();
     return s;

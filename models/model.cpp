@@ -46,16 +46,17 @@ ModelFile new_model(const std::string& source, const std::string& kind) {
     return m;
 }
 
+std::string masked_features(const ModelFile& m) {
+    const bool has =
+        m.options.is_object() && m.options.contains("masked_features") && m.options["masked_features"].is_string();
+    return has ? m.options["masked_features"].get<std::string>() : std::string();
+}
+
 bool same_cpu(const ModelFile& a, const ModelFile& b) {
     if (!a.cpu.is_object() || !b.cpu.is_object() || a.machine != b.machine) return false;
     for (const char* key : {"vendor", "family", "model", "stepping"})
         if (!a.cpu.contains(key) || !b.cpu.contains(key) || a.cpu[key] != b.cpu[key]) return false;
-    auto masked = [](const ModelFile& m) {
-        const bool has = m.options.is_object() && m.options.contains("masked_features") &&
-                         m.options["masked_features"].is_string();
-        return has ? m.options["masked_features"].get<std::string>() : std::string();
-    };
-    return masked(a) == masked(b);
+    return masked_features(a) == masked_features(b);
 }
 
 }  // namespace fputune

@@ -102,6 +102,9 @@ struct ModelFile {
     const CacheModel* model(const std::string& kernel, Cache cache) const;
 };
 
+// The features the sweep masked (its options' "masked_features"; "" when none or not recorded).
+std::string masked_features(const ModelFile& m);
+
 // Both files from one kind of CPU (vendor, family, model, stepping and brand of their cpu probe) with the same
 // features masked: two sweeps of one machine, whose differences are the host's and the measurement's.
 bool same_cpu(const ModelFile& a, const ModelFile& b);

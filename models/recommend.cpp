@@ -352,21 +352,17 @@ void set_repeats(Recommendation& r, const std::vector<ModelFile>& sources) {
                     limits.push_back(pm.bytes);
             if (limits.size() != rep.sources.size()) continue;
             const auto [lo, hi] = std::minmax_element(limits.begin(), limits.end());
-            const double spread = static_cast<double>(*hi) / static_cast<double>(*lo) - 1;
-            spreads.push_back(spread);
-            const bool within = spread <= kRepeatWithin + 1e-12;
+            const RepeatSpread::Widest w{row.bound.kernel, row.bound.cache, *lo, *hi, row.bound.block_bytes};
+            spreads.push_back(w.spread());
+            const bool within = w.spread() <= kRepeatWithin + 1e-12;
             rep.within += within;
-            rep.within_block += within || *hi - *lo <= row.bound.block_bytes;
-            rep.widest.push_back({row.bound.kernel, row.bound.cache, *lo, *hi, row.bound.block_bytes});
+            rep.within_block += within || w.largest - w.smallest <= w.block_bytes;
+            if (!within) rep.widest.push_back(w);
         }
         rep.variants = spreads.size();
         if (!spreads.empty()) rep.median_spread = median(spreads);
-        auto ratio = [](const RepeatSpread::Widest& w) {
-            return static_cast<double>(w.largest) / static_cast<double>(w.smallest);
-        };
         std::stable_sort(rep.widest.begin(), rep.widest.end(),
-                         [&](const auto& a, const auto& b) { return ratio(a) > ratio(b); });
-        std::erase_if(rep.widest, [&](const auto& w) { return ratio(w) - 1 <= kRepeatWithin + 1e-12; });
+                         [](const auto& a, const auto& b) { return a.spread() > b.spread(); });
         if (rep.widest.size() > kRepeatWidest) rep.widest.resize(kRepeatWidest);
         r.repeats.push_back(std::move(rep));
     }

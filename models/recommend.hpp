@@ -85,6 +85,7 @@ struct RepeatSpread {
         Cache cache = Cache::cold;
         std::uint64_t smallest = 0, largest = 0;
         std::uint32_t block_bytes = 0;
+        double spread() const { return static_cast<double>(largest) / static_cast<double>(smallest) - 1; }
     };
     std::vector<Widest> widest;  // up to kRepeatWidest, the widest first
 };
