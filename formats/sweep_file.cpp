@@ -204,6 +204,7 @@ void write_measurement_record(json& j, const SweepFile& f) {
     if (f.cold_buffer.bytes) {
         j["cold_buffer"] = {{"bytes", f.cold_buffer.bytes}};
         if (f.cold_buffer.huge_page_bytes >= 0) j["cold_buffer"]["huge_page_bytes"] = f.cold_buffer.huge_page_bytes;
+        if (f.cold_buffer.writes_flushed >= 0) j["cold_buffer"]["writes_flushed"] = f.cold_buffer.writes_flushed == 1;
     }
 }
 
@@ -275,6 +276,8 @@ void read_measurement_record(const json& j, SweepFile& f) {
         f.cold_buffer.huge_page_bytes =
             member_or(*c, "huge_page_bytes", at, std::int64_t{-1},
                       [](const json& v, const Path& p) { return integer<std::int64_t>(v, p, 0); });
+        f.cold_buffer.writes_flushed =
+            member_or(*c, "writes_flushed", at, -1, [](const json& v, const Path& p) { return boolean(v, p) ? 1 : 0; });
     }
 }
 

@@ -152,6 +152,9 @@ struct SamplingSummary {
 struct ColdBuffer {
     std::uint64_t bytes = 0;  // 0: no cold point, or an older file
     std::int64_t huge_page_bytes = -1;  // -1: unknown (/proc/self/smaps unread, or an older file)
+    // 1: what a cold section wrote was flushed to memory after its sample, untimed, so that no other section paid
+    // its write-back; 0: not (a CPU without CLFLUSHOPT); -1: unknown (an older file: not flushed).
+    int writes_flushed = -1;
 };
 
 struct SweepFile {

@@ -12,6 +12,8 @@
 #include <set>
 #include <tuple>
 
+#include <emmintrin.h>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -241,6 +243,26 @@ void idle_vector_units(double seconds) noexcept {
 // A buffer's bytes rounded up to whole pages: where the next one starts.
 std::uint64_t page_stretch(std::uint64_t bytes) { return (bytes + 4095) & ~std::uint64_t{4095}; }
 
+// Whether the CPU has CLFLUSHOPT (CPUID leaf 7, EBX bit 23).
+bool has_clflushopt() {
+    static const bool has = cpuid(0).eax >= 7 && (cpuid(7, 0).ebx & (1u << 23)) != 0;
+    return has;
+}
+
+// What a cold section wrote into the cold buffer goes to memory before the next sample, untimed. Left dirty in
+// the caches, it was written back during whichever cold sections came next, and each paid for it by how many of
+// the samples around it wrote: their mix, not its code (`verify` measures only cold sections, a third of them
+// ciphers'; a sweep's are half hot). On the 2-vCPU Intel Xeon VM (2026-12-02) cold nh-sse2 at 19 KiB took
+// 7-10 % longer among a header's cipher constants than among its hashes, and as long once this was done.
+// CLFLUSHOPT only: its write-backs overlap (90 us per MiB there), where CLFLUSH waits for each line (3.1 ms per
+// MiB), which would take a sweep's time from its samples; without it nothing is flushed, and the file says so.
+void write_back(const std::uint8_t* p, std::uint64_t bytes) {
+    if (!has_clflushopt()) return;
+    for (std::uint64_t i = 0; i < bytes; i += 64)
+        __asm__ volatile("clflushopt %0" : "+m"(*const_cast<volatile std::uint8_t*>(p + i)));
+    _mm_sfence();
+}
+
 std::size_t cold_buffer_bytes() {
     // 256 MiB: 8x the L3 of one Zen 4/5 CCD, 4x that of large Intel parts. sysconf's L3 is no help on
     // VMs, which report the sum of every L3 on the host (508 MiB here).
@@ -341,6 +363,7 @@ public:
         fpu_.restore();  // return to user space
         const std::uint64_t t2 = tsc_end();
         k->final(ctx_, nullptr, 0, out_.data());  // end the request (frees a peer's context)
+        if (pt.cold && dst != dst_->p) write_back(dst, pt.bytes);
         return {static_cast<double>(t1 - t0), 1, 1, static_cast<double>(t2 - t0)};
     }
 
@@ -411,6 +434,8 @@ private:
         const std::uint64_t t1 = tsc_end();
         fpu_.restore();
         const std::uint64_t t2 = tsc_end();
+        if (pt.cold)
+            for (std::uint8_t* d : dsts_) write_back(d, pt.bytes);
         return {static_cast<double>(t1 - t0), 1, 1, static_cast<double>(t2 - t0)};
     }
 
@@ -536,6 +561,7 @@ SweepMeasurement measure_plan(const SweepPlan& plan, const SweepOptions& opt, co
     if (!(start.core_per_tsc > 0)) start.core_per_tsc = m.core_per_tsc_start;
     m.cold_bytes = loop.cold_bytes();
     m.cold_huge_bytes = loop.cold_huge_bytes();
+    m.cold_writes_flushed = has_clflushopt();
     m.pool = sample_pool(specs, sample, opt.sampling, opt.budget_s, start, hooks);
     m.core_per_tsc_end = measure_core_per_tsc().best;
     return m;
@@ -700,6 +726,7 @@ void add_sampling(SweepFile& f, const SweepOptions& opt, const SweepMeasurement&
         f.cold_buffer.bytes = m.cold_bytes;
         f.cold_buffer.huge_page_bytes =
             m.cold_huge_bytes ? static_cast<std::int64_t>(std::min<std::uint64_t>(*m.cold_huge_bytes, m.cold_bytes)) : -1;
+        f.cold_buffer.writes_flushed = m.cold_writes_flushed ? 1 : 0;
     }
 }
 

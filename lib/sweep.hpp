@@ -160,6 +160,7 @@ struct SweepMeasurement {
     double core_per_tsc_start = 0, core_per_tsc_end = 0;
     std::uint64_t cold_bytes = 0;  // the cold buffer (0: no cold point)
     std::optional<std::uint64_t> cold_huge_bytes;  // of it backed by 2 MiB pages (nullopt: /proc/self/smaps unread)
+    bool cold_writes_flushed = false;  // what cold sections wrote went to memory after each sample (CLFLUSHOPT)
 };
 // Measures every point of the plan in one interleaved pool, in rounds (see sample_pool). `calm`
 // seeds the disturbance monitor (calm.tsc == 0: measured here).

@@ -167,7 +167,7 @@ TEST_CASE("sweep file: round trip, and each way a file can be wrong has its own 
     rec.thresholds[0].unsettled_rounds = 2;
     rec.disturbances.push_back({"timer_slow", 12.5, 0.25, 3, false, "timer overhead 832 ticks"});
     rec.doctor = {{"verdict", "noisy"}};
-    rec.cold_buffer = {256u << 20, 254 << 20};
+    rec.cold_buffer = {256u << 20, 254 << 20, 1};
     write_sweep_file(path, rec);
     SweepFile rback = read_sweep_file(path);
     REQUIRE(rback.sections[0].rounds.size() == 2);
@@ -188,6 +188,17 @@ TEST_CASE("sweep file: round trip, and each way a file can be wrong has its own 
     CHECK(rback.cold_buffer.bytes == 256u << 20);
     CHECK(rback.cold_buffer.huge_page_bytes == 254 << 20);
     CHECK(back.cold_buffer.huge_page_bytes == -1);  // none written: unknown
+    CHECK(rback.cold_buffer.writes_flushed == 1);
+    CHECK(back.cold_buffer.writes_flushed == -1);  // an older file: unknown (not flushed)
+    {
+        SweepFile none = rec;
+        none.cold_buffer.writes_flushed = 0;  // a CPU without CLFLUSHOPT
+        CHECK(sweep_from_json(to_json(none), "none.json").cold_buffer.writes_flushed == 0);
+        nlohmann::json j = to_json(rec);
+        CHECK(j["cold_buffer"]["writes_flushed"] == true);
+        j["cold_buffer"]["writes_flushed"] = "yes";
+        CHECK_THROWS_WITH(sweep_from_json(j, "bad.json"), Catch::Contains("writes_flushed") && Catch::Contains("not true or false"));
+    }
     CHECK(impossible_points(rback).empty());
     // What a sweep must never write: a quantile <= 0 or not finite, in ticks or cycles.
     SweepFile broken = tiny_sweep();
