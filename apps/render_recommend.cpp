@@ -369,7 +369,7 @@ std::string render_repeats(const Recommendation& r) {
             100 * rep.median_spread, rep.within, rep.variants, 100 * kRepeatWithin, rep.within_block);
         for (const RepeatSpread::Widest& w : rep.widest) {
             const std::string block =
-                w.largest - w.smallest <= w.block_bytes ? fmt::format(", one block of {} B", w.block_bytes) : "";
+                w.one_block() ? fmt::format(", one block of {} B", w.block_bytes) : "";
             out += fmt::format("  moved most: {} {} {}..{} B ({:+.0f} %{})\n", w.kernel, name(w.cache), w.smallest,
                                w.largest, 100 * w.spread(), block);
         }

@@ -356,7 +356,7 @@ void set_repeats(Recommendation& r, const std::vector<ModelFile>& sources) {
             spreads.push_back(w.spread());
             const bool within = w.spread() <= kRepeatWithin + 1e-12;
             rep.within += within;
-            rep.within_block += within || w.largest - w.smallest <= w.block_bytes;
+            rep.within_block += within || w.one_block();
             if (!within) rep.widest.push_back(w);
         }
         rep.variants = spreads.size();

@@ -86,6 +86,7 @@ struct RepeatSpread {
         std::uint64_t smallest = 0, largest = 0;
         std::uint32_t block_bytes = 0;
         double spread() const { return static_cast<double>(largest) / static_cast<double>(smallest) - 1; }
+        bool one_block() const { return largest - smallest <= block_bytes; }  // at most one block apart
     };
     std::vector<Widest> widest;  // up to kRepeatWidest, the widest first
 };
