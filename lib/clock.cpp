@@ -203,11 +203,20 @@ double probe_contention_ticks() noexcept {
     return static_cast<double>(std::min(a, b));
 }
 
+namespace {
+const MappedBuffer& memory_probe_buffer() {
+    static const MappedBuffer buffer(std::size_t{32} << 20, true);
+    return buffer;
+}
+}  // namespace
+
+void prepare_memory_probe() { memory_probe_buffer(); }
+
 double probe_memory_ticks() {
     // Each stretch is flushed from every cache before it is read: a buffer larger than the L3 would not do on
     // every machine (a VM's L3 may hold hundreds of MiB, and right after the buffer is filled much of it is
     // there), nor would the prefetchers leave the stretch after the last one's alone.
-    static MappedBuffer buffer(std::size_t{32} << 20, true);
+    const MappedBuffer& buffer = memory_probe_buffer();
     static std::size_t offset = 0;
     if (offset + kMemoryProbeBytes > buffer.n) offset = 0;
     const std::uint8_t* p = buffer.p + offset;

@@ -74,9 +74,11 @@ double probe_contention_ticks() noexcept;
 // memory's bandwidth: on a 2-vCPU Intel Xeon VM (2026-12-02) the cold sections of every kernel moved by up to
 // 10 % between sweeps minutes apart, all at once, while the contention probe held still; over ten minutes a
 // cold CRC section's per-second median followed the same kind of read's with a correlation of 0.97. The
-// buffer is mapped on the first call.
+// buffer is mapped on the first call, or by prepare_memory_probe: mapping and filling it took 10-230 ms on that
+// VM, so whatever times its own course (the sampler's rounds) prepares it before its clock starts.
 inline constexpr std::size_t kMemoryProbeBytes = 8192;
 double probe_memory_ticks();
+void prepare_memory_probe();
 // A block of `probes` memory probes, kMemoryBlockGapS apart, with no section between them: what other tenants
 // leave of the memory, not what our own sections left behind (probed amid a default sweep's sections, the same
 // read took 16-20 % longer than on the other, idle vCPU at the same time, and a `verify`'s mix of sections moved

@@ -138,6 +138,7 @@ public:
     }
 
     PoolResult run() {
+        prepare_memory_probe();  // each round begins with the probe: its first call must not eat the first round
         start_ = tsc_begin();
         before_ = calibrate_now(monitor_.probe_floor());
         const int rounds = std::max(1, rules_.rounds);
@@ -195,8 +196,6 @@ private:
     }
 
     bool run_round(int r, int rounds) {
-        const double remaining = budget_s_ - now_s_since(start_, hz_);
-        round_budget_s_ = std::max(remaining, 0.0) / (rounds - r);
         // The host's memory as the round begins, with no section of ours in flight (clock.hpp probe_memory_block),
         // and with the hook's change (a co-runner's load) in place.
         close_interval();
@@ -204,6 +203,10 @@ private:
         const std::vector<double> memory = probe_memory_block();
         res_.clock.memory_ticks.insert(res_.clock.memory_ticks.end(), memory.begin(), memory.end());
         before_ = calibrate_now(monitor_.probe_floor());  // the round's levels (with the hook's change in place)
+        // The round's share of what is left once it is ready to sample: what the hook and the probes took is
+        // not a share the points had.
+        const double remaining = budget_s_ - now_s_since(start_, hz_);
+        round_budget_s_ = std::max(remaining, 0.0) / (rounds - r);
         round_start_ = tsc_begin();
         left_ = specs_.size();
         for (std::size_t i = 0; i < specs_.size(); ++i) {
