@@ -187,6 +187,7 @@ void write_measurement_record(json& j, const SweepFile& f) {
                          {"waited_s", s.waited_s},
                          {"elapsed_s", s.elapsed_s},
                          {"unsettled_points", s.unsettled}};
+        if (s.stack_spread_bytes >= 0) j["sampling"]["stack_spread_bytes"] = s.stack_spread_bytes;
     }
     json events = json::array();
     for (const DisturbanceRecord& d : f.disturbances)
@@ -248,6 +249,9 @@ void read_measurement_record(const json& j, SweepFile& f) {
                       seconds("waited_s"),
                       seconds("elapsed_s"),
                       count("unsettled_points")};
+        f.sampling.stack_spread_bytes =
+            member_or(*s, "stack_spread_bytes", at, std::int64_t{-1},
+                      [](const json& v, const Path& p) { return integer<std::int64_t>(v, p, 0, 1 << 20); });
     }
     if (const json* d = optional_member(j, "disturbances", top)) {
         const Path at = top / "disturbances";

@@ -145,6 +145,9 @@ struct SamplingSummary {
     std::uint64_t disturbances = 0;  // events, before merging
     double waited_s = 0, elapsed_s = 0;
     std::uint64_t unsettled = 0;  // points (sections and thresholds) with unsettled rounds: 0 = the plan fit its budget
+    // Each sample ran with the stack moved down by a random multiple of 16 bytes below this (0: not moved, and -1
+    // unknown: an older file, which did not move it).
+    std::int64_t stack_spread_bytes = -1;
 };
 
 // The buffer cold sections stream from, and how much of it 2 MiB pages back (the kernel's direct map has

@@ -2,6 +2,8 @@
 // Sweep engine: the kernel's glue loop (docs/design.md), timed per section with the TSC, every point in one pool.
 #include "sweep.hpp"
 
+#include <alloca.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -541,6 +543,18 @@ SweepPlan plan_extra(const std::vector<ExtraPoints>& extra, const SweepFile& hav
     return plan;
 }
 
+namespace {
+
+// Runs f with the stack `bytes` lower than it would be (kStackSpreadBytes): every frame f calls lies below.
+template <class F>
+[[gnu::noinline]] RawSample at_stack_offset(std::size_t bytes, const F& f) {
+    void* moved = alloca(bytes);
+    __asm__ volatile("" : : "r"(moved) : "memory");  // the area is kept, and the calls below it
+    return f();
+}
+
+}  // namespace
+
 SweepMeasurement measure_plan(const SweepPlan& plan, const SweepOptions& opt, const Calibration& calm,
                               const PoolHooks& hooks) {
     SweepMeasurement m;
@@ -552,8 +566,12 @@ SweepMeasurement measure_plan(const SweepPlan& plan, const SweepOptions& opt, co
     for (std::size_t i = 0; i < plan.sections.size(); ++i) specs.push_back({true});
     for (std::size_t i = 0; i < plan.thresholds.size(); ++i) specs.push_back({false});
     const std::size_t nsections = plan.sections.size();
+    std::mt19937 stack_rng(13);
     auto sample = [&](std::size_t i) {
-        return i < nsections ? loop.section(plan.sections[i]) : loop.threshold(plan.thresholds[i - nsections]);
+        const std::size_t moved = 16 * (stack_rng() % (kStackSpreadBytes / 16));
+        return at_stack_offset(moved, [&] {
+            return i < nsections ? loop.section(plan.sections[i]) : loop.threshold(plan.thresholds[i - nsections]);
+        });
     };
     m.core_per_tsc_start = measure_core_per_tsc().best;
     Calibration start = calm;
@@ -562,6 +580,7 @@ SweepMeasurement measure_plan(const SweepPlan& plan, const SweepOptions& opt, co
     m.cold_bytes = loop.cold_bytes();
     m.cold_huge_bytes = loop.cold_huge_bytes();
     m.cold_writes_flushed = has_clflushopt();
+    m.stack_spread_bytes = kStackSpreadBytes;
     m.pool = sample_pool(specs, sample, opt.sampling, opt.budget_s, start, hooks);
     m.core_per_tsc_end = measure_core_per_tsc().best;
     return m;
@@ -728,6 +747,7 @@ void add_sampling(SweepFile& f, const SweepOptions& opt, const SweepMeasurement&
             m.cold_huge_bytes ? static_cast<std::int64_t>(std::min<std::uint64_t>(*m.cold_huge_bytes, m.cold_bytes)) : -1;
         f.cold_buffer.writes_flushed = m.cold_writes_flushed ? 1 : 0;
     }
+    f.sampling.stack_spread_bytes = m.stack_spread_bytes;
 }
 
 // "the host disturbed the sweep: ..." by kind.

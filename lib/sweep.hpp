@@ -161,7 +161,16 @@ struct SweepMeasurement {
     std::uint64_t cold_bytes = 0;  // the cold buffer (0: no cold point)
     std::optional<std::uint64_t> cold_huge_bytes;  // of it backed by 2 MiB pages (nullopt: /proc/self/smaps unread)
     bool cold_writes_flushed = false;  // what cold sections wrote went to memory after each sample (CLFLUSHOPT)
+    std::uint32_t stack_spread_bytes = 0;  // each sample ran with the stack moved down by a random 16-byte step below this
 };
+// Each sample of a plan runs with the stack moved down by a random multiple of 16 bytes below this, drawn afresh
+// for every sample, so that a point's samples meet every placement of the kernel's stack frame within a page
+// against its data, and not the one this process happened to get. Cold poly1305-avx at 12 KiB took 1.6 or
+// 2.1 cycles per byte from one process to the next with address randomisation on, 2.0-2.1 in every process
+// with it off, and from 1.23 to 2.06 as the environment's size alone moved the stack; with the stack moved for
+// every sample, six processes gave 1.82-1.91 (2-vCPU Intel Xeon VM, 2026-12-02). Linux moves its kernel stack
+// by a random offset at each system call (randomize_kstack_offset, up to 1 KiB); a page covers every task's.
+inline constexpr std::uint32_t kStackSpreadBytes = 4096;
 // Measures every point of the plan in one interleaved pool, in rounds (see sample_pool). `calm`
 // seeds the disturbance monitor (calm.tsc == 0: measured here).
 SweepMeasurement measure_plan(const SweepPlan& plan, const SweepOptions& opt, const Calibration& calm,

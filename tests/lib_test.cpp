@@ -162,7 +162,7 @@ TEST_CASE("sweep file: round trip, and each way a file can be wrong has its own 
     rec.sections[0].rejected = 2;
     rec.sections[0].retaken = 7;
     rec.timer_trace = {400, 46, 48, 60, 832, 20, 22, 378};
-    rec.sampling = {4, 2, 7, 1, 0.25, 120, 1};
+    rec.sampling = {4, 2, 7, 1, 0.25, 120, 1, 4096};
     rec.sections[0].unsettled_rounds = 1;  // its time ran out in one round
     rec.thresholds[0].unsettled_rounds = 2;
     rec.disturbances.push_back({"timer_slow", 12.5, 0.25, 3, false, "timer overhead 832 ticks"});
@@ -179,6 +179,14 @@ TEST_CASE("sweep file: round trip, and each way a file can be wrong has its own 
     CHECK(rback.sampling.rounds == 4);
     CHECK(rback.sampling.waited_s == 0.25);
     CHECK(rback.sampling.unsettled == 1);
+    CHECK(rback.sampling.stack_spread_bytes == 4096);
+    {
+        nlohmann::json j = to_json(rec);
+        j["sampling"].erase("stack_spread_bytes");  // an older file: unknown, as it did not move the stack
+        CHECK(sweep_from_json(j, "old.json").sampling.stack_spread_bytes == -1);
+        j["sampling"]["stack_spread_bytes"] = -16;
+        CHECK_THROWS_WITH(sweep_from_json(j, "bad.json"), Catch::Contains("stack_spread_bytes"));
+    }
     CHECK(rback.sections[0].unsettled_rounds == 1);
     CHECK(rback.thresholds[0].unsettled_rounds == 2);
     REQUIRE(rback.disturbances.size() == 1);
@@ -313,6 +321,7 @@ TEST_CASE("sweep engine: plan, measure and summarise a tiny sweep, a stop gives 
     CHECK(!f.partial);
     CHECK(f.options["rounds"] == 2);
     CHECK(f.sampling.rounds == 2);
+    CHECK(f.sampling.stack_spread_bytes == kStackSpreadBytes);  // every sample at a stack moved afresh
     CHECK(f.timer_trace.calibrations > 0);
     CHECK(impossible_points(f).empty());  // whatever the host did meanwhile
     if (k->needs_fpu) {
