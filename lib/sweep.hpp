@@ -168,7 +168,7 @@ struct SweepMeasurement {
 // against its data, and not the one this process happened to get. Cold poly1305-avx at 12 KiB took 1.6 or
 // 2.1 cycles per byte from one process to the next with address randomisation on, 2.0-2.1 in every process
 // with it off, and from 1.23 to 2.06 as the environment's size alone moved the stack; with the stack moved for
-// every sample, six processes gave 1.82-1.91 (2-vCPU Intel Xeon VM, 2026-12-02). Linux moves its kernel stack
+// every sample, six processes gave 1.79-1.92 (2-vCPU Intel Xeon VM, 2026-12-02). Linux moves its kernel stack
 // by a random offset at each system call (randomize_kstack_offset, up to 1 KiB); a page covers every task's.
 inline constexpr std::uint32_t kStackSpreadBytes = 4096;
 // Measures every point of the plan in one interleaved pool, in rounds (see sample_pool). `calm`
