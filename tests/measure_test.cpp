@@ -245,36 +245,52 @@ TEST_CASE("sampling pool: a round a disturbance cut short still lets its nearly 
     rules.rounds = 1;
     rules.min_samples = 6;
     rules.max_samples = 100;  // the round's ceiling: a point ends settled there whatever its rule
-    rules.target_rel_ci = 1e-12;  // no rule is ever met: only the ceiling or the time ends a point
+    // No rule is ever met (the rule is "interval < target", and an interval can be 0: on a TSC that steps by 26
+    // ticks, as on a Zen 5 VM, 2000-cycle samples all read alike): only the ceiling or the time ends a point.
+    rules.target_rel_ci = 0;
     rules.point_cap_s = 10;
     const std::vector<PointSpec> specs(2);
     const double budget_s = 2, hz = tsc_info().hz;
     // Once both points have `stall_at` samples, one sample takes the round's whole share and a little more (the
-    // host took the CPU); it is taken again, and the round's time is spent.
+    // host took the CPU); it is taken again, and the round's time is spent. The stall is placed by counting
+    // calls, so it lands at `stall_at` samples only when the host dropped few of them: samples it took again
+    // (on a 2-vCPU Zen 5 VM, a collapsed clock or an interrupt storm every second or two) move the stall to
+    // fewer samples. Such a try says nothing about the grace and is made again, up to 10 times; one judged try
+    // is required.
     for (std::size_t stall_at : {95u, 50u}) {
         INFO("stalled at " << stall_at);
-        std::size_t calls = 0;
-        auto sample = [&](std::size_t) -> RawSample {
-            const std::uint64_t t0 = tsc_begin();
-            if (++calls == 2 * stall_at + 1)  // 0.05 s past the share, whose grace is 0.3 s (0.15 x 2 s)
-                while (static_cast<double>(tsc_begin() - t0) < (budget_s + 0.05) * hz) {
+        bool judged = false;
+        for (int attempt = 0; attempt < 10 && !judged; ++attempt) {
+            std::size_t calls = 0;
+            auto sample = [&](std::size_t) -> RawSample {
+                const std::uint64_t t0 = tsc_begin();
+                if (++calls == 2 * stall_at + 1)  // 0.05 s past the share, whose grace is 0.3 s (0.15 x 2 s)
+                    while (static_cast<double>(tsc_begin() - t0) < (budget_s + 0.05) * hz) {
+                    }
+                else
+                    spin_core_cycles(2000);
+                return {static_cast<double>(tsc_end() - t0), 1, 1, -1};
+            };
+            PoolHooks hooks;
+            const PoolResult r = sample_pool(specs, sample, rules, budget_s, calm_level(4), hooks);
+            CHECK(r.complete);
+            // Undisturbed enough: the stall is the one event, and at most 5 samples were taken again besides it
+            // (a ratio that moved within an interval drops its samples without an event), so each point still had
+            // 90 or more at the stall. At 50, anything the host did only cuts the round shorter.
+            if (stall_at == 95 && (r.events.size() != 1 || r.retaken > 6 || r.rejected != 0)) continue;
+            if (stall_at == 95) CHECK(r.events[0].kind == DisturbanceKind::preempted);
+            judged = true;
+            for (const PointSamples& p : r.points) {
+                if (stall_at == 95) {  // within kGraceShare of 100: they finish in the grace
+                    CHECK(p.unsettled_rounds == 0);
+                    CHECK(p.cycles.size() == 100);
+                } else {  // half way: cut
+                    CHECK(p.unsettled_rounds == 1);
+                    CHECK(p.cycles.size() < 100);
                 }
-            else
-                spin_core_cycles(2000);
-            return {static_cast<double>(tsc_end() - t0), 1, 1, -1};
-        };
-        PoolHooks hooks;
-        const PoolResult r = sample_pool(specs, sample, rules, budget_s, calm_level(4), hooks);
-        CHECK(r.complete);
-        for (const PointSamples& p : r.points) {
-            if (stall_at == 95) {  // within kGraceShare of 100: they finish in the grace
-                CHECK(p.unsettled_rounds == 0);
-                CHECK(p.cycles.size() == 100);
-            } else {  // half way: cut
-                CHECK(p.unsettled_rounds == 1);
-                CHECK(p.cycles.size() < 100);
             }
         }
+        CHECK(judged);
     }
 }
 
