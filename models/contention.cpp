@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <exception>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -20,6 +21,7 @@ constexpr double kMinWithinSpread = 0.05;  // of c within a point, max - min, on
 
 struct Normalised {
     std::vector<double> x, y;  // c - 1, value / the point's median value
+    std::vector<int> round;  // the sweep's round of each (-1: not known)
 };
 
 std::vector<Normalised> normalise(const std::vector<std::vector<ContentionObservation>>& points) {
@@ -36,6 +38,7 @@ std::vector<Normalised> normalise(const std::vector<std::vector<ContentionObserv
             if (o.level >= 1 && o.value > 0 && std::isfinite(o.value)) {
                 n.x.push_back(o.level - 1);
                 n.y.push_back(o.value / median);
+                n.round.push_back(o.round);
             }
         out.push_back(std::move(n));
     }
@@ -126,8 +129,14 @@ Sensitivity fit_sensitivity(const std::vector<std::vector<ContentionObservation>
     const double s = best_s(pts);
     const std::vector<double> a = levels_at(pts, s);
     // The interval: residuals about the fit, and the spread of x about each point's own mean (the levels
-    // absorb the rest).
+    // absorb the rest). Beside it, the same score summed per round (a cluster-robust sandwich): on a shared
+    // host a round is a window of time whose neighbour slowed every point alike, whatever c each point's
+    // probe read, so a sweep's many points still hold only as many independent looks at s as it has rounds.
+    // On an AMD EPYC (Zen 5) VM the least-squares interval alone was +-0.08 where five sweeps gave
+    // sha256-ssse3 s = 0.44 .. 1.18.
     double ss = 0, sxx = 0;
+    std::map<int, double> score;  // per round: the sum of its observations' terms of the slope's score
+    bool rounds_known = true;
     for (std::size_t p = 0; p < pts.size(); ++p) {
         double mean = 0;
         for (double x : pts[p].x) mean += x / static_cast<double>(pts[p].x.size());
@@ -135,14 +144,22 @@ Sensitivity fit_sensitivity(const std::vector<std::vector<ContentionObservation>
             const double e = pts[p].y[i] - a[p] * (1 + s * pts[p].x[i]);
             ss += e * e;
             sxx += a[p] * a[p] * (pts[p].x[i] - mean) * (pts[p].x[i] - mean);
+            rounds_known = rounds_known && pts[p].round[i] >= 0;
+            score[pts[p].round[i]] += e * a[p] * (pts[p].x[i] - mean);
         }
     }
     const std::size_t df = r.observations > r.points + 1 ? r.observations - r.points - 1 : 1;
-    const double se = sxx > 0 ? std::sqrt(ss / static_cast<double>(df) / sxx) : 0;
+    double half = sxx > 0 ? student_t95(df) * std::sqrt(ss / static_cast<double>(df) / sxx) : 0;
+    if (rounds_known && score.size() >= 3 && sxx > 0) {
+        const double g = static_cast<double>(score.size());
+        double sum2 = 0;
+        for (const auto& [round, v] : score) sum2 += v * v;
+        half = std::max(half, student_t95(score.size() - 1) * std::sqrt(g / (g - 1) * sum2) / sxx);
+    }
     r.known = true;
     r.s = s;
-    r.lo = s - student_t95(df) * se;
-    r.hi = s + student_t95(df) * se;
+    r.lo = s - half;
+    r.hi = s + half;
     return r;
 }
 
@@ -152,8 +169,9 @@ std::vector<std::vector<ContentionObservation>> section_observations(const Sweep
     for (const SectionPoint& p : f.sections) {
         if (p.kernel != kernel || p.cache != cache) continue;
         std::vector<ContentionObservation> obs;
-        for (const RoundStats& r : p.rounds)
-            if (r.contention >= 1 && r.samples >= 5) obs.push_back({r.contention, r.p50});
+        for (std::size_t i = 0; i < p.rounds.size(); ++i)
+            if (const RoundStats& r = p.rounds[i]; r.contention >= 1 && r.samples >= 5)
+                obs.push_back({r.contention, r.p50, static_cast<int>(i)});
         if (obs.size() >= 2) out.push_back(std::move(obs));
     }
     return out;

@@ -26,10 +26,13 @@ inline constexpr double kContendedLevel = 1.15;
 // below -1 would not be physical; c <= 0, unknown, gives 1).
 double contention_factor(double s, double c);
 
-// One round of one point: its contention level and its statistic (a p50) at that level.
+// One round of one point: its contention level and its statistic (a p50) at that level, and which round of
+// the sweep it was (-1: not known). A sweep's rounds are its time windows, one after the other over every
+// point: what else the host did in a window (the neighbour's mix of work) falls on all its points alike.
 struct ContentionObservation {
     double level = 0;
     double value = 0;
+    int round = -1;
 };
 
 struct Sensitivity {
@@ -43,7 +46,9 @@ struct Sensitivity {
 
 // Fits s over points (each a list of rounds), each point with its own quiet level, by least squares on
 // value / (point's median), the levels profiled out. Unknown (s = 0) with fewer than 6 observations of known level on
-// at least 2 points, or when the levels within points spread less than 0.05 (nothing to fit on).
+// at least 2 points, or when the levels within points spread less than 0.05 (nothing to fit on). The interval is
+// the wider of the least-squares one and one clustered by round (when every observation names its round and there
+// are at least 3): the rounds' residuals are not independent, since a window's neighbour moves all its points.
 Sensitivity fit_sensitivity(const std::vector<std::vector<ContentionObservation>>& points);
 
 // The section points of one kernel and cache state as observations: each round's p50 at its level

@@ -61,6 +61,35 @@ TEST_CASE("contention: the interval widens with the noise and the fit holds with
     CHECK(noisy.hi - noisy.lo > 3 * (calm.hi - calm.lo));
 }
 
+TEST_CASE("contention: a phase that moves a whole round widens the interval when the rounds are named", "[contention]") {
+    // 20 points, 4 rounds. Each round is a window of time: its level c is near the round's own, and a phase the
+    // probe does not see (another kind of neighbour) moves every point of the round alike, by 0.88..1.12. The
+    // least-squares interval takes the 80 observations as independent and is narrow; the points of a round are
+    // not, and the interval clustered by round must be the wider one, and still hold the true s.
+    const double s_true = 0.6;
+    const double round_level[4] = {1.05, 1.25, 1.15, 1.35};
+    const double phase[4] = {1.00, 0.88, 1.12, 0.95};
+    std::mt19937 rng(5);
+    std::normal_distribution<double> jitter(0, 0.005), level_jitter(0, 0.03);
+    std::vector<std::vector<ContentionObservation>> named(20), unnamed(20);
+    for (std::size_t p = 0; p < 20; ++p)
+        for (int r = 0; r < 4; ++r) {
+            const double c = std::max(1.0, round_level[r] + level_jitter(rng));
+            const double t = 1000.0 * static_cast<double>(p + 1) * (1 + s_true * (c - 1)) * phase[r] * (1 + jitter(rng));
+            named[p].push_back({c, t, r});
+            unnamed[p].push_back({c, t});
+        }
+    const Sensitivity a = fit_sensitivity(named);
+    const Sensitivity b = fit_sensitivity(unnamed);
+    REQUIRE(a.known);
+    REQUIRE(b.known);
+    CHECK(a.s == Approx(b.s));  // the same fit; only its interval differs
+    CHECK(a.hi - a.lo > 2 * (b.hi - b.lo));
+    CHECK(a.lo < s_true);
+    CHECK(a.hi > s_true);
+    CHECK_FALSE((b.lo < s_true && b.hi > s_true));  // the phase biases s, and the narrow interval misses it
+}
+
 TEST_CASE("contention: without levels that move, or with too few rounds, the sensitivity is unknown", "[contention]") {
     // Every round at the same level: nothing to fit on.
     std::vector<std::vector<ContentionObservation>> flat(5, {{1.3, 100}, {1.3, 120}, {1.3, 90}});
