@@ -61,7 +61,8 @@ TEST_CASE("contention: the interval widens with the noise and the fit holds with
     CHECK(noisy.hi - noisy.lo > 3 * (calm.hi - calm.lo));
 }
 
-TEST_CASE("contention: a phase that moves a whole round widens the interval when the rounds are named", "[contention]") {
+TEST_CASE("contention: a phase that moves a whole round widens the interval when the rounds are named",
+          "[contention]") {
     // 20 points, 4 rounds. Each round is a window of time: its level c is near the round's own, and a phase the
     // probe does not see (another kind of neighbour) moves every point of the round alike, by 0.88..1.12. The
     // least-squares interval takes the 80 observations as independent and is narrow; the points of a round are
@@ -75,7 +76,8 @@ TEST_CASE("contention: a phase that moves a whole round widens the interval when
     for (std::size_t p = 0; p < 20; ++p)
         for (int r = 0; r < 4; ++r) {
             const double c = std::max(1.0, round_level[r] + level_jitter(rng));
-            const double t = 1000.0 * static_cast<double>(p + 1) * (1 + s_true * (c - 1)) * phase[r] * (1 + jitter(rng));
+            const double quiet = 1000.0 * static_cast<double>(p + 1);
+            const double t = quiet * (1 + s_true * (c - 1)) * phase[r] * (1 + jitter(rng));
             named[p].push_back({c, t, r});
             unnamed[p].push_back({c, t});
         }
@@ -128,8 +130,10 @@ TEST_CASE("contention: committed sweeps from before the probe read as unknown, w
     }
 }
 
-TEST_CASE("contention: on the committed machines' Zen 5 sweep, SHA-NI is immune and the SHA-2 AVX and SSSE3 code exposed",
-          "[contention][golden]") {
+TEST_CASE(
+    "contention: on the committed machines' Zen 5 sweep, SHA-NI is immune and the SHA-2 AVX and SSSE3 code "
+    "exposed",
+    "[contention][golden]") {
     // AMD EPYC (Zen 5) VM, 2026-12-03: a default sweep whose core's other thread was busy part of the time
     // (c p50 1.15, p90 1.31; contended in 51 % of its probes). SHA-NI runs on its own unit, which the
     // neighbour's integer and vector work does not take; the SHA-2 message schedule on xmm/ymm shares the vector
