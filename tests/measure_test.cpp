@@ -4,9 +4,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <random>
 #include <sstream>
 
@@ -238,6 +240,78 @@ TEST_CASE("sweep: a cold stripe point warms its code on resident buffers, never 
     }
     CHECK(hot_pairs >= 6);
     CHECK(cold_pairs >= 6);
+}
+
+namespace {
+// A hash-shaped kernel that records each blocks() call: where its data lies and how many 64-byte blocks it got.
+struct BlocksCall {
+    const std::uint8_t* data;
+    std::size_t nblocks;
+};
+std::vector<BlocksCall> g_blocks_calls;
+void recording_init(void*, const std::uint8_t*) noexcept {}
+void recording_blocks(void*, const std::uint8_t* data, std::size_t nblocks) noexcept {
+    g_blocks_calls.push_back({data, nblocks});
+}
+void recording_final(void*, const std::uint8_t*, std::size_t, std::uint8_t*) noexcept {}
+}  // namespace
+
+TEST_CASE("sweep: a section's warm-up runs the section's own length (its tail's code too), on resident data",
+          "[sweep]") {
+    Kernel k{};
+    k.name = "hash-recording";
+    k.algorithm = "hash";
+    k.isa = "generic";
+    k.provider = "fputune";
+    k.block_bytes = 64;
+    k.ctx_bytes = 64;
+    k.out_bytes = 32;
+    k.needs_fpu = false;
+    k.init = recording_init;
+    k.blocks = recording_blocks;
+    k.final = recording_final;
+    SweepOptions opt;
+    opt.sampling.rounds = 1;
+    opt.sampling.min_samples = 6;
+    opt.sampling.max_samples = 6;
+    // 448 B: warmed whole (7 blocks); 20 KiB + 448 B: 4 KiB plus the same remainder mod 4 KiB (71 blocks).
+    const std::uint64_t sizes[] = {448, 20 * 1024 + 448};
+    const std::size_t expect_warm[] = {7, 71};
+    SweepPlan plan;
+    plan.kernels = {&k};
+    for (std::uint64_t b : sizes)
+        for (bool cold : {false, true}) plan.sections.push_back({&k, cold, b, SeriesSpec{}, cold ? "cold" : "hot"});
+    g_blocks_calls.clear();
+    PoolHooks hooks;
+    const SweepMeasurement m = measure_plan(plan, opt, calm_level(4), hooks);
+    REQUIRE(m.pool.points.size() == 4);
+    // Each sample: the untimed warm-up call, then the timed one of the point's blocks.
+    std::vector<std::pair<BlocksCall, BlocksCall>> pairs[2];
+    for (std::size_t i = 0; i + 1 < g_blocks_calls.size(); ++i)
+        for (std::size_t s = 0; s < 2; ++s)
+            if (g_blocks_calls[i].nblocks == expect_warm[s] && g_blocks_calls[i + 1].nblocks == sizes[s] / 64) {
+                pairs[s].push_back({g_blocks_calls[i], g_blocks_calls[i + 1]});
+                ++i;
+                break;
+            }
+    for (std::size_t s = 0; s < 2; ++s) {
+        INFO("section of " << sizes[s] << " bytes");
+        // The hot point times the same resident bytes every sample; the cold one a new stretch each time,
+        // which its warm-up must not have touched.
+        std::map<const std::uint8_t*, int> seen;
+        for (const auto& [warm, timed] : pairs[s]) ++seen[timed.data];
+        const auto hot = std::max_element(seen.begin(), seen.end(),
+                                          [](const auto& a, const auto& b) { return a.second < b.second; });
+        REQUIRE(hot != seen.end());
+        CHECK(hot->second >= 6);
+        std::size_t cold = 0;
+        for (const auto& [warm, timed] : pairs[s]) {
+            if (timed.data == hot->first) continue;
+            ++cold;
+            CHECK((timed.data + sizes[s] <= warm.data || warm.data + 64 * warm.nblocks <= timed.data));
+        }
+        CHECK(cold >= 6);
+    }
 }
 
 TEST_CASE("sampling pool: a round a disturbance cut short still lets its nearly done points finish", "[sampler]") {
