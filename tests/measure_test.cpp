@@ -341,8 +341,7 @@ TEST_CASE("sampling pool: a round a disturbance cut short still lets its nearly 
             auto sample = [&](std::size_t) -> RawSample {
                 const std::uint64_t t0 = tsc_begin();
                 if (++calls == 2 * stall_at + 1)  // 0.05 s past the share, whose grace is 0.3 s (0.15 x 2 s)
-                    while (static_cast<double>(tsc_begin() - t0) < (budget_s + 0.05) * hz) {
-                    }
+                    while (static_cast<double>(tsc_begin() - t0) < (budget_s + 0.05) * hz) {}
                 else
                     spin_core_cycles(2000);
                 return {static_cast<double>(tsc_end() - t0), 1, 1, -1};
