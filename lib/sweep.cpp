@@ -353,7 +353,7 @@ public:
         // the code paths the section takes: a batch kernel's tail is other code than its first block. Warmed
         // with one block, cold chacha20-avx2 at 448 B took 13 000 TSC cycles instead of 1600 for whole rounds
         // of sweeps that had the RAID kernels in them (AMD EPYC Zen 5 VM, 2026-12-03): ~850 per vector the
-        // tail stored, its code fetched from memory.
+        // tail stored: its code and stack frame were not in the caches.
         k->init(ctx_, key);
         const std::uint64_t warm = pt.bytes <= 8192 ? pt.bytes : 4096 + pt.bytes % 4096;
         const std::uint64_t warm_blocks = std::max<std::uint64_t>(1, warm / k->block_bytes);
