@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // SHA-224/256 block function, message schedule in xmm registers (4 words at a time), scalar rounds
-// (sha256_body.hpp, vec_xmm.hpp). Requires AVX, BMI1 and BMI2: the ssse3 variant's code, VEX-encoded, with
-// rorx/andn in the rounds.
+// (sha256_body.hpp, vec_xmm.hpp). Requires AVX, as the kernel's sha256-avx-asm.S: the ssse3 variant's code,
+// VEX-encoded, with the rounds' rotates made by shld, as that file makes them.
+#define FPUTUNE_SHA_KERNEL_ROUNDS
+#define FPUTUNE_SHA_ROTATE_SHLD
 #include "sha256_body.hpp"
 #include "vec_xmm.hpp"
 

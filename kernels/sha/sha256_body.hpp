@@ -18,19 +18,42 @@
 namespace fputune::sha {
 namespace {
 
-inline std::uint32_t ror32(std::uint32_t x, int n) { return (x >> n) | (x << (32 - n)); }
+// The rounds as the kernel's code for each width writes them. The ssse3 and avx files define
+// FPUTUNE_SHA_KERNEL_ROUNDS (sha256-ssse3-asm.S, sha256-avx-asm.S): each Sigma in one register, three rotates in
+// a chain (e ror 14, ^ e, ror 5, ^ e, ror 6 = Sigma1), Ch = ((f ^ g) & e) ^ g, Maj = ((a | c) & b) | (a & c); the
+// avx file also FPUTUNE_SHA_ROTATE_SHLD: its rotates are shld of a register with itself ("faster than ror on
+// Sandy Bridge", as the kernel's source says; on AMD Zen 5 it is most of why that code is 2.3x slower than the
+// same rounds with rorx). Otherwise (avx2, sha256-avx2-asm.S): three independent rotates (rorx), Ch as a sum of
+// disjoint terms, so the adds reassociate, and Maj = ((a ^ b) & (b ^ c)) ^ b with b ^ c the previous round's
+// a ^ b, carried in `bc` (one op less per round).
+template <int N>
+inline std::uint32_t ror32(std::uint32_t x) {
+#ifdef FPUTUNE_SHA_ROTATE_SHLD
+    __asm__("shldl %1, %0, %0" : "+r"(x) : "i"(32 - N));
+    return x;
+#else
+    return (x >> N) | (x << (32 - N));
+#endif
+}
 
-// The round adds W+K from memory (precomputed by the vector schedule). Ch(e,f,g) = (e&f) + (~e&g) since
-// the two terms have disjoint bits, which lets the adds reassociate; Maj(a,b,c) = ((a^b)&(b^c))^b where
-// b^c is the previous round's a^b, carried in `bc` (one op less per round).
+#ifdef FPUTUNE_SHA_KERNEL_ROUNDS
+#define FPUTUNE_SHA256_ROUND(a, b, c, d, e, f, g, h, wk)                            \
+    do {                                                                            \
+        h += (wk) + ror32<6>(ror32<5>(ror32<14>(e) ^ e) ^ e) + (((f ^ g) & e) ^ g); \
+        d += h;                                                                     \
+        h += ror32<2>(ror32<11>(ror32<9>(a) ^ a) ^ a) + (((a | c) & b) | (a & c));  \
+        (void)bc;                                                                   \
+    } while (0)
+#else
 #define FPUTUNE_SHA256_ROUND(a, b, c, d, e, f, g, h, wk)                                \
     do {                                                                                \
-        h += (wk) + (ror32(e, 6) ^ ror32(e, 11) ^ ror32(e, 25)) + ((e & f) + (~e & g)); \
+        h += (wk) + (ror32<6>(e) ^ ror32<11>(e) ^ ror32<25>(e)) + ((e & f) + (~e & g)); \
         d += h;                                                                         \
         const std::uint32_t ab_ = a ^ b;                                                \
-        h += (ror32(a, 2) ^ ror32(a, 13) ^ ror32(a, 22)) + ((ab_ & bc) ^ b);            \
+        h += (ror32<2>(a) ^ ror32<13>(a) ^ ror32<22>(a)) + ((ab_ & bc) ^ b);            \
         bc = ab_;                                                                       \
     } while (0)
+#endif
 // Four rounds of block B from round r (a multiple of 4); the second form continues with the names four
 // rounds on. W+K of round r of block B is at wk[4 * kBlocks * (r / 4) + 4 * B + r % 4], written without
 // the division (r % 4 == 0 here) so that the index stays an addressing mode, as in the per-width copies.
