@@ -61,7 +61,12 @@ for path, doc in bench_table.load(source):
             continue
         n = bench_table.sources_of(ours[0], method)
         want = calls[(variant, n * 16384)]["tsc_cycles_per_byte"] / calls[(peer, n * 16384)]["tsc_cycles_per_byte"]
-        row = re.search(r"^\| " + re.escape(variant) + r" \| " + re.escape(peer) + r" \|(.*)$", table, re.M)
+        # This file's table: from the line naming it to the next file's.
+        name = "data/machines/bench/" + os.path.basename(path)
+        start = table.index("`" + name + "`", table.index("<!-- speed table:"))
+        end = table.find("`data/machines/bench/", start + len(name) + 2)
+        section = table[start:end if end >= 0 else len(table)]
+        row = re.search(r"^\| " + re.escape(variant) + r" \| " + re.escape(peer) + r" \|(.*)$", section, re.M)
         cells = row.group(1).split("|") if row else []
         if n < 2 or len(cells) <= col or cells[col].strip() != f"{want:.2f}":
             print(f"FAIL {path}: {variant}'s 16 KiB cell is {cells[col].strip() if len(cells) > col else 'missing'}, "
@@ -71,7 +76,7 @@ if "keyed on bytes per source" not in table:
     print("FAIL the speed table does not say that multi-source rows are keyed on bytes per source")
     failed = 1
 # `--runs` at 16 KiB finds the multi-source kernels, benched at 16 KiB per source (bytes = sources x size).
-runs = glob.glob(os.path.join(source, "data/machines/bench/*-16KiB-x7.runs.json"))
+runs = glob.glob(os.path.join(source, "data/machines/bench/*-16KiB-x*.runs.json"))
 for f in runs:
     r = subprocess.run([sys.executable, tool, "--runs", f], capture_output=True, text=True)
     for variant in ("raid6-avx2", "xor-avx"):
