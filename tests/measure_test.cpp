@@ -183,6 +183,28 @@ TEST_CASE("sampling pool: a long point needs only its median, one whose time run
 }
 
 namespace {
+// A kernel of ours that needs no FPU, for tests that record what the glue loop calls, and options that take
+// six samples of each point in one round.
+Kernel recording_kernel(const char* name, const char* algorithm, std::uint32_t block_bytes) {
+    Kernel k{};
+    k.name = name;
+    k.algorithm = algorithm;
+    k.isa = "generic";
+    k.provider = "fputune";
+    k.block_bytes = block_bytes;
+    k.needs_fpu = false;
+    return k;
+}
+SweepOptions six_samples() {
+    SweepOptions opt;
+    opt.sampling.rounds = 1;
+    opt.sampling.min_samples = 6;
+    opt.sampling.max_samples = 6;
+    return opt;
+}
+}  // namespace
+
+namespace {
 // A multi-source kernel that records where each call's first source and destination lie, and how long they are.
 struct StripeCall {
     const std::uint8_t* src;
@@ -198,21 +220,12 @@ void recording_stripe(std::size_t, std::size_t bytes, const std::uint8_t* const*
 
 TEST_CASE("sweep: a cold stripe point warms its code on resident buffers, never on the stretches it then times",
           "[sweep]") {
-    Kernel k{};
-    k.name = "xor-recording";
-    k.algorithm = "xor";
-    k.isa = "generic";
-    k.provider = "fputune";
-    k.block_bytes = 512;
-    k.needs_fpu = false;
+    Kernel k = recording_kernel("xor-recording", "xor", 512);
     k.stripe = recording_stripe;
     k.dest_count = 1;
     k.min_sources = 1;
     k.max_sources = 64;
-    SweepOptions opt;
-    opt.sampling.rounds = 1;
-    opt.sampling.min_samples = 6;
-    opt.sampling.max_samples = 6;
+    const SweepOptions opt = six_samples();
     SweepPlan plan;
     plan.kernels = {&k};
     for (bool cold : {false, true})
@@ -258,22 +271,13 @@ void recording_final(void*, const std::uint8_t*, std::size_t, std::uint8_t*) noe
 
 TEST_CASE("sweep: a section's warm-up runs the section's own length (its tail's code too), on resident data",
           "[sweep]") {
-    Kernel k{};
-    k.name = "hash-recording";
-    k.algorithm = "hash";
-    k.isa = "generic";
-    k.provider = "fputune";
-    k.block_bytes = 64;
+    Kernel k = recording_kernel("hash-recording", "hash", 64);
     k.ctx_bytes = 64;
     k.out_bytes = 32;
-    k.needs_fpu = false;
     k.init = recording_init;
     k.blocks = recording_blocks;
     k.final = recording_final;
-    SweepOptions opt;
-    opt.sampling.rounds = 1;
-    opt.sampling.min_samples = 6;
-    opt.sampling.max_samples = 6;
+    const SweepOptions opt = six_samples();
     // 448 B: warmed whole (7 blocks); 20 KiB + 448 B: 4 KiB plus the same remainder mod 4 KiB (71 blocks).
     const std::uint64_t sizes[] = {448, 20 * 1024 + 448};
     const std::size_t expect_warm[] = {7, 71};
