@@ -27,7 +27,8 @@ const char* const kAlgorithms[] = {"sha1", "sha224", "sha256", "sha384", "sha512
 
 // The single-stream sha kernels (sha256-shani-2x, two messages per call, has its own cases below).
 bool is_sha(const Kernel& k) {
-    return !is_multisource(k) && std::find(std::begin(kAlgorithms), std::end(kAlgorithms), std::string(k.algorithm)) != std::end(kAlgorithms);
+    return !is_multisource(k) &&
+           std::find(std::begin(kAlgorithms), std::end(kAlgorithms), std::string(k.algorithm)) != std::end(kAlgorithms);
 }
 
 std::string hash_hex(const Kernel& k, const std::string& msg) {
@@ -151,6 +152,28 @@ TEST_CASE("sha: the table has every variant with sane fields", "[sha]") {
         INFO(k->name);
         CHECK(k->block_bytes == ((alg == "sha384" || alg == "sha512") ? 128u : 64u));
         if (!is_peer(*k)) CHECK(k->needs_fpu == (k->required != 0));
+    }
+}
+
+// What each SIMD variant needs is what the kernel's glue asks for (sha1_ssse3_glue.c, sha256_ssse3_glue.c,
+// sha512_ssse3_glue.c): the avx code runs on AVX alone (its rotates are shld, no BMI), avx2 also needs BMI2
+// (rorx), so a CPU with AVX and no BMI2 still has the avx variants, as it has the kernel's.
+TEST_CASE("sha: each variant needs the CPU features the kernel's glue checks for its code", "[sha]") {
+    using F = Feature;
+    const std::pair<const char*, FeatureSet> expect[] = {
+        {"sha1-avx", features(F::avx)},       {"sha224-avx", features(F::avx)}, {"sha256-avx", features(F::avx)},
+        {"sha384-avx", features(F::avx)},     {"sha512-avx", features(F::avx)}, {"sha256-ssse3", features(F::ssse3)},
+        {"sha512-ssse3", features(F::ssse3)},
+    };
+    for (const auto& [name, want] : expect) {
+        INFO(name);
+        const std::vector<const Kernel*> k = select_kernels({name});
+        REQUIRE(k.size() == 1);
+        CHECK(k.front()->required == want);
+    }
+    for (const char* name : {"sha256-avx2", "sha512-avx2"}) {
+        INFO(name);
+        CHECK((select_kernels({name}).front()->required & features(F::bmi2)) != 0);
     }
 }
 
