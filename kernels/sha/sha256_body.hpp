@@ -18,14 +18,13 @@
 namespace fputune::sha {
 namespace {
 
-// The rounds as the kernel's code for each width writes them. The ssse3 and avx files define
-// FPUTUNE_SHA_KERNEL_ROUNDS (sha256-ssse3-asm.S, sha256-avx-asm.S): each Sigma in one register, three rotates in
-// a chain (e ror 14, ^ e, ror 5, ^ e, ror 6 = Sigma1), Ch = ((f ^ g) & e) ^ g, Maj = ((a | c) & b) | (a & c); the
-// avx file also FPUTUNE_SHA_ROTATE_SHLD: its rotates are shld of a register with itself ("faster than ror on
-// Sandy Bridge", as the kernel's source says; with them and the chained Sigmas that code took 2.3x as long as
-// independent rorx rotates on an AMD Zen 5 VM). Otherwise (avx2, sha256-avx2-asm.S): three independent rotates (rorx), Ch as a sum of
-// disjoint terms, so the adds reassociate, and Maj = ((a ^ b) & (b ^ c)) ^ b with b ^ c the previous round's
-// a ^ b, carried in `bc` (one op less per round).
+// The rounds as the kernel's code for each width writes them. The ssse3 and avx files define FPUTUNE_SHA_KERNEL_ROUNDS
+// (sha256-ssse3-asm.S, sha256-avx-asm.S): each Sigma in one register, three rotates in a chain (e ror 14, ^ e, ror 5, ^
+// e, ror 6 = Sigma1), Ch = ((f ^ g) & e) ^ g, Maj = ((a | c) & b) | (a & c); the avx file also FPUTUNE_SHA_ROTATE_SHLD:
+// its rotates are shld of a register with itself ("faster than ror on Sandy Bridge", as the kernel's source says; with
+// them and the chained Sigmas that code took 2.3x as long as independent rorx rotates on an AMD Zen 5 VM). Otherwise
+// (avx2, sha256-avx2-asm.S): three independent rotates (rorx), Ch as a sum of disjoint terms, so the adds reassociate,
+// and Maj = ((a ^ b) & (b ^ c)) ^ b with b ^ c the previous round's a ^ b, carried in `bc` (one op less per round).
 template <int N>
 inline std::uint32_t ror32(std::uint32_t x) {
 #ifdef FPUTUNE_SHA_ROTATE_SHLD
