@@ -25,32 +25,24 @@ namespace {
 // them and the chained Sigmas that code took 2.3x as long as independent rorx rotates on an AMD Zen 5 VM). Otherwise
 // (avx2, sha256-avx2-asm.S): three independent rotates (rorx), Ch as a sum of disjoint terms, so the adds reassociate,
 // and Maj = ((a ^ b) & (b ^ c)) ^ b with b ^ c the previous round's a ^ b, carried in `bc` (one op less per round).
-template <int N>
-inline std::uint32_t ror32(std::uint32_t x) {
-#ifdef FPUTUNE_SHA_ROTATE_SHLD
-    __asm__("shldl %1, %0, %0" : "+r"(x) : "i"(32 - N));
-    return x;
-#else
-    return (x >> N) | (x << (32 - N));
-#endif
-}
+#include "sha_rotate.inc"
 
 #ifdef FPUTUNE_SHA_KERNEL_ROUNDS
-#define FPUTUNE_SHA256_ROUND(a, b, c, d, e, f, g, h, wk)                            \
-    do {                                                                            \
-        h += (wk) + ror32<6>(ror32<5>(ror32<14>(e) ^ e) ^ e) + (((f ^ g) & e) ^ g); \
-        d += h;                                                                     \
-        h += ror32<2>(ror32<11>(ror32<9>(a) ^ a) ^ a) + (((a | c) & b) | (a & c));  \
-        (void)bc;                                                                   \
+#define FPUTUNE_SHA256_ROUND(a, b, c, d, e, f, g, h, wk)                      \
+    do {                                                                      \
+        h += (wk) + ror<6>(ror<5>(ror<14>(e) ^ e) ^ e) + (((f ^ g) & e) ^ g); \
+        d += h;                                                               \
+        h += ror<2>(ror<11>(ror<9>(a) ^ a) ^ a) + (((a | c) & b) | (a & c));  \
+        (void)bc;                                                             \
     } while (0)
 #else
-#define FPUTUNE_SHA256_ROUND(a, b, c, d, e, f, g, h, wk)                                \
-    do {                                                                                \
-        h += (wk) + (ror32<6>(e) ^ ror32<11>(e) ^ ror32<25>(e)) + ((e & f) + (~e & g)); \
-        d += h;                                                                         \
-        const std::uint32_t ab_ = a ^ b;                                                \
-        h += (ror32<2>(a) ^ ror32<13>(a) ^ ror32<22>(a)) + ((ab_ & bc) ^ b);            \
-        bc = ab_;                                                                       \
+#define FPUTUNE_SHA256_ROUND(a, b, c, d, e, f, g, h, wk)                          \
+    do {                                                                          \
+        h += (wk) + (ror<6>(e) ^ ror<11>(e) ^ ror<25>(e)) + ((e & f) + (~e & g)); \
+        d += h;                                                                   \
+        const std::uint32_t ab_ = a ^ b;                                          \
+        h += (ror<2>(a) ^ ror<13>(a) ^ ror<22>(a)) + ((ab_ & bc) ^ b);            \
+        bc = ab_;                                                                 \
     } while (0)
 #endif
 // Four rounds of block B from round r (a multiple of 4); the second form continues with the names four
