@@ -239,6 +239,7 @@ Row row_of(const SweepPlan& plan, const SweepMeasurement& m, std::size_t i, cons
         const PointStats rs = summarize(round_samples.back());
         rounds.push_back({rs.samples, rs.p10, rs.p50, rs.p90, rs.p99_clean, rs.interrupted,
                           median_contention(s.round_contention(r), best_probe)});
+        quiet_round_stats(rounds.back(), round_samples.back(), s.round_contention(r), best_probe);
     }
     const std::string cache = plan.sections[i].cold ? "cold" : "hot";
     const HeaderContention* stated = stated_for(lines, plan.sections[i].name, cache);

@@ -92,8 +92,19 @@ json rounds_json(const std::vector<RoundStats>& rounds) {
                      {"p90", r.p90},
                      {"p99_clean", r.p99_clean},
                      {"interrupted", r.interrupted}});
-    for (std::size_t i = 0; i < rounds.size(); ++i)
-        if (rounds[i].contention > 0) a[i]["contention"] = rounds[i].contention;
+    for (std::size_t i = 0; i < rounds.size(); ++i) {
+        const RoundStats& r = rounds[i];
+        if (r.contention > 0) a[i]["contention"] = r.contention;
+        if (r.quiet_samples > 0)
+            a[i]["quiet"] = {{"samples", r.quiet_samples},
+                             {"p50", r.quiet_p50},
+                             {"p90", r.quiet_p90},
+                             {"p99_clean", r.quiet_p99_clean},
+                             {"contention", r.quiet_contention}};
+        if (r.contended_samples > 0)
+            a[i]["contended"] = {
+                {"samples", r.contended_samples}, {"p50", r.contended_p50}, {"contention", r.contended_contention}};
+    }
     return a;
 }
 
@@ -107,9 +118,31 @@ void read_point_contention(const json& p, const jsonc::Path& at, SectionPoint& p
         point.contention = contention_level(*c, at / "contention");
     const json* r = optional_member(p, "rounds", at);
     if (!r) return;
-    for (std::size_t i = 0; i < point.rounds.size() && i < r->size(); ++i)
-        if (const json* c = optional_member((*r)[i], "contention", (at / "rounds")[i]))
-            point.rounds[i].contention = contention_level(*c, (at / "rounds")[i] / "contention");
+    for (std::size_t i = 0; i < point.rounds.size() && i < r->size(); ++i) {
+        const Path ri = (at / "rounds")[i];
+        if (const json* c = optional_member((*r)[i], "contention", ri))
+            point.rounds[i].contention = contention_level(*c, ri / "contention");
+        if (const json* q = optional_member((*r)[i], "quiet", ri)) {
+            const Path qa = ri / "quiet";
+            object(*q, qa);
+            RoundStats& x = point.rounds[i];
+            x.quiet_samples = integer<std::uint64_t>(member(*q, "samples", qa), qa / "samples", 1,
+                                                     std::max<std::uint64_t>(1, x.samples));
+            x.quiet_p50 = real(member(*q, "p50", qa), qa / "p50", 0);
+            x.quiet_p90 = real(member(*q, "p90", qa), qa / "p90", 0);
+            x.quiet_p99_clean = real(member(*q, "p99_clean", qa), qa / "p99_clean", 0);
+            x.quiet_contention = contention_level(member(*q, "contention", qa), qa / "contention");
+        }
+        if (const json* q = optional_member((*r)[i], "contended", ri)) {
+            const Path ca = ri / "contended";
+            object(*q, ca);
+            RoundStats& x = point.rounds[i];
+            x.contended_samples = integer<std::uint64_t>(member(*q, "samples", ca), ca / "samples", 1,
+                                                         std::max<std::uint64_t>(1, x.samples));
+            x.contended_p50 = real(member(*q, "p50", ca), ca / "p50", 0);
+            x.contended_contention = contention_level(member(*q, "contention", ca), ca / "contention");
+        }
+    }
 }
 
 json contention_json(const ContentionTrace& c) {

@@ -36,6 +36,18 @@ struct RoundStats {
     double p10 = 0, p50 = 0, p90 = 0, p99_clean = 0;
     std::uint64_t interrupted = 0;
     double contention = 0;  // the median contention level c (>= 1) of the round's samples; 0: unknown (older file)
+    // The same round's quiet samples alone, those whose contention level was below kContendedAbove
+    // (lib/contention_levels.hpp): how many, their p50, p90 and p99 of uninterrupted samples, and median level.
+    // A round's median level says nothing of a contended minority, which sets its tail: on an AMD EPYC Zen 5 VM
+    // (2026-12-03) every 10 s window's median level was 1.02-1.03 while 6-33 % of its samples were contended,
+    // and the p90 of a sha256-avx section over all its samples was up to 1.42x that over the quiet ones.
+    // quiet_samples == 0: unknown (an older file, or no quiet sample).
+    std::uint64_t quiet_samples = 0;
+    double quiet_p50 = 0, quiet_p90 = 0, quiet_p99_clean = 0, quiet_contention = 0;
+    // And its contended samples (level at or above kContendedAbove): how many, their p50 and median level. With
+    // the quiet ones they give the sensitivity fit two levels in a round whose median level did not move.
+    std::uint64_t contended_samples = 0;
+    double contended_p50 = 0, contended_contention = 0;
 };
 
 // The contention probe (a throughput-bound block of integer and vector work, lib/clock.hpp) timed at every

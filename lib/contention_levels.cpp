@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "clock.hpp"
+#include "stats.hpp"
 
 namespace fputune {
 
@@ -77,13 +78,47 @@ MemoryTrace summarise_memory(const std::vector<double>& ticks) {
     return m;
 }
 
+void quiet_round_stats(RoundStats& r, const std::vector<double>& cycles, const std::vector<double>& probe_cycles,
+                       double best_cycles) {
+    r.quiet_samples = r.contended_samples = 0;
+    r.quiet_p50 = r.quiet_p90 = r.quiet_p99_clean = r.quiet_contention = 0;
+    r.contended_p50 = r.contended_contention = 0;
+    if (cycles.size() != probe_cycles.size()) return;
+    std::vector<double> quiet, quiet_levels, contended, contended_levels;
+    for (std::size_t i = 0; i < cycles.size(); ++i) {
+        const double c = contention_level(probe_cycles[i], best_cycles);
+        if (!(c >= 1)) continue;
+        (c < kContendedAbove ? quiet : contended).push_back(cycles[i]);
+        (c < kContendedAbove ? quiet_levels : contended_levels).push_back(c);
+    }
+    if (!quiet.empty()) {
+        const PointStats q = summarize(std::move(quiet));
+        std::sort(quiet_levels.begin(), quiet_levels.end());
+        r.quiet_samples = q.samples;
+        r.quiet_p50 = q.p50;
+        r.quiet_p90 = q.p90;
+        r.quiet_p99_clean = q.p99_clean;
+        r.quiet_contention = at(quiet_levels, 0.5);
+    }
+    if (!contended.empty()) {
+        std::sort(contended_levels.begin(), contended_levels.end());
+        r.contended_samples = contended.size();
+        r.contended_p50 = median(std::move(contended));
+        r.contended_contention = at(contended_levels, 0.5);
+    }
+}
+
 void record_point_contention(SectionPoint& p, const PointSamples& s, double best_cycles) {
     p.contention = median_contention(s.contention_cycles, best_cycles);
     // p.rounds holds the rounds that have samples, in order: skip the empty ones alike.
     std::size_t k = 0;
     for (std::size_t r = 0; r < s.round_begin.size() && k < p.rounds.size(); ++r) {
-        if (s.round_cycles(r).empty()) continue;
-        p.rounds[k++].contention = median_contention(s.round_contention(r), best_cycles);
+        const std::vector<double> cycles = s.round_cycles(r);
+        if (cycles.empty()) continue;
+        const std::vector<double> probes = s.round_contention(r);
+        RoundStats& round = p.rounds[k++];
+        round.contention = median_contention(probes, best_cycles);
+        quiet_round_stats(round, cycles, probes, best_cycles);
     }
 }
 

@@ -35,8 +35,16 @@ ContentionTrace summarise_contention(const std::vector<double>& probe_cycles, do
 // The memory probe's quantiles over a run (clock.hpp probe_memory_ticks); probes == 0 when none is known.
 MemoryTrace summarise_memory(const std::vector<double>& ticks);
 
-// A measured point's contention: the median level of its samples, and of each round's (against `best_cycles`).
+// A measured point's contention: the median level of its samples, and of each round's (against `best_cycles`),
+// with each round's quiet statistics (quiet_round_stats).
 void record_point_contention(SectionPoint& p, const PointSamples& s, double best_cycles);
+
+// Into `r`: the statistics of the round's quiet samples, those whose contention level (each sample's probe beside
+// it, `probe_cycles`, against `best_cycles`) is known and below kContendedAbove (their count, p50, p90, p99 of
+// uninterrupted samples and median level), and of its contended ones, at or above it (count, p50, median level).
+// Nothing (counts 0) when the levels are not one per sample.
+void quiet_round_stats(RoundStats& r, const std::vector<double>& cycles, const std::vector<double>& probe_cycles,
+                       double best_cycles);
 
 // Writes what a sweep's pool measured of contention into its file: the trace of every calibration's probe (and
 // of the memory probe: whichever run probed more), and

@@ -169,9 +169,17 @@ std::vector<std::vector<ContentionObservation>> section_observations(const Sweep
     for (const SectionPoint& p : f.sections) {
         if (p.kernel != kernel || p.cache != cache) continue;
         std::vector<ContentionObservation> obs;
-        for (std::size_t i = 0; i < p.rounds.size(); ++i)
-            if (const RoundStats& r = p.rounds[i]; r.contention >= 1 && r.samples >= 5)
-                obs.push_back({r.contention, r.p50, static_cast<int>(i)});
+        for (std::size_t i = 0; i < p.rounds.size(); ++i) {
+            const RoundStats& r = p.rounds[i];
+            const int round = static_cast<int>(i);
+            if (r.quiet_samples >= kSplitRoundMinSamples && r.contended_samples >= kSplitRoundMinSamples &&
+                r.quiet_contention >= 1 && r.contended_contention >= 1 && r.quiet_p50 > 0 && r.contended_p50 > 0) {
+                obs.push_back({r.quiet_contention, r.quiet_p50, round});
+                obs.push_back({r.contended_contention, r.contended_p50, round});
+            } else if (r.contention >= 1 && r.samples >= 5) {
+                obs.push_back({r.contention, r.p50, round});
+            }
+        }
         if (obs.size() >= 2) out.push_back(std::move(obs));
     }
     return out;

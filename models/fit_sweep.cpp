@@ -18,6 +18,14 @@
 
 namespace fputune {
 
+std::pair<double, double> round_bound(const RoundStats& r, const ContentionAdjust& adjust) {
+    if (adjust.known && adjust.level >= 1 && r.quiet_samples >= kBoundRoundMinSamples && r.quiet_contention >= 1 &&
+        r.quiet_p90 > 0 && std::isfinite(r.quiet_p99_clean))
+        return {adjust.apply(r.quiet_p90, r.quiet_contention),
+                adjust.apply(std::max(r.quiet_p99_clean, r.quiet_p90), r.quiet_contention)};
+    return {adjust.apply(r.p90, r.contention), adjust.apply(std::max(r.p99_clean, r.p90), r.contention)};
+}
+
 namespace {
 
 // Each round's bound statistics at the bound sizes: only when every one of them has the round.
@@ -30,9 +38,9 @@ void keep_rounds(CacheModel& cm, const std::vector<const std::vector<RoundStats>
     cm.round_p99.assign(n, {});
     for (std::size_t k = 0; k < n; ++k)
         for (const auto* r : rounds) {
-            const RoundStats& x = (*r)[k];
-            cm.round_p90[k].push_back(adjust.apply(x.p90, x.contention));
-            cm.round_p99[k].push_back(adjust.apply(std::max(x.p99_clean, x.p90), x.contention));
+            const auto [p90, p99] = round_bound((*r)[k], adjust);
+            cm.round_p90[k].push_back(p90);
+            cm.round_p99[k].push_back(p99);
         }
 }
 
@@ -61,7 +69,11 @@ double quiet_p50(double pooled, const std::vector<RoundStats>& rounds, const Con
     for (const RoundStats& r : rounds) {
         if (!(r.contention >= 1) || !(r.p50 > 0)) return pooled;
         raw += r.p50;
-        quiet += r.p50 / contention_factor(adjust.s, r.contention);
+        // Its quiet samples where it has enough (a contended minority moves a median too), moved from their level.
+        if (r.quiet_samples >= kSplitRoundMinSamples && r.quiet_contention >= 1 && r.quiet_p50 > 0)
+            quiet += r.quiet_p50 / contention_factor(adjust.s, r.quiet_contention);
+        else
+            quiet += r.p50 / contention_factor(adjust.s, r.contention);
     }
     return raw > 0 ? pooled * quiet / raw : pooled;
 }
@@ -86,8 +98,9 @@ BoundStats bound_stats(const PointStats& pooled, const std::vector<RoundStats>& 
     std::vector<double> p90, p99;
     for (const RoundStats& r : rounds) {
         if (!bound_round(r)) continue;
-        p90.push_back(adjust.apply(r.p90, r.contention));
-        p99.push_back(adjust.apply(std::max(r.p99_clean, r.p90), r.contention));
+        const auto [q90, q99] = round_bound(r, adjust);
+        p90.push_back(q90);
+        p99.push_back(q99);
     }
     if (p99.size() < 2) return {pooled.p90, std::max(pooled.p99_clean, pooled.p90)};
     if (over == OverRounds::calmest)

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "contention.hpp"
@@ -35,6 +36,12 @@ inline constexpr std::uint64_t kBoundRoundMinSamples = 20;
 struct BoundStats {
     double p90 = 0, p99 = 0;
 };
+// A round's bound statistics (p90, and p99 of uninterrupted samples never below it) moved by `adjust`: from its
+// quiet samples' (RoundStats::quiet_*) and their level where it has kBoundRoundMinSamples of them, else from all of
+// its samples at its median level. A round's median level does not see a contended minority, which sets the
+// round's tail: moved by the median, such a tail stayed as contended as it was measured, and the limits moved with
+// how many samples the neighbour took (docs/contention.md). Unmoved (all samples) when `adjust` is not known.
+std::pair<double, double> round_bound(const RoundStats& r, const ContentionAdjust& adjust);
 // With `adjust` known, each round's statistics are first moved from the contention the round met to the
 // target level (models/contention.hpp): the calmest round is then the calmest in everything but the
 // neighbour, whose share is stated. `fit`, `recommend`, `check` and `verify` all judge this one statistic.

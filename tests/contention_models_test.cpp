@@ -224,6 +224,86 @@ TEST_CASE("contention: the bound statistic moves each round to the stated level 
     CHECK(bound_stats(pooled, rounds, OverRounds::calmest, {true, 0.8, 1}).p99 == 1200);
 }
 
+TEST_CASE("contention: a round's contended minority does not set its bound; its quiet samples do, moved by s",
+          "[contention]") {
+    // One round whose median sample was quiet (c 1.02) while a fifth of them met c = 1.6: its tail is theirs
+    // (p90 1500, p99 1700), its quiet samples' 1100 and 1200 at c 1.01.
+    RoundStats r{200, 900, 1000, 1500, 1700, 0, 1.02};
+    r.quiet_samples = 160;
+    r.quiet_p90 = 1100;
+    r.quiet_p99_clean = 1200;
+    r.quiet_contention = 1.01;
+    const ContentionAdjust quiet{true, 0.5, 1}, busy{true, 0.5, 1.6};
+    // Moved by the median level, the contended tail stayed (1700 / 1.01); from the quiet samples it is theirs.
+    CHECK(round_bound(r, quiet).first == Approx(1100 / 1.005));
+    CHECK(round_bound(r, quiet).second == Approx(1200 / 1.005));
+    // Restated at a contended level, the quiet samples are moved up by s, not read off the minority.
+    CHECK(round_bound(r, busy).second == Approx(1200 * 1.3 / 1.005));
+    // As measured (sensitivity unknown): every sample, as before.
+    CHECK(round_bound(r, {}).second == 1700);
+    // Too few quiet samples for a tail, or a file from before them: the round's all, moved by its median level.
+    r.quiet_samples = kBoundRoundMinSamples - 1;
+    CHECK(round_bound(r, quiet).second == Approx(1700 / 1.01));
+    r.quiet_samples = 0;
+    CHECK(round_bound(r, quiet).second == Approx(1700 / 1.01));
+    // bound_stats and verify take the same: the calmest round of the quiet samples.
+    std::vector<RoundStats> rounds(2, r);
+    for (RoundStats& x : rounds) {
+        x.quiet_samples = 160;
+        x.quiet_p90 = 1100;
+        x.quiet_p99_clean = 1200;
+        x.quiet_contention = 1.01;
+    }
+    rounds[1].quiet_p99_clean = 1250;
+    const PointStats pooled{400, 900, 1000, 1500, 1700, 1900, 2000, 2100, 0, 0.01, 1700};
+    CHECK(bound_stats(pooled, rounds, OverRounds::calmest, quiet).p99 == Approx(1200 / 1.005));
+    const HeaderContention stated{"k", "cold", true, 1, 0.5, 0.4, 0.6};
+    const VerifyBound v = verify_bound(pooled, rounds, &stated);
+    CHECK(v.raw_p99 == 1700);
+    CHECK(v.adjusted_p99 == Approx(1200 / 1.005));
+}
+
+TEST_CASE("contention: a round split into quiet and contended samples gives the fit both levels", "[contention]") {
+    // Three points of one kernel, four rounds each, every round's median level 1.02 (the median sample was quiet),
+    // while in each a quarter of the samples met c = 1.5 and took 1.4x as long (s = 0.8).
+    SweepFile f;
+    for (std::uint64_t bytes : {1024, 2048, 4096}) {
+        SectionPoint p;
+        p.kernel = "k";
+        p.cache = "hot";
+        p.bytes = bytes;
+        for (int r = 0; r < 4; ++r) {
+            const double quiet = static_cast<double>(bytes) * (1 + 0.01 * r);
+            RoundStats x{100, 0.9 * quiet, quiet, 1.4 * quiet, 1.45 * quiet, 0, 1.02};
+            x.quiet_samples = 75;
+            x.quiet_p50 = quiet;
+            x.quiet_p90 = 1.05 * quiet;
+            x.quiet_p99_clean = 1.1 * quiet;
+            x.quiet_contention = 1.0;
+            x.contended_samples = 25;
+            x.contended_p50 = 1.4 * quiet;
+            x.contended_contention = 1.5;
+            p.rounds.push_back(x);
+        }
+        f.sections.push_back(p);
+    }
+    const auto obs = section_observations(f, "k", "hot");
+    REQUIRE(obs.size() == 3);
+    CHECK(obs[0].size() == 8);  // two a round
+    CHECK(obs[0][1].round == obs[0][0].round);
+    const Sensitivity s = fit_sensitivity(obs);
+    REQUIRE(s.known);
+    CHECK(s.s == Approx(0.8).margin(0.02));
+    // The medians alone (a file from before the split) say nothing: every level is 1.02.
+    for (SectionPoint& p : f.sections)
+        for (RoundStats& x : p.rounds) x.quiet_samples = x.contended_samples = 0;
+    CHECK_FALSE(fit_sensitivity(section_observations(f, "k", "hot")).known);
+    // Too few contended samples in a round: its median, as before.
+    f.sections[0].rounds[0].quiet_samples = 95;
+    f.sections[0].rounds[0].contended_samples = kSplitRoundMinSamples - 1;
+    CHECK(section_observations(f, "k", "hot")[0].size() == 4);
+}
+
 TEST_CASE("contention: restating a model moves lines, bounds and rounds by the same factor", "[contention]") {
     ModelFile m;
     m.contention = "quiet";

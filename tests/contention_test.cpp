@@ -142,6 +142,79 @@ TEST_CASE("sweep file: contention levels round-trip, missing is unknown, garbage
           std::string::npos);
 }
 
+TEST_CASE("contention levels: a round's quiet samples are counted apart, with their tail and level", "[contention]") {
+    // 100 samples: 80 quiet (probe at 1000-1100 cycles against a best of 1000) of 1000-1079 cycles, 20 at a probe
+    // of 1600 (c 1.6) of 2000 cycles each.
+    std::vector<double> cycles, probes;
+    for (int i = 0; i < 80; ++i) {
+        cycles.push_back(1000 + i);
+        probes.push_back(1000 + i);
+    }
+    for (int i = 0; i < 20; ++i) {
+        cycles.push_back(2000);
+        probes.push_back(1600);
+    }
+    RoundStats r{100, 1008, 1050, 2000, 2000, 0, 1.05};
+    quiet_round_stats(r, cycles, probes, 1000);
+    CHECK(r.quiet_samples == 80);
+    CHECK(r.quiet_p90 == Approx(1071).margin(1));
+    CHECK(r.quiet_p99_clean == Approx(1078).margin(1));
+    CHECK(r.quiet_contention == Approx(1.04).margin(0.001));
+    CHECK(r.quiet_p50 == Approx(1039.5));
+    CHECK(r.contended_samples == 20);
+    CHECK(r.contended_p50 == 2000);
+    CHECK(r.contended_contention == Approx(1.6));
+    // An unknown probe (0) is not quiet; levels that are not one per sample give nothing.
+    probes[0] = 0;
+    quiet_round_stats(r, cycles, probes, 1000);
+    CHECK(r.quiet_samples == 79);
+    probes.pop_back();
+    quiet_round_stats(r, cycles, probes, 1000);
+    CHECK(r.quiet_samples == 0);
+    CHECK(r.quiet_p90 == 0);
+    CHECK(r.contended_samples == 0);
+
+    // A sweep's point records them per round, in the file, and reads them back; an older file has none.
+    PointSamples s;
+    s.cycles = cycles;
+    s.contention_cycles = std::vector<double>(cycles.size(), 1000);
+    std::fill(s.contention_cycles.begin() + 80, s.contention_cycles.end(), 1600);
+    s.round_begin = {0, 50};
+    SweepFile f = one_point_sweep();
+    f.sections[0].rounds = {{50, 1004, 1025, 1045, 1049, 0, 0}, {50, 1054, 1075, 2000, 2000, 0, 0}};
+    record_point_contention(f.sections[0], s, 1000);
+    const RoundStats& second = f.sections[0].rounds[1];
+    CHECK(second.contention == Approx(1.0));  // 30 quiet of 50: the median sample was quiet
+    CHECK(second.quiet_samples == 30);
+    CHECK(second.quiet_p99_clean < 1080);
+    f.contention = {400, 1000, 1.0, 1.0, 1.6, 1.6, 0.2, kContendedAbove};
+    const SweepFile back = read_edited(f, [](nlohmann::json&) {});
+    CHECK(back.sections[0].rounds[1].quiet_samples == 30);
+    CHECK(back.sections[0].rounds[1].quiet_p99_clean == Approx(second.quiet_p99_clean));
+    CHECK(back.sections[0].rounds[1].quiet_contention == Approx(1.0));
+    CHECK(back.sections[0].rounds[1].quiet_p50 == Approx(second.quiet_p50));
+    CHECK(back.sections[0].rounds[1].contended_samples == 20);
+    CHECK(back.sections[0].rounds[1].contended_p50 == 2000);
+    CHECK(back.sections[0].rounds[1].contended_contention == Approx(1.6));
+    const SweepFile old = read_edited(f, [](nlohmann::json& j) {
+        for (auto& x : j["sections"][0]["rounds"]) {
+            x.erase("quiet");
+            x.erase("contended");
+        }
+    });
+    CHECK(old.sections[0].rounds[1].quiet_samples == 0);
+    CHECK(old.sections[0].rounds[1].contended_samples == 0);
+    CHECK(read_error(f, [](nlohmann::json& j) {
+              j["sections"][0]["rounds"][1]["quiet"]["samples"] = 51;
+          }).find("rounds[1].quiet.samples") != std::string::npos);
+    CHECK(read_error(f, [](nlohmann::json& j) {
+              j["sections"][0]["rounds"][1]["quiet"]["contention"] = 0.5;
+          }).find("rounds[1].quiet.contention") != std::string::npos);
+    CHECK(read_error(f, [](nlohmann::json& j) {
+              j["sections"][0]["rounds"][1]["contended"].erase("p50");
+          }).find("rounds[1].contended.p50") != std::string::npos);
+}
+
 TEST_CASE("doctor: contention is a finding, noisy when the core was contended", "[contention][doctor]") {
     SystemFacts f;
     f.cpu = 1;
