@@ -212,20 +212,6 @@ struct Row {
     double p_over = 1;  // fit_sweep.hpp over_budget_p: how likely a count this far over, were it within the budget
 };
 
-// What the header states for a measured series: its own line (this cache, then any), else its kernel's
-// (a RAID count's series, raid6-avx2.x21, takes raid6-avx2.x16's).
-const HeaderContention* stated_for(const std::map<std::pair<std::string, std::string>, HeaderContention>& lines,
-                                   const std::string& series, const std::string& cache) {
-    if (auto it = lines.find({series, cache}); it != lines.end()) return &it->second;
-    const std::string kernel = series.substr(0, series.find('.'));
-    const HeaderContention* best = nullptr;
-    for (const auto& [key, h] : lines) {
-        const bool same = key.first == series, kin = key.first.substr(0, key.first.find('.')) == kernel;
-        if ((same || kin) && (!best || key.second == cache)) best = &h;
-    }
-    return best;
-}
-
 Row row_of(const SweepPlan& plan, const SweepMeasurement& m, std::size_t i, const BudgetQuestion& q,
            const std::map<std::pair<std::string, std::string>, HeaderContention>& lines, double best_probe) {
     const PointSamples& s = m.pool.points[i];
@@ -233,16 +219,21 @@ Row row_of(const SweepPlan& plan, const SweepMeasurement& m, std::size_t i, cons
     // The statistic recommend bounds (fit_sweep bound_stats): p99 of the uninterrupted samples (never below the
     // p90), or the p90, of the calmest round, each round first moved to the contention the header states.
     std::vector<RoundStats> rounds;
-    std::vector<std::vector<double>> round_samples;
+    std::vector<std::vector<double>> round_samples, round_quiet;
     for (std::size_t r = 0; r < s.round_begin.size(); ++r) {
         round_samples.push_back(s.round_cycles(r));
+        const std::vector<double> probes = s.round_contention(r);
         const PointStats rs = summarize(round_samples.back());
-        rounds.push_back({rs.samples, rs.p10, rs.p50, rs.p90, rs.p99_clean, rs.interrupted,
-                          median_contention(s.round_contention(r), best_probe)});
-        quiet_round_stats(rounds.back(), round_samples.back(), s.round_contention(r), best_probe);
+        rounds.push_back(
+            {rs.samples, rs.p10, rs.p50, rs.p90, rs.p99_clean, rs.interrupted, median_contention(probes, best_probe)});
+        quiet_round_stats(rounds.back(), round_samples.back(), probes, best_probe);
+        round_quiet.emplace_back();
+        for (std::size_t k = 0; k < probes.size() && k < round_samples.back().size(); ++k)
+            if (const double c = contention_level(probes[k], best_probe); c >= 1 && c < kContendedAbove)
+                round_quiet.back().push_back(round_samples.back()[k]);
     }
     const std::string cache = plan.sections[i].cold ? "cold" : "hot";
-    const HeaderContention* stated = stated_for(lines, plan.sections[i].name, cache);
+    const HeaderContention* stated = header_contention_for(lines, plan.sections[i].name, cache);
     const VerifyBound b = verify_bound(st, rounds, stated);
     const bool p99 = q.quantile == Quantile::p99;
     return Row{plan.sections[i].name,
@@ -255,7 +246,7 @@ Row row_of(const SweepPlan& plan, const SweepMeasurement& m, std::size_t i, cons
                st.samples,
                st.interrupted,
                rounds,
-               over_budget_p(s.cycles, round_samples, rounds, stated, q.budget_s * q.min_freq_hz, !p99)};
+               over_budget_p(s.cycles, round_samples, rounds, stated, q.budget_s * q.min_freq_hz, !p99, round_quiet)};
 }
 
 // Each round as measured, in seconds at the minimum frequency: its p50, its bound statistic (as bound_stats takes

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <exception>
 #include <map>
@@ -281,6 +282,31 @@ void restate_contention(ModelFile& m, const ContentionTarget& target) {
     m.contention = target.text();
     for (std::vector<CacheModel>* models : {&m.models, &m.prior_models})
         for (CacheModel& cm : *models) restate_model(cm, level);
+}
+
+const HeaderContention* header_contention_for(
+    const std::map<std::pair<std::string, std::string>, HeaderContention>& lines, const std::string& series,
+    const std::string& cache) {
+    if (auto it = lines.find({series, cache}); it != lines.end()) return &it->second;
+    const auto sources = [](const std::string& name) {
+        const std::size_t x = name.rfind(".x");
+        return x == std::string::npos ? 0.0 : std::atof(name.c_str() + x + 2);
+    };
+    const std::string kernel = series.substr(0, series.find('.'));
+    const double want = sources(series);
+    const HeaderContention* best = nullptr;
+    double best_distance = 0;
+    for (const auto& [key, h] : lines) {
+        const bool same = key.first == series;
+        if (!same && key.first.substr(0, key.first.find('.')) != kernel) continue;
+        const double distance =
+            (same ? 0 : 1e9 + std::abs(sources(key.first) - want)) + (key.second == cache ? 0 : 1e6);
+        if (!best || distance < best_distance) {
+            best = &h;
+            best_distance = distance;
+        }
+    }
+    return best;
 }
 
 bool header_as_measured(const std::string& text) {

@@ -122,6 +122,13 @@ struct HeaderContention {
 std::string contention_comment(const std::string& assumed, const std::vector<HeaderContention>& variants);
 // The lines back from a header's text, by (kernel, cache).
 std::map<std::pair<std::string, std::string>, HeaderContention> parse_header_contention(const std::string& text);
+// What a header states for a measured series (`verify`): its own line (this cache, then any), else the line of
+// its kernel's series nearest in sources, this cache first (a RAID count's series, raid6-avx2.x18, takes
+// raid6-avx2.x16's: a series' sensitivity grows with its sources, RAID6 on AVX2 from 0.5 at 4 to 1.1 at 16-24 on
+// an AMD EPYC Zen 5 VM, 2026-12-03). nullptr when the header has none of its kernel.
+const HeaderContention* header_contention_for(
+    const std::map<std::pair<std::string, std::string>, HeaderContention>& lines, const std::string& series,
+    const std::string& cache);
 // Whether the header says its bounds are as measured (`contention_comment("")`: --contention as-measured, or a
 // sweep that recorded no contention): `check` then judges it as measured too, unless told otherwise.
 bool header_as_measured(const std::string& text);

@@ -306,12 +306,17 @@ VerifyBound verify_bound(const PointStats& pooled, const std::vector<RoundStats>
 }
 
 double over_budget_p(const std::vector<double>& pooled, const std::vector<std::vector<double>>& round_samples,
-                     const std::vector<RoundStats>& rounds, const HeaderContention* h, double budget_cycles, bool p90) {
+                     const std::vector<RoundStats>& rounds, const HeaderContention* h, double budget_cycles, bool p90,
+                     const std::vector<std::vector<double>>& round_quiet_samples) {
     const ContentionAdjust adjust = stated_adjust(rounds, h);  // as verify_bound moves them
     auto one = [&](std::vector<double> samples, double level) {
         if (samples.empty()) return 1.0;
         std::sort(samples.begin(), samples.end());
-        const double over = budget_cycles / adjust.apply(1.0, level);  // the budget at the level the round met
+        // The budget at the level the round met, with the end of the stated interval of s that moves it furthest.
+        ContentionAdjust favourable = adjust;
+        if (adjust.known && h && level >= 1)
+            favourable.s = level > adjust.level ? std::max(h->s, h->hi) : std::min(h->s, h->lo);
+        const double over = budget_cycles / favourable.apply(1.0, level);
         auto above = [&](std::size_t n) {  // of the n smallest samples
             const auto end = samples.begin() + static_cast<std::ptrdiff_t>(n);
             return static_cast<std::size_t>(end - std::upper_bound(samples.begin(), end, over));
@@ -325,8 +330,14 @@ double over_budget_p(const std::vector<double>& pooled, const std::vector<std::v
     double p = 0;
     std::size_t used = 0;
     for (std::size_t r = 0; r < rounds.size() && r < round_samples.size(); ++r) {
-        if (!bound_round(rounds[r])) continue;
-        p = std::max(p, one(round_samples[r], rounds[r].contention));
+        const RoundStats& x = rounds[r];
+        if (!bound_round(x)) continue;
+        // The samples round_bound takes the round's statistics from: its quiet ones where it takes those.
+        const bool quiet = adjust.known && r < round_quiet_samples.size() &&
+                           round_quiet_samples[r].size() == x.quiet_samples &&
+                           x.quiet_samples >= kBoundRoundMinSamples && x.quiet_contention >= 1 && x.quiet_p90 > 0 &&
+                           std::isfinite(x.quiet_p99_clean);
+        p = std::max(p, quiet ? one(round_quiet_samples[r], x.quiet_contention) : one(round_samples[r], x.contention));
         ++used;
     }
     if (used < 2) return one(pooled, 0);  // bound_stats: the pooled statistics, as measured

@@ -3,7 +3,10 @@
 // record no contention.
 #include <catch2/catch.hpp>
 
+#include <map>
 #include <random>
+#include <string>
+#include <utility>
 
 #include "contention.hpp"
 #include "fit_sweep.hpp"
@@ -394,6 +397,57 @@ TEST_CASE("contention: verify judges the calmest round moved to the header's lev
     CHECK_FALSE(verify_bound(pooled, rounds, nullptr).adjusted);
     const HeaderContention as_measured{"k", "cold", false, 0, 0, 0, 0};
     CHECK(verify_bound(pooled, rounds, &as_measured).adjusted_p99 == 1800);
+}
+
+TEST_CASE("contention: verify takes a series' own line, else its kernel's series nearest in sources", "[contention]") {
+    std::map<std::pair<std::string, std::string>, HeaderContention> lines;
+    for (const auto& [series, s] : std::vector<std::pair<std::string, double>>{
+             {"raid6-avx2.x4", 0.49}, {"raid6-avx2.x8", 0.58}, {"raid6-avx2.x16", 1.08}, {"raid6-avx2.x24", 1.11}})
+        lines[{series, "cold"}] = {series, "cold", true, 1, s, s - 0.1, s + 0.1};
+    lines[{"raid6-avx2.x8", "hot"}] = {"raid6-avx2.x8", "hot", true, 1, 0.2, 0.1, 0.3};
+    lines[{"sha256-avx2", "hot"}] = {"sha256-avx2", "hot", true, 1, 0.3, 0.2, 0.4};
+    auto s_of = [&](const std::string& series, const std::string& cache) {
+        const HeaderContention* h = header_contention_for(lines, series, cache);
+        return h ? h->s : -1.0;
+    };
+    CHECK(s_of("raid6-avx2.x8", "cold") == 0.58);  // its own
+    CHECK(s_of("raid6-avx2.x18", "cold") == 1.08);  // the count's series: the nearest, not the last by name (x8)
+    CHECK(s_of("raid6-avx2.x21", "cold") == 1.11);
+    CHECK(s_of("raid6-avx2.x6", "hot") == 0.2);  // this cache first
+    CHECK(s_of("sha256-avx2", "cold") == 0.3);  // its own line in the other cache
+    CHECK(s_of("raid6-avx512.x18", "cold") == -1);  // nothing of its kernel
+}
+
+TEST_CASE("verify: over only beyond what the stated interval of s explains, on the samples the bound is of",
+          "[verify][stats]") {
+    // Four rounds of 500 samples near 1500 cycles (p99 ~1600), every round at c 1.5: the header states quiet, s 0.6
+    // (0.4..1.0). At s 0.6 a budget of 1150 is 1495 at c 1.5, under most samples: over. At s 1.0 (the upper end)
+    // it is 1725, over every sample: not beyond what s leaves open.
+    std::mt19937 rng(11);
+    std::normal_distribution<double> noise(1500, 30);
+    std::vector<std::vector<double>> samples(4);
+    std::vector<RoundStats> rounds;
+    std::vector<double> pooled;
+    for (auto& s : samples) {
+        for (int i = 0; i < 500; ++i) s.push_back(noise(rng));
+        pooled.insert(pooled.end(), s.begin(), s.end());
+        const PointStats st = summarize(s);
+        rounds.push_back({st.samples, st.p10, st.p50, st.p90, st.p99_clean, 0, 1.5});
+    }
+    const HeaderContention wide{"k", "cold", true, 1, 0.6, 0.4, 1.0}, narrow{"k", "cold", true, 1, 0.6, 0.55, 0.65};
+    CHECK(over_budget_p(pooled, samples, rounds, &narrow, 1150, false) < 1e-6);
+    CHECK(over_budget_p(pooled, samples, rounds, &wide, 1150, false) == 1);
+    // A round whose bound comes from its quiet samples is tested on them: 400 quiet samples at 1000 cycles (c 1.0)
+    // are under a quiet budget of 1150 whatever the contended fifth did.
+    std::vector<std::vector<double>> quiet(4, std::vector<double>(400, 1000));
+    for (RoundStats& r : rounds) {
+        r.quiet_samples = 400;
+        r.quiet_p50 = r.quiet_p90 = r.quiet_p99_clean = 1000;
+        r.quiet_contention = 1.0;
+    }
+    CHECK(over_budget_p(pooled, samples, rounds, &narrow, 1150, false, quiet) == 1);
+    // Without the quiet samples at hand (or as measured): all of them, as before.
+    CHECK(over_budget_p(pooled, samples, rounds, &narrow, 1150, false) < 1e-6);
 }
 
 TEST_CASE("verify: a binomial tail and Holm's step-down, against values worked by hand", "[verify][stats]") {
