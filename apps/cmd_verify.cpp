@@ -229,7 +229,7 @@ Row row_of(const SweepPlan& plan, const SweepMeasurement& m, std::size_t i, cons
         quiet_round_stats(rounds.back(), round_samples.back(), probes, best_probe);
         round_quiet.emplace_back();
         for (std::size_t k = 0; k < probes.size() && k < round_samples.back().size(); ++k)
-            if (const double c = contention_level(probes[k], best_probe); c >= 1 && c < kContendedAbove)
+            if (quiet_level(contention_level(probes[k], best_probe)))
                 round_quiet.back().push_back(round_samples.back()[k]);
     }
     const std::string cache = plan.sections[i].cold ? "cold" : "hot";

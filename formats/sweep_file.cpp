@@ -122,26 +122,25 @@ void read_point_contention(const json& p, const jsonc::Path& at, SectionPoint& p
         const Path ri = (at / "rounds")[i];
         if (const json* c = optional_member((*r)[i], "contention", ri))
             point.rounds[i].contention = contention_level(*c, ri / "contention");
-        if (const json* q = optional_member((*r)[i], "quiet", ri)) {
+        RoundStats& x = point.rounds[i];
+        // A part of the round (its quiet or its contended samples): count, p50 and level; its object, if any.
+        const auto part = [&](const char* key, std::uint64_t& n, double& p50, double& level) -> const json* {
+            const json* q = optional_member((*r)[i], key, ri);
+            if (!q) return nullptr;
+            const Path pa = ri / key;
+            object(*q, pa);
+            n = integer<std::uint64_t>(member(*q, "samples", pa), pa / "samples", 1,
+                                       std::max<std::uint64_t>(1, x.samples));
+            p50 = real(member(*q, "p50", pa), pa / "p50", 0);
+            level = contention_level(member(*q, "contention", pa), pa / "contention");
+            return q;
+        };
+        if (const json* q = part("quiet", x.quiet_samples, x.quiet_p50, x.quiet_contention)) {
             const Path qa = ri / "quiet";
-            object(*q, qa);
-            RoundStats& x = point.rounds[i];
-            x.quiet_samples = integer<std::uint64_t>(member(*q, "samples", qa), qa / "samples", 1,
-                                                     std::max<std::uint64_t>(1, x.samples));
-            x.quiet_p50 = real(member(*q, "p50", qa), qa / "p50", 0);
             x.quiet_p90 = real(member(*q, "p90", qa), qa / "p90", 0);
             x.quiet_p99_clean = real(member(*q, "p99_clean", qa), qa / "p99_clean", 0);
-            x.quiet_contention = contention_level(member(*q, "contention", qa), qa / "contention");
         }
-        if (const json* q = optional_member((*r)[i], "contended", ri)) {
-            const Path ca = ri / "contended";
-            object(*q, ca);
-            RoundStats& x = point.rounds[i];
-            x.contended_samples = integer<std::uint64_t>(member(*q, "samples", ca), ca / "samples", 1,
-                                                         std::max<std::uint64_t>(1, x.samples));
-            x.contended_p50 = real(member(*q, "p50", ca), ca / "p50", 0);
-            x.contended_contention = contention_level(member(*q, "contention", ca), ca / "contention");
-        }
+        part("contended", x.contended_samples, x.contended_p50, x.contended_contention);
     }
 }
 

@@ -88,8 +88,8 @@ void quiet_round_stats(RoundStats& r, const std::vector<double>& cycles, const s
     for (std::size_t i = 0; i < cycles.size(); ++i) {
         const double c = contention_level(probe_cycles[i], best_cycles);
         if (!(c >= 1)) continue;
-        (c < kContendedAbove ? quiet : contended).push_back(cycles[i]);
-        (c < kContendedAbove ? quiet_levels : contended_levels).push_back(c);
+        (quiet_level(c) ? quiet : contended).push_back(cycles[i]);
+        (quiet_level(c) ? quiet_levels : contended_levels).push_back(c);
     }
     if (!quiet.empty()) {
         const PointStats q = summarize(std::move(quiet));

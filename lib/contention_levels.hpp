@@ -39,6 +39,9 @@ MemoryTrace summarise_memory(const std::vector<double>& ticks);
 // with each round's quiet statistics (quiet_round_stats).
 void record_point_contention(SectionPoint& p, const PointSamples& s, double best_cycles);
 
+// A sample's level is quiet: known (>= 1) and below kContendedAbove.
+constexpr bool quiet_level(double c) noexcept { return c >= 1 && c < kContendedAbove; }
+
 // Into `r`: the statistics of the round's quiet samples, those whose contention level (each sample's probe beside
 // it, `probe_cycles`, against `best_cycles`) is known and below kContendedAbove (their count, p50, p90, p99 of
 // uninterrupted samples and median level), and of its contended ones, at or above it (count, p50, median level).

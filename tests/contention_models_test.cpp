@@ -33,6 +33,26 @@ std::vector<std::vector<ContentionObservation>> synthetic(double s, std::size_t 
     return out;
 }
 
+// Four rounds of 500 normal samples (mean, sd) at contention `level`: each round's samples, their statistics,
+// and all of them pooled.
+struct NormalRounds {
+    std::vector<std::vector<double>> samples = std::vector<std::vector<double>>(4);
+    std::vector<RoundStats> rounds;
+    std::vector<double> pooled;
+};
+NormalRounds normal_rounds(double mean, double sd, double level, unsigned seed) {
+    std::mt19937 rng(seed);
+    std::normal_distribution<double> noise(mean, sd);
+    NormalRounds out;
+    for (auto& s : out.samples) {
+        for (int i = 0; i < 500; ++i) s.push_back(noise(rng));
+        out.pooled.insert(out.pooled.end(), s.begin(), s.end());
+        const PointStats st = summarize(s);
+        out.rounds.push_back({st.samples, st.p10, st.p50, st.p90, st.p99_clean, 0, level});
+    }
+    return out;
+}
+
 }  // namespace
 
 TEST_CASE("contention: an immune kernel fits s near 0, an exposed one its own s", "[contention]") {
@@ -423,17 +443,7 @@ TEST_CASE("verify: over only beyond what the stated interval of s explains, on t
     // Four rounds of 500 samples near 1500 cycles (p99 ~1600), every round at c 1.5: the header states quiet, s 0.6
     // (0.4..1.0). At s 0.6 a budget of 1150 is 1495 at c 1.5, under most samples: over. At s 1.0 (the upper end)
     // it is 1725, over every sample: not beyond what s leaves open.
-    std::mt19937 rng(11);
-    std::normal_distribution<double> noise(1500, 30);
-    std::vector<std::vector<double>> samples(4);
-    std::vector<RoundStats> rounds;
-    std::vector<double> pooled;
-    for (auto& s : samples) {
-        for (int i = 0; i < 500; ++i) s.push_back(noise(rng));
-        pooled.insert(pooled.end(), s.begin(), s.end());
-        const PointStats st = summarize(s);
-        rounds.push_back({st.samples, st.p10, st.p50, st.p90, st.p99_clean, 0, 1.5});
-    }
+    auto [samples, rounds, pooled] = normal_rounds(1500, 30, 1.5, 11);
     const HeaderContention wide{"k", "cold", true, 1, 0.6, 0.4, 1.0}, narrow{"k", "cold", true, 1, 0.6, 0.55, 0.65};
     CHECK(over_budget_p(pooled, samples, rounds, &narrow, 1150, false) < 1e-6);
     CHECK(over_budget_p(pooled, samples, rounds, &wide, 1150, false) == 1);
@@ -466,17 +476,7 @@ TEST_CASE("verify: a binomial tail and Holm's step-down, against values worked b
 
 TEST_CASE("verify: over the budget beyond the samples' noise only when every round says so", "[verify][stats]") {
     // Four rounds of 500 samples around 1000 cycles, p99 near 1100; the budget is judged at 1080 and 900.
-    std::mt19937 rng(7);
-    std::normal_distribution<double> noise(1000, 40);
-    std::vector<std::vector<double>> samples(4);
-    std::vector<RoundStats> rounds;
-    std::vector<double> pooled;
-    for (auto& s : samples) {
-        for (int i = 0; i < 500; ++i) s.push_back(noise(rng));
-        pooled.insert(pooled.end(), s.begin(), s.end());
-        const PointStats st = summarize(s);
-        rounds.push_back({st.samples, st.p10, st.p50, st.p90, st.p99_clean, 0, 1.0});
-    }
+    const auto [samples, rounds, pooled] = normal_rounds(1000, 40, 1.0, 7);
     const PointStats all = summarize(pooled);
     const double p99 = verify_bound(all, rounds, nullptr).raw_p99;
     REQUIRE(p99 > 1080);
