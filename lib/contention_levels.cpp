@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <fmt/format.h>
+
 #include "clock.hpp"
 #include "stats.hpp"
 
@@ -61,6 +63,15 @@ ContentionTrace summarise_contention(const std::vector<double>& probe_cycles, do
     t.contended_share = static_cast<double>(contended) / static_cast<double>(c.size());
     t.contended_above = kContendedAbove;
     return t;
+}
+
+std::string busy_core_note(const ContentionTrace& c) {
+    if (!c.probes || c.contended_share < kBusyCoreShare) return {};
+    return fmt::format(
+        "contention: the core was contended in {:.0f} % of the sweep's probes: each limit rests on the "
+        "quiet samples between, so its interval is wider and its low end lower than a calmer sweep's; "
+        "sweep again when the core is calmer, or give the sweep more time (--time-budget)",
+        100 * c.contended_share);
 }
 
 MemoryTrace summarise_memory(const std::vector<double>& ticks) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "sampler.hpp"
@@ -31,6 +32,14 @@ double median_contention(const std::vector<double>& probe_cycles, double best_cy
 // The trace of a run's probes against `best_cycles` (0: the best of these probes): quantiles of c and the
 // share of calibrations at or above kContendedAbove. probes == 0 when none is known.
 ContentionTrace summarise_contention(const std::vector<double>& probe_cycles, double best_cycles = 0);
+
+// A sweep whose core was contended in at least kBusyCoreShare of its probes (a neighbour on the core most of the
+// time) bounds each limit on the few quiet samples between: their p99 scatters, the limits' intervals widen and
+// their low ends fall (AMD EPYC Zen 5 VM, 2026-12-03: cold sha256-avx 1280 B from a sweep contended in 65 % of
+// its probes, 1920 B from the two before it at 11 and 31 %, the central estimates 2001-2034 B in all three).
+// One line saying so and what to do; empty below the share, or with no probes.
+inline constexpr double kBusyCoreShare = 0.5;
+std::string busy_core_note(const ContentionTrace& c);
 
 // The memory probe's quantiles over a run (clock.hpp probe_memory_ticks); probes == 0 when none is known.
 MemoryTrace summarise_memory(const std::vector<double>& ticks);

@@ -215,6 +215,18 @@ TEST_CASE("contention levels: a round's quiet samples are counted apart, with th
           }).find("rounds[1].contended.p50") != std::string::npos);
 }
 
+TEST_CASE("contention levels: a sweep whose core was contended most of the time says what that does to its limits",
+          "[contention]") {
+    ContentionTrace c{400, 2000, 1.3, 1.5, 1.8, 2.1, 0.65, kContendedAbove};
+    const std::string note = busy_core_note(c);
+    CHECK(note.find("65 %") != std::string::npos);
+    CHECK(note.find("--time-budget") != std::string::npos);
+    c.contended_share = 0.3;
+    CHECK(busy_core_note(c).empty());
+    c = {};
+    CHECK(busy_core_note(c).empty());  // no probes: nothing known
+}
+
 TEST_CASE("doctor: contention is a finding, noisy when the core was contended", "[contention][doctor]") {
     SystemFacts f;
     f.cpu = 1;
