@@ -226,11 +226,7 @@ Row row_of(const SweepPlan& plan, const SweepMeasurement& m, std::size_t i, cons
         const PointStats rs = summarize(round_samples.back());
         rounds.push_back(
             {rs.samples, rs.p10, rs.p50, rs.p90, rs.p99_clean, rs.interrupted, median_contention(probes, best_probe)});
-        quiet_round_stats(rounds.back(), round_samples.back(), probes, best_probe);
-        round_quiet.emplace_back();
-        for (std::size_t k = 0; k < probes.size() && k < round_samples.back().size(); ++k)
-            if (quiet_level(contention_level(probes[k], best_probe)))
-                round_quiet.back().push_back(round_samples.back()[k]);
+        quiet_round_stats(rounds.back(), round_samples.back(), probes, best_probe, &round_quiet.emplace_back());
     }
     const std::string cache = plan.sections[i].cold ? "cold" : "hot";
     const HeaderContention* stated = header_contention_for(lines, plan.sections[i].name, cache);

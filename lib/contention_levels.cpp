@@ -90,10 +90,11 @@ MemoryTrace summarise_memory(const std::vector<double>& ticks) {
 }
 
 void quiet_round_stats(RoundStats& r, const std::vector<double>& cycles, const std::vector<double>& probe_cycles,
-                       double best_cycles) {
+                       double best_cycles, std::vector<double>* quiet_out) {
     r.quiet_samples = r.contended_samples = 0;
     r.quiet_p50 = r.quiet_p90 = r.quiet_p99_clean = r.quiet_contention = 0;
     r.contended_p50 = r.contended_contention = 0;
+    if (quiet_out) quiet_out->clear();
     if (cycles.size() != probe_cycles.size()) return;
     std::vector<double> quiet, quiet_levels, contended, contended_levels;
     for (std::size_t i = 0; i < cycles.size(); ++i) {
@@ -102,6 +103,7 @@ void quiet_round_stats(RoundStats& r, const std::vector<double>& cycles, const s
         (quiet_level(c) ? quiet : contended).push_back(cycles[i]);
         (quiet_level(c) ? quiet_levels : contended_levels).push_back(c);
     }
+    if (quiet_out) *quiet_out = quiet;
     if (!quiet.empty()) {
         const PointStats q = summarize(std::move(quiet));
         std::sort(quiet_levels.begin(), quiet_levels.end());

@@ -54,9 +54,10 @@ constexpr bool quiet_level(double c) noexcept { return c >= 1 && c < kContendedA
 // Into `r`: the statistics of the round's quiet samples, those whose contention level (each sample's probe beside
 // it, `probe_cycles`, against `best_cycles`) is known and below kContendedAbove (their count, p50, p90, p99 of
 // uninterrupted samples and median level), and of its contended ones, at or above it (count, p50, median level).
-// Nothing (counts 0) when the levels are not one per sample.
+// Nothing (counts 0) when the levels are not one per sample. `quiet_out`: the quiet samples themselves, in order
+// (verify tests a round on them).
 void quiet_round_stats(RoundStats& r, const std::vector<double>& cycles, const std::vector<double>& probe_cycles,
-                       double best_cycles);
+                       double best_cycles, std::vector<double>* quiet_out = nullptr);
 
 // Writes what a sweep's pool measured of contention into its file: the trace of every calibration's probe (and
 // of the memory probe: whichever run probed more), and

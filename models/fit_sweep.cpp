@@ -18,9 +18,18 @@
 
 namespace fputune {
 
+namespace {
+
+// Whether round_bound takes a round's statistics from its quiet samples (with `adjust` known): it has enough.
+bool bound_on_quiet(const RoundStats& r) {
+    return r.quiet_samples >= kBoundRoundMinSamples && r.quiet_contention >= 1 && r.quiet_p90 > 0 &&
+           std::isfinite(r.quiet_p99_clean);
+}
+
+}  // namespace
+
 std::pair<double, double> round_bound(const RoundStats& r, const ContentionAdjust& adjust) {
-    if (adjust.known && adjust.level >= 1 && r.quiet_samples >= kBoundRoundMinSamples && r.quiet_contention >= 1 &&
-        r.quiet_p90 > 0 && std::isfinite(r.quiet_p99_clean))
+    if (adjust.known && adjust.level >= 1 && bound_on_quiet(r))
         return {adjust.apply(r.quiet_p90, r.quiet_contention),
                 adjust.apply(std::max(r.quiet_p99_clean, r.quiet_p90), r.quiet_contention)};
     return {adjust.apply(r.p90, r.contention), adjust.apply(std::max(r.p99_clean, r.p90), r.contention)};
@@ -333,10 +342,8 @@ double over_budget_p(const std::vector<double>& pooled, const std::vector<std::v
         const RoundStats& x = rounds[r];
         if (!bound_round(x)) continue;
         // The samples round_bound takes the round's statistics from: its quiet ones where it takes those.
-        const bool quiet = adjust.known && r < round_quiet_samples.size() &&
-                           round_quiet_samples[r].size() == x.quiet_samples &&
-                           x.quiet_samples >= kBoundRoundMinSamples && x.quiet_contention >= 1 && x.quiet_p90 > 0 &&
-                           std::isfinite(x.quiet_p99_clean);
+        const bool quiet = adjust.known && bound_on_quiet(x) && r < round_quiet_samples.size() &&
+                           round_quiet_samples[r].size() == x.quiet_samples;
         p = std::max(p, quiet ? one(round_quiet_samples[r], x.quiet_contention) : one(round_samples[r], x.contention));
         ++used;
     }

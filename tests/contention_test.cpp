@@ -155,7 +155,9 @@ TEST_CASE("contention levels: a round's quiet samples are counted apart, with th
         probes.push_back(1600);
     }
     RoundStats r{100, 1008, 1050, 2000, 2000, 0, 1.05};
-    quiet_round_stats(r, cycles, probes, 1000);
+    std::vector<double> quiet;
+    quiet_round_stats(r, cycles, probes, 1000, &quiet);
+    CHECK(quiet == std::vector<double>(cycles.begin(), cycles.begin() + 80));
     CHECK(r.quiet_samples == 80);
     CHECK(r.quiet_p90 == Approx(1071).margin(1));
     CHECK(r.quiet_p99_clean == Approx(1078).margin(1));
