@@ -247,7 +247,7 @@ TEST_CASE("contention: the bound statistic moves each round to the stated level 
     CHECK(bound_stats(pooled, rounds, OverRounds::calmest, {true, 0.8, 1}).p99 == 1200);
 }
 
-TEST_CASE("contention: a round's contended minority does not set its bound; its quiet samples do, moved by s",
+TEST_CASE("contention: a round's contended minority does not set its bound, its quiet samples do, moved by s",
           "[contention]") {
     // One round whose median sample was quiet (c 1.02) while a fifth of them met c = 1.6: its tail is theirs
     // (p90 1500, p99 1700), its quiet samples' 1100 and 1200 at c 1.01.

@@ -202,7 +202,7 @@ TEST_CASE("interval: a sweep's rounds reach the model and its file, recommend em
     CHECK(b.central_bytes <= b.interval_hi_bytes);
 }
 
-TEST_CASE("interval: the bound is the calmest round's statistic, not the pooled tail; verify's is their mean",
+TEST_CASE("interval: the bound is the calmest round's statistic, not the pooled tail, and verify's is their mean",
           "[interval]") {
     PointStats pooled;
     pooled.samples = 2000;

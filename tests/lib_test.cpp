@@ -260,7 +260,7 @@ TEST_CASE("clock and FPU emulation: sane TSC, ratio and save costs", "[clock]") 
     for (const auto& c : costs) CHECK(c.pair_ticks > 0);
 }
 
-TEST_CASE("sweep plans: the series names and the file's kernel list are the plan's; verify's plan measures each "
+TEST_CASE("sweep plans: the series names and the file's kernel list are the plan's, and verify's plan measures each "
           "series and size once",
           "[sweep]") {
     const Kernel* sha = select_kernels({"sha256-generic"}).at(0);

@@ -205,7 +205,7 @@ TEST_CASE("series: the ZMM warm-up state joins its warm row, binds it when slowe
     CHECK(c.results[0].kernel == "aes-256-gcm-fake.idle");
 }
 
-TEST_CASE("multi-source: exact at the measured N, linear in N between; the count never beyond the largest",
+TEST_CASE("multi-source: exact at the measured N, linear in N between, the count never beyond the largest",
           "[models][shapes]") {
     const ModelFile m = raid_models();
     const RecommendOptions o = budget_30us();

@@ -626,7 +626,7 @@ TEST_CASE("workloads on the Zen 3 sweep: each reaches only its algorithms, in th
     for (const auto& n : wg.workload.notes) CHECK(n.find("not modelled") == std::string::npos);
 }
 
-TEST_CASE("simulate: costs are against no limit, never negative; nhpoly1305 has 6.12's 4 KiB chunks",
+TEST_CASE("simulate: costs are against no limit, never negative, and nhpoly1305 has 6.12's 4 KiB chunks",
           "[simulate][golden]") {
     const std::vector<ModelFile> zen3 = {load_models(FPUTUNE_ZEN3_SWEEP)};
     RecommendOptions ro;
