@@ -28,13 +28,17 @@ std::string render_sensitivities(const ModelFile& m) {
         return a->contention_known != b->contention_known ? a->contention_known : a->contention_s < b->contention_s;
     });
     for (const CacheModel* cm : order)
-        out += cm->contention_known
-                   ? fmt::format("  {:<32} {:<5} s = {:5.2f} ({:.2f}..{:.2f})\n", cm->kernel, name(cm->cache),
-                                 cm->contention_s, cm->contention_s_lo, cm->contention_s_hi)
-                   : fmt::format(
-                         "  {:<32} {:<5} s unknown (contention hardly moved, or too few "
-                         "rounds): as measured\n",
-                         cm->kernel, name(cm->cache));
+        out +=
+            cm->contention_known
+                ? fmt::format("  {:<32} {:<5} s = {:5.2f} ({:.2f}..{:.2f}){}\n", cm->kernel, name(cm->cache),
+                              cm->contention_s, cm->contention_s_lo, cm->contention_s_hi,
+                              cm->contention_tail.known ? fmt::format(", tail p90 {:.2f} p99 {:.2f}",
+                                                                      cm->contention_tail.p90, cm->contention_tail.p99)
+                                                        : "")
+                : fmt::format(
+                      "  {:<32} {:<5} s unknown (contention hardly moved, or too few "
+                      "rounds): as measured\n",
+                      cm->kernel, name(cm->cache));
     return out;
 }
 

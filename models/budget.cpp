@@ -85,8 +85,14 @@ LimitInterval limit_interval(const LineFit& bound, const BoundPoints& points, do
     std::vector<double> per_round;
     for (const std::vector<double>& r : near.empty() ? std::vector<std::vector<double>>{} : points.rounds) {
         if (r.size() != points.bytes.size()) continue;
-        double ratio = 0;
-        for (std::size_t i : near) ratio += r[i] / points.pooled[i] / static_cast<double>(near.size());
+        // Over the near points the round has (0: it took no sample there, or was left out: quiet_rounds_only).
+        double ratio = 0, used = 0;
+        for (std::size_t i : near)
+            if (r[i] > 0 && points.pooled[i] > 0) {
+                ratio += r[i] / points.pooled[i];
+                ++used;
+            }
+        if (used > 0) ratio /= used;
         if (ratio > 0) {
             per_round.push_back(n_at(budget / ratio, bound.a, bound.b));
             iv.round_ratio.push_back(ratio);
@@ -307,6 +313,7 @@ VariantResult solve_budget(const ModelFile& src, const KernelInfo& k, const Cach
     v.contention_s = cm.contention_s;
     v.contention_s_lo = cm.contention_s_lo;
     v.contention_s_hi = cm.contention_s_hi;
+    v.contention_tail = cm.contention_tail;
     const double budget = effective_budget_s(o.question);
     auto t = [&](double n) { return predict_upper_s(cm, n, o.question.min_freq_hz, o.question.quantile); };
     const LineFit& bound = bound_fit(cm, o.question.quantile);

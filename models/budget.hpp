@@ -122,6 +122,7 @@ struct VariantResult {
     // interval; known false: as measured.
     bool contention_known = false;
     double contention_level = 0, contention_s = 0, contention_s_lo = 0, contention_s_hi = 0;
+    TailSensitivity contention_tail;
 };
 
 // No limit above this: no sweep measures sections beyond 1 GiB (sweep --sizes stops there), and a

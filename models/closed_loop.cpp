@@ -28,8 +28,14 @@ const SectionPoint* point_of(const SweepFile& f, const std::string& series, Cach
 }
 
 HeaderContention stated(const VariantResult& v) {
-    return {v.kernel, std::string(name(v.cache)), v.contention_known && v.contention_level >= 1, v.contention_level,
-            v.contention_s, v.contention_s_lo, v.contention_s_hi};
+    return {v.kernel,
+            std::string(name(v.cache)),
+            v.contention_known && v.contention_level >= 1,
+            v.contention_level,
+            v.contention_s,
+            v.contention_s_lo,
+            v.contention_s_hi,
+            v.contention_tail};
 }
 
 // A count's series is stated at its kernel's: a kin series' line, this cache first (verify does the same).

@@ -186,12 +186,41 @@ std::vector<std::vector<ContentionObservation>> section_observations(const Sweep
     return out;
 }
 
+void fit_tail_sensitivity(Sensitivity& into, const SweepFile& f, const std::string& kernel, const std::string& cache) {
+    std::vector<double> t90, t99;
+    const auto one = [](std::vector<double>& ts, double all, double quiet, double c, double c_quiet) {
+        if (!(all > 0) || !(quiet > 0)) return;
+        const double y = all / quiet, u = (c - 1) - y * (c_quiet - 1);
+        if (u >= kTailMinGap / 2 && std::isfinite(y)) ts.push_back((y - 1) / u);
+    };
+    for (const SectionPoint& p : f.sections) {
+        if (p.kernel != kernel || p.cache != cache) continue;
+        for (const RoundStats& r : p.rounds) {
+            if (r.quiet_samples < kTailMinQuiet || r.samples < 2 * kTailMinQuiet || !(r.quiet_contention >= 1) ||
+                !(r.contention >= r.quiet_contention + kTailMinGap) || !std::isfinite(r.p99_clean) ||
+                !std::isfinite(r.quiet_p99_clean))
+                continue;
+            one(t90, r.p90, r.quiet_p90, r.contention, r.quiet_contention);
+            one(t99, std::max(r.p99_clean, r.p90), std::max(r.quiet_p99_clean, r.quiet_p90), r.contention,
+                r.quiet_contention);
+        }
+    }
+    if (t99.size() < kTailMinRounds || t90.size() < kTailMinRounds) return;
+    const auto median = [](std::vector<double> v) {
+        std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+        return v[v.size() / 2];
+    };
+    into.tail = {true, median(t90), median(t99)};
+    into.tail_rounds = t99.size();
+}
+
 std::map<std::pair<std::string, std::string>, Sensitivity> sweep_sensitivities(const SweepFile& f) {
     std::map<std::pair<std::string, std::string>, Sensitivity> out;
     for (const SectionPoint& p : f.sections) {
         const auto key = std::make_pair(p.kernel, p.cache);
         if (out.count(key)) continue;
         out[key] = fit_sensitivity(section_observations(f, p.kernel, p.cache));
+        if (out[key].known) fit_tail_sensitivity(out[key], f, p.kernel, p.cache);
         if (!has_contention(f)) out[key].why_unknown = "the sweep file records no contention (made before the probe)";
     }
     return out;
@@ -259,6 +288,12 @@ double target_level(const ContentionTarget& t, double observed_p90) {
 double ContentionAdjust::apply(double value, double round_level) const {
     if (!known || !(level >= 1) || !(round_level >= 1)) return value;
     return value * contention_factor(s, level) / contention_factor(s, round_level);
+}
+
+double ContentionAdjust::apply_tail(double value, double round_level, bool p99) const {
+    if (!known || !(level >= 1) || !(round_level >= 1)) return value;
+    const double t = !tail.known ? s : p99 ? tail.p99 : tail.p90;
+    return value * contention_factor(s, level) / contention_factor(t, round_level);
 }
 
 bool restate_model(CacheModel& cm, double level) {
@@ -330,13 +365,17 @@ std::string contention_comment(const std::string& assumed, const std::vector<Hea
                " *                whatever ran on the core beside the sections\n";
     std::string out = fmt::format(
         " * Contention:    {}: each bound is stated at contention level c (the contention probe's slowdown, 1 =\n"
-        " *                quiet), from time(c) = quiet x (1 + s x (c - 1)) with each kernel's sensitivity s:\n",
+        " *                quiet), from time(c) = quiet x (1 + s x (c - 1)) with each kernel's sensitivity s (tail=: "
+        "the\n"
+        " *                s that moved the p90/p99 of a round the neighbour held nearly throughout):\n",
         assumed);
     for (const HeaderContention& v : variants) {
         auto two = [](double x) { return std::abs(x) < 0.005 ? 0.0 : x; };  // never "-0.00"
         if (v.known)
-            out += fmt::format(" *   contention {} {} c={:.2f} s={:.2f} ({:.2f}..{:.2f})\n", v.kernel, v.cache, v.level,
-                               two(v.s), two(v.lo), two(v.hi));
+            out +=
+                fmt::format(" *   contention {} {} c={:.2f} s={:.2f} ({:.2f}..{:.2f}){}\n", v.kernel, v.cache, v.level,
+                            two(v.s), two(v.lo), two(v.hi),
+                            v.tail.known ? fmt::format(" tail={:.2f}/{:.2f}", two(v.tail.p90), two(v.tail.p99)) : "");
         else
             out += fmt::format(" *   contention {} {} as-measured\n", v.kernel, v.cache);
     }
@@ -355,9 +394,12 @@ std::map<std::pair<std::string, std::string>, HeaderContention> parse_header_con
         char kernel[128] = {}, cache[8] = {};
         HeaderContention h;
         const char* rest = line.c_str() + key + 15;
-        if (std::sscanf(rest, "%127s %7s c=%lf s=%lf (%lf..%lf)", kernel, cache, &h.level, &h.s, &h.lo, &h.hi) == 6)
+        const int got = std::sscanf(rest, "%127s %7s c=%lf s=%lf (%lf..%lf) tail=%lf/%lf", kernel, cache, &h.level,
+                                    &h.s, &h.lo, &h.hi, &h.tail.p90, &h.tail.p99);
+        if (got >= 6) {
             h.known = h.level >= 1 && std::isfinite(h.s);
-        else if (std::sscanf(rest, "%127s %7s as-measured", kernel, cache) != 2)
+            h.tail.known = h.known && got == 8 && std::isfinite(h.tail.p90) && std::isfinite(h.tail.p99);
+        } else if (std::sscanf(rest, "%127s %7s as-measured", kernel, cache) != 2)
             continue;
         h.kernel = kernel;
         h.cache = cache;

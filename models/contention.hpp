@@ -42,6 +42,10 @@ struct Sensitivity {
     double level_min = 0, level_max = 0;  // the contention levels seen
     double quiet_share = 0;  // share of the observations at c < kContendedLevel
     std::string why_unknown;  // when !known: what was missing, in words
+    // The tail sensitivity (fit_tail_sensitivity): what moves a round's p90 / p99 of all samples from its median
+    // level to its quiet part's. Not known: s moves them.
+    TailSensitivity tail;
+    std::size_t tail_rounds = 0;  // the rounds it came from
 };
 
 // Fits s over points (each a list of rounds), each point with its own quiet level, by least squares on
@@ -60,7 +64,20 @@ inline constexpr std::uint64_t kSplitRoundMinSamples = 5;
 std::vector<std::vector<ContentionObservation>> section_observations(const SweepFile& f, const std::string& kernel,
                                                                      const std::string& cache);
 
-// Every kernel x cache state with section points in the file: its sensitivity.
+// The tail sensitivity of one kernel and cache state: a round the neighbour held most of the time has a median
+// level of ~1.5, and the p99 of its samples lies further from its quiet part's than s, fitted on p50s, says: the
+// slowest samples met the neighbour's busiest moments (2-vCPU AMD Zen 5 VM, 2026-12-03, two sweeps with 59-65 % of
+// the probes contended; s from p50 / from p99: sha256-avx2 0.30 / 0.74 and 0.27 / 0.64, sha256-avx 0.50 / 1.53 and
+// 0.41 / 1.34, chacha20-avx2 0.11 / 0.51 and 0.09 / 0.47, sha1-shani 0.03 / 0.25 and 0.02 / 0.20). Fitted on the
+// rounds that have both: kTailMinQuiet quiet samples, and a median level at least kTailMinGap above theirs; each
+// gives t = (all / quiet - 1) / ((c - 1) - all / quiet x (c_quiet - 1)), the value of s for which
+// all / f(s, c) = quiet / f(s, c_quiet); the tail sensitivity is their median, known from kTailMinRounds rounds.
+inline constexpr std::uint64_t kTailMinQuiet = 20;
+inline constexpr double kTailMinGap = 0.1;
+inline constexpr std::size_t kTailMinRounds = 6;
+void fit_tail_sensitivity(Sensitivity& into, const SweepFile& f, const std::string& kernel, const std::string& cache);
+
+// Every kernel x cache state with section points in the file: its sensitivity (and its tail's).
 std::map<std::pair<std::string, std::string>, Sensitivity> sweep_sensitivities(const SweepFile& f);
 
 // A sweep made with --sibling or --neighbour busy[:LOAD] (its options' "sibling" or "neighbour": the load ran in
@@ -94,7 +111,10 @@ struct ContentionAdjust {
     bool known = false;
     double s = 0;
     double level = 0;  // the target (0: none)
+    TailSensitivity tail;  // what moves a round's p90 / p99 of all its samples (s when not known)
     double apply(double value, double round_level) const;
+    // A round's p90 or p99 of all samples, moved from its median level: value x f(s, level) / f(tail, round level).
+    double apply_tail(double value, double round_level, bool p99) const;
 };
 
 // Moves every model whose sensitivity is known from the level its bounds are stated at to the target's
@@ -115,6 +135,7 @@ struct HeaderContention {
     std::string kernel, cache;
     bool known = false;  // false: "as-measured", the sweep knew no sensitivity
     double level = 0, s = 0, lo = 0, hi = 0;
+    TailSensitivity tail;  // " tail=0.55/0.70" (p90/p99) after the interval; absent in older headers
 };
 // The comment lines (each starting " * "), after one line saying what the assumption is: `assumed` as
 // ModelFile::contention ("" = nothing known or --contention as-measured: one line saying so, no per-variant

@@ -28,11 +28,20 @@ bool bound_on_quiet(const RoundStats& r) {
 
 }  // namespace
 
+bool quiet_rounds_only(const std::vector<RoundStats>& rounds, const ContentionAdjust& adjust) {
+    if (!adjust.known || !(adjust.level >= 1)) return false;
+    const auto on_quiet = [](const RoundStats& r) { return r.samples >= kBoundRoundMinSamples && bound_on_quiet(r); };
+    return std::count_if(rounds.begin(), rounds.end(), on_quiet) >= 2;
+}
+
+bool round_left_out(const RoundStats& r, bool quiet_only) { return quiet_only && !bound_on_quiet(r); }
+
 std::pair<double, double> round_bound(const RoundStats& r, const ContentionAdjust& adjust) {
     if (adjust.known && adjust.level >= 1 && bound_on_quiet(r))
         return {adjust.apply(r.quiet_p90, r.quiet_contention),
                 adjust.apply(std::max(r.quiet_p99_clean, r.quiet_p90), r.quiet_contention)};
-    return {adjust.apply(r.p90, r.contention), adjust.apply(std::max(r.p99_clean, r.p90), r.contention)};
+    return {adjust.apply_tail(r.p90, r.contention, false),
+            adjust.apply_tail(std::max(r.p99_clean, r.p90), r.contention, true)};
 }
 
 namespace {
@@ -45,9 +54,13 @@ void keep_rounds(CacheModel& cm, const std::vector<const std::vector<RoundStats>
     if (n < 2) return;
     cm.round_p90.assign(n, {});
     cm.round_p99.assign(n, {});
+    std::vector<bool> quiet_only;
+    for (const auto* r : rounds) quiet_only.push_back(quiet_rounds_only(*r, adjust));
     for (std::size_t k = 0; k < n; ++k)
-        for (const auto* r : rounds) {
-            const auto [p90, p99] = round_bound((*r)[k], adjust);
+        for (std::size_t i = 0; i < rounds.size(); ++i) {
+            const RoundStats& x = (*rounds[i])[k];
+            // 0: the round left out at this point (no statistic at the quiet level; see quiet_rounds_only).
+            const auto [p90, p99] = round_left_out(x, quiet_only[i]) ? std::pair{0.0, 0.0} : round_bound(x, adjust);
             cm.round_p90[k].push_back(p90);
             cm.round_p99[k].push_back(p99);
         }
@@ -65,8 +78,9 @@ ContentionAdjust kernel_adjust(CacheModel& cm,
     cm.contention_s_lo = s.lo;
     cm.contention_s_hi = s.hi;
     cm.contention_level = level;  // 0: as measured, nothing moved
+    cm.contention_tail = s.tail;
     if (!(level >= 1)) return {};
-    return {true, s.s, level};
+    return {true, s.s, level, s.tail};
 }
 
 // A point's p50 moved to quiet with its kernel's sensitivity: the pooled p50 x the mean of its rounds' p50
@@ -97,7 +111,7 @@ bool bound_round(const RoundStats& r) {
 ContentionAdjust stated_adjust(const std::vector<RoundStats>& rounds, const HeaderContention* h) {
     const auto level_known = [](const RoundStats& r) { return r.contention >= 1; };
     if (!h || !h->known || !std::all_of(rounds.begin(), rounds.end(), level_known)) return {};
-    return {true, h->s, h->level};
+    return {true, h->s, h->level, h->tail};
 }
 
 }  // namespace
@@ -105,8 +119,9 @@ ContentionAdjust stated_adjust(const std::vector<RoundStats>& rounds, const Head
 BoundStats bound_stats(const PointStats& pooled, const std::vector<RoundStats>& rounds, OverRounds over,
                        const ContentionAdjust& adjust) {
     std::vector<double> p90, p99;
+    const bool quiet_only = quiet_rounds_only(rounds, adjust);
     for (const RoundStats& r : rounds) {
-        if (!bound_round(r)) continue;
+        if (!bound_round(r) || round_left_out(r, quiet_only)) continue;
         const auto [q90, q99] = round_bound(r, adjust);
         p90.push_back(q90);
         p99.push_back(q99);
@@ -338,9 +353,10 @@ double over_budget_p(const std::vector<double>& pooled, const std::vector<std::v
     };
     double p = 0;
     std::size_t used = 0;
+    const bool quiet_only = quiet_rounds_only(rounds, adjust);
     for (std::size_t r = 0; r < rounds.size() && r < round_samples.size(); ++r) {
         const RoundStats& x = rounds[r];
-        if (!bound_round(x)) continue;
+        if (!bound_round(x) || round_left_out(x, quiet_only)) continue;
         // The samples round_bound takes the round's statistics from: its quiet ones where it takes those.
         const bool quiet = adjust.known && bound_on_quiet(x) && r < round_quiet_samples.size() &&
                            round_quiet_samples[r].size() == x.quiet_samples;

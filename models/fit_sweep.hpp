@@ -42,6 +42,15 @@ struct BoundStats {
 // round's tail: moved by the median, such a tail stayed as contended as it was measured, and the limits moved with
 // how many samples the neighbour took (docs/contention.md). Unmoved (all samples) when `adjust` is not known.
 std::pair<double, double> round_bound(const RoundStats& r, const ContentionAdjust& adjust);
+// Whether a point's rounds are judged on their quiet parts alone: with `adjust` known, when at least 2 of its rounds
+// have kBoundRoundMinSamples quiet samples. A round the neighbour held nearly throughout has few quiet samples; its
+// statistics would be all of its samples moved from their median level by s, and s, fitted on p50s, does not move a
+// tail that the contended samples set (2-vCPU AMD Zen 5 VM, 2026-12-03, sha256-avx cold 2 KiB: quiet p99 30.4-31.0 k
+// cycles in three rounds, the fourth with 9 quiet of 363 samples 44 k moved by s): such a round says nothing of the
+// quiet tail and would widen the limit's interval by the neighbour's share alone. `round_left_out`: whether round
+// `r` is then left out (bound_stats, the model's rounds: 0, over_budget_p).
+bool quiet_rounds_only(const std::vector<RoundStats>& rounds, const ContentionAdjust& adjust);
+bool round_left_out(const RoundStats& r, bool quiet_only);
 // With `adjust` known, each round's statistics are first moved from the contention the round met to the
 // target level (models/contention.hpp): the calmest round is then the calmest in everything but the
 // neighbour, whose share is stated. `fit`, `recommend`, `check` and `verify` all judge this one statistic.

@@ -123,7 +123,7 @@ std::string header_contention_lines(const Recommendation& r) {
         const bool known = v.contention_known && v.contention_level >= 1;
         any_known = any_known || known;
         lines.push_back({v.kernel, cache, known, v.contention_level, v.contention_s, v.contention_s_lo,
-                         v.contention_s_hi});
+                         v.contention_s_hi, v.contention_tail});
     }
     return contention_comment(any_known ? r.options.question.contention : "", lines);
 }

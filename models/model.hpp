@@ -20,6 +20,13 @@ namespace fputune {
 // /2: lines and thresholds in core cycles (/1 had ticks at source.clock.core_per_tsc: read, converted).
 inline constexpr const char* kModelSchema = "fputune.model/2";
 
+// The tail sensitivity of a kernel's sections (models/contention.hpp fit_tail_sensitivity): the s that moves the p90
+// and the p99 of all of a round's samples from the round's median contention level; not known: s does.
+struct TailSensitivity {
+    bool known = false;
+    double p90 = 0, p99 = 0;
+};
+
 // Lines in core cycles: cost(n) = A + B·n, A in cycles, B in cycles per byte.
 struct CacheModel {
     std::string kernel;
@@ -41,6 +48,7 @@ struct CacheModel {
     bool contention_known = false;
     double contention_s = 0, contention_s_lo = 0, contention_s_hi = 0;
     double contention_level = 0;
+    TailSensitivity contention_tail;  // what moved a round held by the neighbour (models/contention.hpp)
 };
 
 // Where a SIMD kernel's one-shot cost (state save included) starts to beat the best no-FPU path.

@@ -94,6 +94,7 @@ void read_model_contention(const json& c, const jsonc::Path& at, CacheModel& cm)
     cm.contention_s_lo = s("sensitivity_lo");
     cm.contention_s_hi = s("sensitivity_hi");
     cm.contention_level = real(member(*x, "level", cat), cat / "level", 0, 1000);  // 0: as measured
+    if (optional_member(*x, "tail_p99", cat)) cm.contention_tail = {true, s("tail_p90"), s("tail_p99")};
 }
 
 }  // namespace
@@ -122,6 +123,10 @@ json model_entry_json(const CacheModel& cm) {
                            {"sensitivity_lo", cm.contention_s_lo},
                            {"sensitivity_hi", cm.contention_s_hi},
                            {"level", cm.contention_level}};
+    if (cm.contention_known && cm.contention_tail.known) {
+        e["contention"]["tail_p90"] = cm.contention_tail.p90;
+        e["contention"]["tail_p99"] = cm.contention_tail.p99;
+    }
     return e;
 }
 

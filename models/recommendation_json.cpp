@@ -69,6 +69,10 @@ json variant_json(const VariantResult& v) {
                                  {"sensitivity_lo", v.contention_s_lo},
                                  {"sensitivity_hi", v.contention_s_hi}}
                           : json(nullptr);
+    if (j["contention"].is_object() && v.contention_tail.known) {
+        j["contention"]["tail_p90"] = v.contention_tail.p90;
+        j["contention"]["tail_p99"] = v.contention_tail.p99;
+    }
     return j;
 }
 

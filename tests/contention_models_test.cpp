@@ -233,18 +233,18 @@ TEST_CASE("contention: the bound statistic moves each round to the stated level 
     const PointStats pooled{200, 900, 950, 1400, 1800, 2000, 2100, 2200, 0, 0.01, 2100};
     const BoundStats raw = bound_stats(pooled, rounds);
     CHECK(raw.p99 == 1200);  // the calmest round, as measured
-    const BoundStats quiet = bound_stats(pooled, rounds, OverRounds::calmest, {true, 0.8, 1});
+    const BoundStats quiet = bound_stats(pooled, rounds, OverRounds::calmest, {true, 0.8, 1, {}});
     CHECK(quiet.p99 == Approx(1200));
-    const BoundStats busy = bound_stats(pooled, rounds, OverRounds::calmest, {true, 0.8, 2});
+    const BoundStats busy = bound_stats(pooled, rounds, OverRounds::calmest, {true, 0.8, 2, {}});
     CHECK(busy.p99 == Approx(2160));  // both rounds moved to c = 2
     // The calmest after adjustment: a round that met more contention but was not slower for it wins.
     rounds[1].p99_clean = 1500;
     rounds[1].p90 = 1400;
-    CHECK(bound_stats(pooled, rounds, OverRounds::calmest, {true, 0.8, 1}).p99 == Approx(1500 / 1.8));
+    CHECK(bound_stats(pooled, rounds, OverRounds::calmest, {true, 0.8, 1, {}}).p99 == Approx(1500 / 1.8));
     // Unknown sensitivity or level: as measured.
-    CHECK(bound_stats(pooled, rounds, OverRounds::calmest, {false, 0.8, 1}).p99 == 1200);
+    CHECK(bound_stats(pooled, rounds, OverRounds::calmest, {false, 0.8, 1, {}}).p99 == 1200);
     rounds[1].contention = 0;
-    CHECK(bound_stats(pooled, rounds, OverRounds::calmest, {true, 0.8, 1}).p99 == 1200);
+    CHECK(bound_stats(pooled, rounds, OverRounds::calmest, {true, 0.8, 1, {}}).p99 == 1200);
 }
 
 TEST_CASE("contention: a round's contended minority does not set its bound, its quiet samples do, moved by s",
@@ -256,7 +256,7 @@ TEST_CASE("contention: a round's contended minority does not set its bound, its 
     r.quiet_p90 = 1100;
     r.quiet_p99_clean = 1200;
     r.quiet_contention = 1.01;
-    const ContentionAdjust quiet{true, 0.5, 1}, busy{true, 0.5, 1.6};
+    const ContentionAdjust quiet{true, 0.5, 1, {}}, busy{true, 0.5, 1.6, {}};
     // Moved by the median level, the contended tail stayed (1700 / 1.01); from the quiet samples it is theirs.
     CHECK(round_bound(r, quiet).first == Approx(1100 / 1.005));
     CHECK(round_bound(r, quiet).second == Approx(1200 / 1.005));
@@ -280,7 +280,7 @@ TEST_CASE("contention: a round's contended minority does not set its bound, its 
     rounds[1].quiet_p99_clean = 1250;
     const PointStats pooled{400, 900, 1000, 1500, 1700, 1900, 2000, 2100, 0, 0.01, 1700};
     CHECK(bound_stats(pooled, rounds, OverRounds::calmest, quiet).p99 == Approx(1200 / 1.005));
-    const HeaderContention stated{"k", "cold", true, 1, 0.5, 0.4, 0.6};
+    const HeaderContention stated{"k", "cold", true, 1, 0.5, 0.4, 0.6, {}};
     const VerifyBound v = verify_bound(pooled, rounds, &stated);
     CHECK(v.raw_p99 == 1700);
     CHECK(v.adjusted_p99 == Approx(1200 / 1.005));
@@ -325,6 +325,89 @@ TEST_CASE("contention: a round split into quiet and contended samples gives the 
     f.sections[0].rounds[0].quiet_samples = 95;
     f.sections[0].rounds[0].contended_samples = kSplitRoundMinSamples - 1;
     CHECK(section_observations(f, "k", "hot")[0].size() == 4);
+}
+
+TEST_CASE("contention: a round the neighbour held throughout is moved by the tail sensitivity its kernel showed",
+          "[contention]") {
+    // Three points, four rounds each: every round mostly contended (median level 1.5) with a quiet part at 1.02.
+    // The p50 moves with s = 0.3, the tails further: all / quiet = f(0.8, 1.5) / f(0.8, 1.02) at p90, 1.0 at p99.
+    SweepFile f;
+    const auto ratio = [](double t) { return contention_factor(t, 1.5) / contention_factor(t, 1.02); };
+    for (std::uint64_t bytes : {1024, 2048, 4096}) {
+        SectionPoint p;
+        p.kernel = "k";
+        p.cache = "cold";
+        p.bytes = bytes;
+        for (int r = 0; r < 4; ++r) {
+            const double q = static_cast<double>(bytes) * (1 + 0.01 * r);
+            RoundStats x{300, 0.95 * q, q * ratio(0.3), 1.05 * q * ratio(0.8), 1.1 * q * ratio(1.0), 0, 1.5};
+            x.quiet_samples = 40;
+            x.quiet_p50 = q;
+            x.quiet_p90 = 1.05 * q;
+            x.quiet_p99_clean = 1.1 * q;
+            x.quiet_contention = 1.02;
+            x.contended_samples = 260;
+            x.contended_p50 = q * ratio(0.3) * 1.01;
+            x.contended_contention = 1.52;
+            p.rounds.push_back(x);
+        }
+        f.sections.push_back(p);
+    }
+    Sensitivity s;
+    fit_tail_sensitivity(s, f, "k", "cold");
+    REQUIRE(s.tail.known);
+    CHECK(s.tail_rounds == 12);
+    CHECK(s.tail.p90 == Approx(0.8).margin(1e-9));
+    CHECK(s.tail.p99 == Approx(1.0).margin(1e-9));
+    // A round with too few quiet samples for its own tail: its all-sample p99 moved by the tail lands on the quiet
+    // one; moved by s (0.3) it stayed 1.29x above.
+    RoundStats held = f.sections[0].rounds[0];
+    held.quiet_samples = kBoundRoundMinSamples - 1;
+    const ContentionAdjust by_s{true, 0.3, 1, {}}, by_tail{true, 0.3, 1, s.tail};
+    const double quiet_p99 = 1.1 * 1024 / contention_factor(0.3, 1.02);
+    CHECK(round_bound(held, by_tail).second == Approx(1.1 * 1024 / contention_factor(1.0, 1.02)));
+    CHECK(round_bound(held, by_s).second / quiet_p99 ==
+          Approx(ratio(1.0) * contention_factor(0.3, 1.02) / contention_factor(0.3, 1.5)));
+    CHECK(round_bound(held, by_s).second > 1.25 * quiet_p99);
+    // Too few rounds with both parts, or rounds whose median level is not above their quiet part's: not known.
+    Sensitivity few;
+    f.sections.resize(1);
+    f.sections[0].rounds.resize(kTailMinRounds - 1);
+    fit_tail_sensitivity(few, f, "k", "cold");
+    CHECK_FALSE(few.tail.known);
+    for (RoundStats& x : f.sections[0].rounds) x.contention = 1.05;
+    f.sections[0].rounds.resize(kTailMinRounds + 2, f.sections[0].rounds[0]);
+    fit_tail_sensitivity(few, f, "k", "cold");
+    CHECK_FALSE(few.tail.known);
+}
+
+TEST_CASE("contention: a point with two rounds bounded on their quiet samples leaves out a round that has none",
+          "[contention]") {
+    // Rounds 0 and 1: quiet parts of 60 samples (p99 1000, 1010 at c 1.02); round 2 held by the neighbour: 8 quiet
+    // samples, all of them p99 1900 at c 1.55. Its statistic would be a guess moved by s; the others say it.
+    std::vector<RoundStats> rounds(3, RoundStats{300, 800, 900, 1500, 1900, 0, 1.55});
+    for (int r = 0; r < 2; ++r) {
+        rounds[r].quiet_samples = 60;
+        rounds[r].quiet_p50 = 880;
+        rounds[r].quiet_p90 = 950;
+        rounds[r].quiet_p99_clean = 1000 + 10 * r;
+        rounds[r].quiet_contention = 1.02;
+    }
+    rounds[2].quiet_samples = 8;
+    const ContentionAdjust adjust{true, 0.3, 1, {}};
+    CHECK(quiet_rounds_only(rounds, adjust));
+    CHECK(round_left_out(rounds[2], true));
+    CHECK_FALSE(round_left_out(rounds[0], true));
+    const PointStats pooled{900, 800, 900, 1400, 1800, 1900, 2000, 2100, 0, 0.01, 1800};
+    const double f = contention_factor(0.3, 1.02);
+    CHECK(bound_stats(pooled, rounds, OverRounds::mean, adjust).p99 == Approx(1005 / f));
+    // One round on its quiet part only: every round is taken, the held one moved by s.
+    rounds[1].quiet_samples = 8;
+    CHECK_FALSE(quiet_rounds_only(rounds, adjust));
+    CHECK(bound_stats(pooled, rounds, OverRounds::mean, adjust).p99 ==
+          Approx((1000 / f + 2 * 1900 / contention_factor(0.3, 1.55)) / 3));
+    // As measured (nothing known): every round as it was.
+    CHECK_FALSE(quiet_rounds_only(rounds, {}));
 }
 
 TEST_CASE("contention: restating a model moves lines, bounds and rounds by the same factor", "[contention]") {
@@ -374,18 +457,28 @@ TEST_CASE("contention: restating a model moves lines, bounds and rounds by the s
 }
 
 TEST_CASE("contention: the header's lines say each variant's level and sensitivity, and read back", "[contention]") {
-    const std::string comment = contention_comment(
-        "quiet", {{"sha256-avx2", "cold", true, 1, 0.62, 0.55, 0.7}, {"crc32-pclmul", "hot", false, 0, 0, 0, 0}});
+    const std::string comment =
+        contention_comment("quiet", {{"sha256-avx2", "cold", true, 1, 0.62, 0.55, 0.7, {true, 0.9, 1.4}},
+                                     {"sha1-shani", "cold", true, 1, 0.02, -0.01, 0.05, {}},
+                                     {"crc32-pclmul", "hot", false, 0, 0, 0, 0, {}}});
     CHECK(comment.find("Contention:    quiet") != std::string::npos);
-    CHECK(comment.find(" *   contention sha256-avx2 cold c=1.00 s=0.62 (0.55..0.70)\n") != std::string::npos);
+    CHECK(comment.find(" *   contention sha256-avx2 cold c=1.00 s=0.62 (0.55..0.70) tail=0.90/1.40\n") !=
+          std::string::npos);
+    CHECK(comment.find(" *   contention sha1-shani cold c=1.00 s=0.02 (-0.01..0.05)\n") != std::string::npos);
     CHECK(comment.find(" *   contention crc32-pclmul hot as-measured\n") != std::string::npos);
     const auto back = parse_header_contention("/*\n" + comment + " */\n#define X 1\n");
-    REQUIRE(back.size() == 2);
+    REQUIRE(back.size() == 3);
     const HeaderContention& a = back.at({"sha256-avx2", "cold"});
     CHECK(a.known);
     CHECK(a.level == 1);
     CHECK(a.s == 0.62);
     CHECK(a.hi == 0.7);
+    CHECK(a.tail.known);
+    CHECK(a.tail.p90 == 0.9);
+    CHECK(a.tail.p99 == 1.4);
+    // A line without a tail (an older header, or a kernel whose tail was not fitted): s moves every round.
+    CHECK(back.at({"sha1-shani", "cold"}).known);
+    CHECK_FALSE(back.at({"sha1-shani", "cold"}).tail.known);
     CHECK_FALSE(back.at({"crc32-pclmul", "hot"}).known);
     CHECK(contention_comment("", {}).find("as measured") != std::string::npos);
     CHECK(parse_header_contention("/* contention is high */\n *   contention x warm c=1 s=1 (0..2)\n").empty());
@@ -399,7 +492,7 @@ TEST_CASE("contention: verify judges the calmest round moved to the header's lev
         rounds[r] = {200, 800 * c, 900 * c, 950 * c, 1000 * c, 0, c};
     }
     const PointStats pooled{800, 800, 1000, 1500, 1700, 1800, 1900, 1900, 0, 0.01, 1750};
-    const HeaderContention quiet{"k", "cold", true, 1, 1.0, 0.9, 1.1};
+    const HeaderContention quiet{"k", "cold", true, 1, 1.0, 0.9, 1.1, {}};
     VerifyBound v = verify_bound(pooled, rounds, &quiet);
     CHECK(v.adjusted);
     CHECK(v.raw_p99 == 1000);
@@ -411,11 +504,11 @@ TEST_CASE("contention: verify judges the calmest round moved to the header's lev
     CHECK(v.raw_p99 == 1800);
     CHECK(v.adjusted_p99 == Approx(1000));
     // A header at c = 2 judges the same rounds as slower than measured.
-    const HeaderContention busy{"k", "cold", true, 2, 1.0, 0.9, 1.1};
+    const HeaderContention busy{"k", "cold", true, 2, 1.0, 0.9, 1.1, {}};
     CHECK(verify_bound(pooled, rounds, &busy).adjusted_p99 == Approx(2000));
     // No statement, or "as-measured": as measured.
     CHECK_FALSE(verify_bound(pooled, rounds, nullptr).adjusted);
-    const HeaderContention as_measured{"k", "cold", false, 0, 0, 0, 0};
+    const HeaderContention as_measured{"k", "cold", false, 0, 0, 0, 0, {}};
     CHECK(verify_bound(pooled, rounds, &as_measured).adjusted_p99 == 1800);
 }
 
@@ -423,9 +516,9 @@ TEST_CASE("contention: verify takes a series' own line, else its kernel's series
     std::map<std::pair<std::string, std::string>, HeaderContention> lines;
     for (const auto& [series, s] : std::vector<std::pair<std::string, double>>{
              {"raid6-avx2.x4", 0.49}, {"raid6-avx2.x8", 0.58}, {"raid6-avx2.x16", 1.08}, {"raid6-avx2.x24", 1.11}})
-        lines[{series, "cold"}] = {series, "cold", true, 1, s, s - 0.1, s + 0.1};
-    lines[{"raid6-avx2.x8", "hot"}] = {"raid6-avx2.x8", "hot", true, 1, 0.2, 0.1, 0.3};
-    lines[{"sha256-avx2", "hot"}] = {"sha256-avx2", "hot", true, 1, 0.3, 0.2, 0.4};
+        lines[{series, "cold"}] = {series, "cold", true, 1, s, s - 0.1, s + 0.1, {}};
+    lines[{"raid6-avx2.x8", "hot"}] = {"raid6-avx2.x8", "hot", true, 1, 0.2, 0.1, 0.3, {}};
+    lines[{"sha256-avx2", "hot"}] = {"sha256-avx2", "hot", true, 1, 0.3, 0.2, 0.4, {}};
     auto s_of = [&](const std::string& series, const std::string& cache) {
         const HeaderContention* h = header_contention_for(lines, series, cache);
         return h ? h->s : -1.0;
@@ -444,7 +537,8 @@ TEST_CASE("verify: over only beyond what the stated interval of s explains, on t
     // (0.4..1.0). At s 0.6 a budget of 1150 is 1495 at c 1.5, under most samples: over. At s 1.0 (the upper end)
     // it is 1725, over every sample: not beyond what s leaves open.
     auto [samples, rounds, pooled] = normal_rounds(1500, 30, 1.5, 11);
-    const HeaderContention wide{"k", "cold", true, 1, 0.6, 0.4, 1.0}, narrow{"k", "cold", true, 1, 0.6, 0.55, 0.65};
+    const HeaderContention wide{"k", "cold", true, 1, 0.6, 0.4, 1.0, {}},
+        narrow{"k", "cold", true, 1, 0.6, 0.55, 0.65, {}};
     CHECK(over_budget_p(pooled, samples, rounds, &narrow, 1150, false) < 1e-6);
     CHECK(over_budget_p(pooled, samples, rounds, &wide, 1150, false) == 1);
     // A round whose bound comes from its quiet samples is tested on them: 400 quiet samples at 1000 cycles (c 1.0)
@@ -500,6 +594,6 @@ TEST_CASE("verify: over the budget beyond the samples' noise only when every rou
     // 1800 at the level the rounds met, over every sample: not over.
     std::vector<RoundStats> busy = rounds;
     for (auto& r : busy) r.contention = 2;
-    const HeaderContention quiet{"k", "cold", true, 1, 1.0, 0.9, 1.1};
+    const HeaderContention quiet{"k", "cold", true, 1, 1.0, 0.9, 1.1, {}};
     CHECK(over_budget_p(pooled, samples, busy, &quiet, 900, false) == 1);
 }

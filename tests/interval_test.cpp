@@ -165,6 +165,14 @@ TEST_CASE("interval: near the limit, the points scale the line and the rounds' s
     const LimitInterval shifted = limit_interval(f, {bytes, above, {above, above}}, budget);
     CHECK(shifted.local_bias == Approx(0.03));
     CHECK(shifted.central == Approx((budget / 1.03 - 2000) / 3.0));
+    // A round left out at one point (0: no sample there, or no quiet statistic) is judged on the points it has:
+    // not as a round 1/3 faster.
+    std::vector<double> gap = slow;
+    gap[3] = 0;
+    const LimitInterval holed = limit_interval(f, {bytes, on_line, {on_line, gap, on_line, on_line}}, budget);
+    REQUIRE(holed.round_ratio.size() == 4);
+    CHECK(holed.round_ratio[1] == Approx(1.06));
+    CHECK(holed.round_ratio[0] == Approx(1));
 }
 
 TEST_CASE("interval: a sweep's rounds reach the model and its file, recommend emits the low end unless asked",
