@@ -121,6 +121,12 @@ void quiet_round_stats(RoundStats& r, const std::vector<double>& cycles, const s
     }
 }
 
+std::vector<double> settle_samples(std::vector<double> all, std::vector<double> quiet, std::size_t needed) {
+    if (quiet.size() >= all.size() || quiet.size() < needed) return all;
+    std::sort(quiet.begin(), quiet.end());
+    return quiet;
+}
+
 void record_point_contention(SectionPoint& p, const PointSamples& s, double best_cycles) {
     p.contention = median_contention(s.contention_cycles, best_cycles);
     // p.rounds holds the rounds that have samples, in order: skip the empty ones alike.

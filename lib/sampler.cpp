@@ -12,6 +12,7 @@
 #include <random>
 
 #include "clock.hpp"
+#include "contention_levels.hpp"
 #include "stats.hpp"
 
 namespace fputune {
@@ -425,6 +426,9 @@ private:
             const double median_ci =
                 specs_[i].need90 && !short_section ? rules_.target_rel_ci_long : rules_.target_rel_ci;
             const std::size_t needed = tail ? std::max(min_r_, min90_r_) : min_r_;
+            // A short section whose round met the neighbour is judged on its quiet samples (settle_samples).
+            if (tail && n >= needed) sorted = settle_samples(std::move(sorted), quiet_samples(pt), needed);
+            const std::size_t judged = sorted.size();
             if (n < needed) {
                 s.next_check = needed;
             } else {
@@ -433,7 +437,8 @@ private:
                 if (finished && tail) {
                     const std::vector<double> clean(sorted.begin(),
                                                     sorted.begin() + static_cast<std::ptrdiff_t>(clean_count(sorted)));
-                    finished = n >= min99_r_ && quantile_rel_ci(clean, 0.99) < rules_.target_rel_ci99 * sqrt_rounds_;
+                    finished =
+                        judged >= min99_r_ && quantile_rel_ci(clean, 0.99) < rules_.target_rel_ci99 * sqrt_rounds_;
                 }
             }
         }
@@ -442,6 +447,21 @@ private:
             s.out_of_time = out_of_time;
             --left_;
         }
+    }
+
+    // The cycles of the point's current round whose contention level is quiet (quiet_round_stats' split), against
+    // the best probe so far, taken again each time the trace has grown by half (none while it is unknown).
+    std::vector<double> quiet_samples(const PointSamples& pt) {
+        const std::vector<double>& trace = res_.clock.contention_cycles;
+        if (trace.size() >= 50 && 2 * trace.size() >= 3 * best_at_) {
+            best_probe_ = best_probe_cycles(trace);
+            best_at_ = trace.size();
+        }
+        const std::size_t r = pt.round_begin.size() - 1;
+        RoundStats unused;
+        std::vector<double> quiet;
+        quiet_round_stats(unused, pt.round_cycles(r), pt.round_contention(r), best_probe_, &quiet);
+        return quiet;
     }
 
     // Polls the host about every millisecond until two calibrations in a row are calm (and, for a storm,
@@ -496,6 +516,8 @@ private:
     std::mt19937 rng_{3};
     double sqrt_rounds_ = 1;
     std::size_t min_r_ = 5, min90_r_ = 0, min99_r_ = 0, max_r_ = 0;
+    double best_probe_ = 0;  // the contention probe's best so far (quiet_samples), from best_at_ probes
+    std::size_t best_at_ = 0;
     std::uint64_t probe_every_ = 0, start_ = 0, hard_end_ = 0;
     Calibration before_;
     std::vector<Pending> pending_;

@@ -18,6 +18,7 @@
 #include "sampler.hpp"
 #include "registry.hpp"
 #include "sibling.hpp"
+#include "stats.hpp"
 #include "test_util.hpp"
 #include "sweep_file.hpp"
 
@@ -215,6 +216,32 @@ TEST_CASE("contention levels: a round's quiet samples are counted apart, with th
     CHECK(read_error(f, [](nlohmann::json& j) {
               j["sections"][0]["rounds"][1]["contended"].erase("p50");
           }).find("rounds[1].contended.p50") != std::string::npos);
+}
+
+TEST_CASE("contention levels: a round's sampling rule is judged on its quiet samples once it has enough of them",
+          "[contention][sampler]") {
+    // 60 quiet samples near 1000 cycles and 40 contended ones at 1500-1540: the p90 of all lies in the contended
+    // mode, that of the quiet ones where the bound is taken.
+    std::vector<double> cycles, probes;
+    for (int i = 0; i < 100; ++i) {
+        const bool contended = i % 5 < 2;
+        cycles.push_back(contended ? 1500 + i % 41 : 1000 + i % 7);
+        probes.push_back(contended ? 1500 : 1010);
+    }
+    std::vector<double> all = cycles, quiet;
+    std::sort(all.begin(), all.end());
+    RoundStats r;
+    quiet_round_stats(r, cycles, probes, 1000, &quiet);
+    REQUIRE(quiet.size() == 60);
+    const std::vector<double> judged = settle_samples(all, quiet, 25);
+    REQUIRE(judged.size() == 60);
+    CHECK(std::is_sorted(judged.begin(), judged.end()));
+    CHECK(judged.back() <= 1006);
+    CHECK(quantile_rel_ci(judged, 0.9) < quantile_rel_ci(all, 0.9));
+    // Fewer quiet samples than the rule needs, every sample quiet, or levels unknown (none split off): all of them.
+    CHECK(settle_samples(all, quiet, 61) == all);
+    CHECK(settle_samples(all, all, 25) == all);
+    CHECK(settle_samples(all, {}, 25) == all);
 }
 
 TEST_CASE("contention levels: a sweep whose core was contended most of the time says what that does to its limits",
