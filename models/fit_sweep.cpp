@@ -333,22 +333,24 @@ double over_budget_p(const std::vector<double>& pooled, const std::vector<std::v
                      const std::vector<RoundStats>& rounds, const HeaderContention* h, double budget_cycles, bool p90,
                      const std::vector<std::vector<double>>& round_quiet_samples) {
     const ContentionAdjust adjust = stated_adjust(rounds, h);  // as verify_bound moves them
-    auto one = [&](std::vector<double> samples, double level) {
+    auto one = [&](std::vector<double> samples, double level, bool quiet) {
         if (samples.empty()) return 1.0;
         std::sort(samples.begin(), samples.end());
-        // The budget at the level the round met, with the end of the stated interval of s that moves it furthest.
+        // The budget at the level the round met, with the end of the stated interval of s that moves it furthest;
+        // a round judged on all its samples is moved by the tail sensitivity, as round_bound moves it.
         ContentionAdjust favourable = adjust;
         if (adjust.known && h && level >= 1)
             favourable.s = level > adjust.level ? std::max(h->s, h->hi) : std::min(h->s, h->lo);
-        const double over = budget_cycles / favourable.apply(1.0, level);
-        auto above = [&](std::size_t n) {  // of the n smallest samples
+        auto above = [&](std::size_t n, bool q99) {  // of the n smallest samples
+            const double over = budget_cycles / (quiet ? favourable.apply(1.0, level)
+                                                       : favourable.apply_tail(1.0, level, q99));
             const auto end = samples.begin() + static_cast<std::ptrdiff_t>(n);
             return static_cast<std::size_t>(end - std::upper_bound(samples.begin(), end, over));
         };
-        const double p_90 = binomial_at_least(samples.size(), 0.10, above(samples.size()));
+        const double p_90 = binomial_at_least(samples.size(), 0.10, above(samples.size(), false));
         if (p90) return p_90;
         const std::size_t clean = clean_count(samples);
-        const double p_99 = binomial_at_least(clean, 0.01, above(clean));
+        const double p_99 = binomial_at_least(clean, 0.01, above(clean, true));
         return std::min(1.0, 2 * std::min(p_90, p_99));
     };
     double p = 0;
@@ -360,10 +362,11 @@ double over_budget_p(const std::vector<double>& pooled, const std::vector<std::v
         // The samples round_bound takes the round's statistics from: its quiet ones where it takes those.
         const bool quiet = adjust.known && bound_on_quiet(x) && r < round_quiet_samples.size() &&
                            round_quiet_samples[r].size() == x.quiet_samples;
-        p = std::max(p, quiet ? one(round_quiet_samples[r], x.quiet_contention) : one(round_samples[r], x.contention));
+        p = std::max(p, quiet ? one(round_quiet_samples[r], x.quiet_contention, true)
+                              : one(round_samples[r], x.contention, false));
         ++used;
     }
-    if (used < 2) return one(pooled, 0);  // bound_stats: the pooled statistics, as measured
+    if (used < 2) return one(pooled, 0, true);  // bound_stats: the pooled statistics, as measured
     return p;
 }
 

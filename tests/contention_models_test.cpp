@@ -541,6 +541,11 @@ TEST_CASE("verify: over only beyond what the stated interval of s explains, on t
         narrow{"k", "cold", true, 1, 0.6, 0.55, 0.65, {}};
     CHECK(over_budget_p(pooled, samples, rounds, &narrow, 1150, false) < 1e-6);
     CHECK(over_budget_p(pooled, samples, rounds, &wide, 1150, false) == 1);
+    // A header that states a tail sensitivity moves a round judged on all its samples by it, as verify_bound does:
+    // at 1.2 the budget is 1840 at c 1.5, above every sample.
+    const HeaderContention tailed{"k", "cold", true, 1, 0.6, 0.55, 0.65, {true, 1.2, 1.2}};
+    CHECK(over_budget_p(pooled, samples, rounds, &tailed, 1150, false) == 1);
+    CHECK(verify_bound(PointStats{}, rounds, &tailed).adjusted_p99 < 1150);
     // A round whose bound comes from its quiet samples is tested on them: 400 quiet samples at 1000 cycles (c 1.0)
     // are under a quiet budget of 1150 whatever the contended fifth did.
     std::vector<std::vector<double>> quiet(4, std::vector<double>(400, 1000));
