@@ -72,11 +72,19 @@ DisturbanceKind DisturbanceMonitor::judge_calibration(const Calibration& c) cons
     return DisturbanceKind::none;
 }
 
+bool DisturbanceMonitor::ratio_moved(const Calibration& before, const Calibration& after) const {
+    return before.core_per_tsc > 0 && after.core_per_tsc > 0 &&
+           std::max(before.core_per_tsc, after.core_per_tsc) >
+               (1 + rules_.ratio_moved) * std::min(before.core_per_tsc, after.core_per_tsc);
+}
+
 DisturbanceMonitor::Verdict DisturbanceMonitor::observe(const Calibration& before, const Calibration& after,
                                                         const IntervalCounts& counts) {
     Verdict v;
     v.kind = judge_calibration(after);
     if (v.kind == DisturbanceKind::timer_slow) {
+        v.step_only = !(overhead_level_ > 0 &&
+                        after.overhead_ticks > rules_.slow_overhead_factor * overhead_level_ + 2 * step_level_);
         v.detail = fmt::format("timer overhead {:.0f} ticks, step {:.0f} (calm: {:.0f}, {:.0f})", after.overhead_ticks,
                                after.step_ticks, overhead_level_, step_level_);
         return v;
@@ -111,9 +119,7 @@ DisturbanceMonitor::Verdict DisturbanceMonitor::observe(const Calibration& befor
         window_ticks_ = 0;
         return v;
     }
-    if (before.core_per_tsc > 0 && after.core_per_tsc > 0 &&
-        std::max(before.core_per_tsc, after.core_per_tsc) >
-            (1 + rules_.ratio_moved) * std::min(before.core_per_tsc, after.core_per_tsc)) {
+    if (ratio_moved(before, after)) {
         v.ambiguous = true;
         v.detail = fmt::format("core/TSC ratio moved {:.3f} -> {:.3f} within one interval", before.core_per_tsc,
                                after.core_per_tsc);

@@ -38,6 +38,9 @@ struct DisturbanceEvent {
 // The thresholds, chosen from this host's measurements (calm: overhead 48-112 ticks, step 20-46, probes
 // within 0.5 % of each other; a trapped timer: overhead 344-832, step 116-378; interrupted probes:
 // 0.001-0.8 of the real ratio; host stalls ~1 per ms).
+// A sample this many times the timer's step (or more) is resolved to 1 % however coarse the step became.
+inline constexpr double kStepResolved = 100;
+
 struct DisturbanceRules {
     double slow_overhead_factor = 2.5;  // timer slow: overhead above 2.5 x its calm level + 2 steps...
     double slow_step_factor = 3.0;  // ...or the step above 3 x its calm level + 10 ticks
@@ -68,10 +71,16 @@ public:
     struct Verdict {
         DisturbanceKind kind = DisturbanceKind::none;
         bool ambiguous = false;  // not a disturbance, but the interval's samples cannot be converted (ratio moved)
+        // timer_slow from the step alone (the overhead calm): a sample of at least kStepResolved steps is resolved
+        // to 1 % whatever the step, and only shorter ones are in doubt (the sampler keeps the rest).
+        bool step_only = false;
         std::string detail;
     };
     // Judges an interval: `before` was accepted, `after` closes it. Accepted intervals update the levels.
     Verdict observe(const Calibration& before, const Calibration& after, const IntervalCounts& counts);
+    // The core/TSC ratio moved by more than rules().ratio_moved between the two: the interval's samples have no
+    // known ratio (Verdict::ambiguous).
+    bool ratio_moved(const Calibration& before, const Calibration& after) const;
     // Is this calibration back to normal (used while waiting a disturbance out)?
     DisturbanceKind judge_calibration(const Calibration& c) const;
     // A disturbance outlasted its wait: its state is the new normal.

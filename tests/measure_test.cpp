@@ -42,8 +42,15 @@ TEST_CASE("disturbances: a slow timer, a collapsed clock, a storm and a moved ra
     CHECK(m.overhead_level() == Approx(49).margin(2));
     CHECK(m.probe_floor() == Approx(0.8 * 1.30).epsilon(0.01));
     // The timer trapped (overhead 832, step 378 were seen): slow, in either field.
-    CHECK(m.observe(calm_cal(), {0, 832, 22, 1.3, 0}, quiet).kind == DisturbanceKind::timer_slow);
-    CHECK(m.observe(calm_cal(), {0, 50, 378, 1.3, 0}, quiet).kind == DisturbanceKind::timer_slow);
+    const auto trapped = m.observe(calm_cal(), {0, 832, 22, 1.3, 0}, quiet);
+    CHECK(trapped.kind == DisturbanceKind::timer_slow);
+    CHECK_FALSE(trapped.step_only);
+    // The step alone: samples of kStepResolved steps or more are still resolved (the sampler keeps them).
+    const auto coarse = m.observe(calm_cal(), {0, 50, 378, 1.3, 0}, quiet);
+    CHECK(coarse.kind == DisturbanceKind::timer_slow);
+    CHECK(coarse.step_only);
+    CHECK(m.ratio_moved({0, 48, 20, 1.30, 0}, {0, 48, 20, 1.50, 0}));
+    CHECK_FALSE(m.ratio_moved({0, 48, 20, 1.30, 0}, {0, 48, 20, 1.33, 0}));
     CHECK(m.observe(calm_cal(), {0, 112, 40, 1.3, 0}, quiet).kind == DisturbanceKind::none);  // calm range on this host
     // Every probe read low: the clock collapsed (or the probes keep being interrupted).
     const auto collapse = m.observe(calm_cal(), {0, 48, 20, 0, 3}, quiet);
