@@ -59,12 +59,14 @@ constexpr bool quiet_level(double c) noexcept { return c >= 1 && c < kContendedA
 void quiet_round_stats(RoundStats& r, const std::vector<double>& cycles, const std::vector<double>& probe_cycles,
                        double best_cycles, std::vector<double>* quiet_out = nullptr);
 
-// The samples a round's sampling rule is judged on (sampler.cpp; `all` sorted): its quiet ones (quiet_round_stats'
-// `quiet_out`), sorted, once there are `needed` of them and some samples are not quiet; else `all`. A short
-// section's bound is taken from its quiet samples (models/fit_sweep.hpp round_bound), and a contended minority
+// The samples a short section's round may also settle on (sampler.cpp; `all` sorted): its quiet ones
+// (quiet_round_stats' `quiet_out`), sorted, once there are `needed` of them and some samples are not quiet; else
+// `all`. Its bound is taken from its quiet samples (models/fit_sweep.hpp round_bound), and a contended minority
 // puts the p90 of all samples between two modes, where it does not settle: on an AMD EPYC Zen 5 VM (2026-12-03,
 // sweeps with 11-65 % of the probes contended) 18-43 % of the points near the limits settled, their rounds
-// ending at the sample ceiling or the round's time.
+// ending at the sample ceiling or the round's time. The round settles when either all its samples or these meet
+// the rule: judged on its quiet samples alone, a round the neighbour held most of the time could not gather them
+// in its time (a sweep with 40 % of the probes contended: 18 of 1072 points near the limits settled).
 std::vector<double> settle_samples(std::vector<double> all, std::vector<double> quiet, std::size_t needed);
 
 // Writes what a sweep's pool measured of contention into its file: the trace of every calibration's probe (and

@@ -447,19 +447,22 @@ private:
             const double median_ci =
                 specs_[i].need90 && !short_section ? rules_.target_rel_ci_long : rules_.target_rel_ci;
             const std::size_t needed = tail ? std::max(min_r_, min90_r_) : min_r_;
-            // A short section whose round met the neighbour is judged on its quiet samples (settle_samples).
-            if (tail && n >= needed) sorted = settle_samples(std::move(sorted), quiet_samples(pt), needed);
-            const std::size_t judged = sorted.size();
+            auto rule_met = [&](const std::vector<double>& v) {
+                if (!(median_rel_ci(v) < median_ci * sqrt_rounds_)) return false;
+                if (!tail) return true;
+                if (!(quantile_rel_ci(v, 0.9) < rules_.target_rel_ci90 * sqrt_rounds_)) return false;
+                const std::vector<double> clean(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(clean_count(v)));
+                return v.size() >= min99_r_ && quantile_rel_ci(clean, 0.99) < rules_.target_rel_ci99 * sqrt_rounds_;
+            };
             if (n < needed) {
                 s.next_check = needed;
             } else {
-                finished = median_rel_ci(sorted) < median_ci * sqrt_rounds_ &&
-                           (!tail || quantile_rel_ci(sorted, 0.9) < rules_.target_rel_ci90 * sqrt_rounds_);
-                if (finished && tail) {
-                    const std::vector<double> clean(sorted.begin(),
-                                                    sorted.begin() + static_cast<std::ptrdiff_t>(clean_count(sorted)));
-                    finished =
-                        judged >= min99_r_ && quantile_rel_ci(clean, 0.99) < rules_.target_rel_ci99 * sqrt_rounds_;
+                finished = rule_met(sorted);
+                // Or, for a short section whose round met the neighbour, the rule met by its quiet samples
+                // (settle_samples): its bound is taken from them.
+                if (!finished && tail) {
+                    const std::vector<double> quiet = settle_samples(sorted, quiet_samples(pt), needed);
+                    finished = quiet.size() < sorted.size() && rule_met(quiet);
                 }
             }
         }
