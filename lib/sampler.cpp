@@ -308,9 +308,11 @@ private:
         const DisturbanceMonitor::Verdict v = monitor_.observe(before_, after, counts);
         if (v.step_only && !lenient) {
             // Only the timer's step grew (a host trapping the TSC: 1 -> 26 ticks on an AMD EPYC Zen 5 VM, 2026-12-03,
-            // thousands of times a sweep): the samples it still resolves to 1 % stand, and only the shorter ones are
-            // waited out and taken again. Waiting for all of them took 17-25 s of a 150 s sweep there and cut the
-            // closed loop's rounds short: 41-45 % of the points near the limits settled, 97-98 % in sweeps without.
+            // thousands of times a sweep): the samples it still resolves to 1 % stand, the shorter ones are taken
+            // again, and nothing is waited out: waiting took 17-25 s of a 150 s sweep there, most of it in the first
+            // round of the closed loop, whose points then ran out of time (41-45 % of the points near the limits
+            // settled, 97-98 % in sweeps without). A step that stays coarse for max_wait_s is adopted, as a wait
+            // would have.
             std::vector<Converted> resolved, short_ones;
             for (const Converted& c : converted_)
                 (c.ticks >= kStepResolved * floor ? resolved : short_ones).push_back(c);
@@ -318,15 +320,24 @@ private:
                 short_ones.insert(short_ones.end(), resolved.begin(), resolved.end());
             else
                 commit(resolved, counts.sampled_ticks);
-            if (short_ones.empty()) {
-                trace(after);
-                before_ = after;
-                return;
-            }
             drop(short_ones);
-            before_ = wait_out(v.kind, v.detail, before_.tsc, after);
+            if (!coarse_since_) coarse_since_ = before_.tsc;
+            DisturbanceEvent e;
+            e.kind = v.kind;
+            e.start_s = static_cast<double>(before_.tsc - start_) / hz_;
+            e.length_s = static_cast<double>(after.tsc - before_.tsc) / hz_;
+            e.detail = v.detail + "; samples of 100 steps or more kept";
+            if (static_cast<double>(after.tsc - coarse_since_) / hz_ >= rules_.max_wait_s) {
+                monitor_.adopt(after);
+                e.adopted = true;
+                coarse_since_ = 0;
+            }
+            note_event(e);
+            trace(after);
+            before_ = after;
             return;
         }
+        coarse_since_ = 0;
         if (v.kind != DisturbanceKind::none && !lenient) {
             drop(converted_);
             // A storm was judged over the last storm_window_s: every sample in it goes. A slow timer or a
@@ -540,6 +551,7 @@ private:
     std::mt19937 rng_{3};
     double sqrt_rounds_ = 1;
     std::size_t min_r_ = 5, min90_r_ = 0, min99_r_ = 0, max_r_ = 0;
+    std::uint64_t coarse_since_ = 0;  // TSC when the timer's step became coarse (0: it is not)
     double best_probe_ = 0;  // the contention probe's best so far (quiet_samples), from best_at_ probes
     std::size_t best_at_ = 0;
     std::uint64_t probe_every_ = 0, start_ = 0, hard_end_ = 0;
