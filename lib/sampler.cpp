@@ -314,8 +314,12 @@ private:
             // settled, 97-98 % in sweeps without). A step that stays coarse for max_wait_s is adopted, as a wait
             // would have.
             std::vector<Converted> resolved, short_ones;
-            for (const Converted& c : converted_)
-                (c.ticks >= kStepResolved * floor ? resolved : short_ones).push_back(c);
+            // By the point's median, not the sample: a point's samples are kept or taken again together, so that a
+            // point whose samples straddle the line is not left with its longer ones.
+            for (const Converted& c : converted_) {
+                const double p50_ticks = ratio > 0 ? state_[c.point].p50_cycles / ratio : 0;
+                (p50_ticks >= kStepResolved * floor ? resolved : short_ones).push_back(c);
+            }
             if (monitor_.ratio_moved(before_, after))
                 short_ones.insert(short_ones.end(), resolved.begin(), resolved.end());
             else
