@@ -331,7 +331,12 @@ private:
             e.start_s = static_cast<double>(before_.tsc - start_) / hz_;
             e.length_s = static_cast<double>(after.tsc - before_.tsc) / hz_;
             e.detail = v.detail + "; samples of 100 steps or more kept";
-            if (static_cast<double>(after.tsc - coarse_since_) / hz_ >= rules_.max_wait_s) {
+            // As a wait would: at most max_wait_s at a stretch, and wait_share of the budget in all; past that, each
+            // coarse step is adopted at once (else the shorter points, taken again turn after turn, use up the
+            // round: a sweep whose host flipped the step 237 695 times gave its points 34 samples a round).
+            coarse_s_ += e.length_s;
+            if (static_cast<double>(after.tsc - coarse_since_) / hz_ >= rules_.max_wait_s ||
+                coarse_s_ >= rules_.wait_share * budget_s_) {
                 monitor_.adopt(after);
                 e.adopted = true;
                 coarse_since_ = 0;
@@ -556,6 +561,7 @@ private:
     double sqrt_rounds_ = 1;
     std::size_t min_r_ = 5, min90_r_ = 0, min99_r_ = 0, max_r_ = 0;
     std::uint64_t coarse_since_ = 0;  // TSC when the timer's step became coarse (0: it is not)
+    double coarse_s_ = 0;  // seconds of intervals under a coarse step, all together
     double best_probe_ = 0;  // the contention probe's best so far (quiet_samples), from best_at_ probes
     std::size_t best_at_ = 0;
     std::uint64_t probe_every_ = 0, start_ = 0, hard_end_ = 0;
