@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <map>
+#include <functional>
 #include <random>
 #include <string>
 #include <utility>
@@ -51,6 +52,35 @@ NormalRounds normal_rounds(double mean, double sd, double level, unsigned seed) 
         out.rounds.push_back({st.samples, st.p10, st.p50, st.p90, st.p99_clean, 0, level});
     }
     return out;
+}
+
+// `all` with its quiet part (nq samples at level cq: p50 q, p90 1.05 q, p99 1.1 q) and its contended part (nc samples
+// at level cc, p50 pc).
+RoundStats split_round(RoundStats all, std::uint64_t nq, double q, double cq, std::uint64_t nc, double pc, double cc) {
+    all.quiet_samples = nq;
+    all.quiet_p50 = q;
+    all.quiet_p90 = 1.05 * q;
+    all.quiet_p99_clean = 1.1 * q;
+    all.quiet_contention = cq;
+    all.contended_samples = nc;
+    all.contended_p50 = pc;
+    all.contended_contention = cc;
+    return all;
+}
+
+// Three points of kernel "k" (1, 2, 4 KiB) in `cache`, four rounds each: `round(q)` makes a round whose quiet part's
+// p50 is q (the point's size, 1 % more each round).
+SweepFile three_point_sweep(const char* cache, const std::function<RoundStats(double)>& round) {
+    SweepFile f;
+    for (std::uint64_t bytes : {1024, 2048, 4096}) {
+        SectionPoint p;
+        p.kernel = "k";
+        p.cache = cache;
+        p.bytes = bytes;
+        for (int r = 0; r < 4; ++r) p.rounds.push_back(round(static_cast<double>(bytes) * (1 + 0.01 * r)));
+        f.sections.push_back(p);
+    }
+    return f;
 }
 
 }  // namespace
@@ -289,27 +319,9 @@ TEST_CASE("contention: a round's contended minority does not set its bound, its 
 TEST_CASE("contention: a round split into quiet and contended samples gives the fit both levels", "[contention]") {
     // Three points of one kernel, four rounds each, every round's median level 1.02 (the median sample was quiet),
     // while in each a quarter of the samples met c = 1.5 and took 1.4x as long (s = 0.8).
-    SweepFile f;
-    for (std::uint64_t bytes : {1024, 2048, 4096}) {
-        SectionPoint p;
-        p.kernel = "k";
-        p.cache = "hot";
-        p.bytes = bytes;
-        for (int r = 0; r < 4; ++r) {
-            const double quiet = static_cast<double>(bytes) * (1 + 0.01 * r);
-            RoundStats x{100, 0.9 * quiet, quiet, 1.4 * quiet, 1.45 * quiet, 0, 1.02};
-            x.quiet_samples = 75;
-            x.quiet_p50 = quiet;
-            x.quiet_p90 = 1.05 * quiet;
-            x.quiet_p99_clean = 1.1 * quiet;
-            x.quiet_contention = 1.0;
-            x.contended_samples = 25;
-            x.contended_p50 = 1.4 * quiet;
-            x.contended_contention = 1.5;
-            p.rounds.push_back(x);
-        }
-        f.sections.push_back(p);
-    }
+    SweepFile f = three_point_sweep("hot", [](double q) {
+        return split_round({100, 0.9 * q, q, 1.4 * q, 1.45 * q, 0, 1.02}, 75, q, 1.0, 25, 1.4 * q, 1.5);
+    });
     const auto obs = section_observations(f, "k", "hot");
     REQUIRE(obs.size() == 3);
     CHECK(obs[0].size() == 8);  // two a round
@@ -331,28 +343,11 @@ TEST_CASE("contention: a round the neighbour held throughout is moved by the tai
           "[contention]") {
     // Three points, four rounds each: every round mostly contended (median level 1.5) with a quiet part at 1.02.
     // The p50 moves with s = 0.3, the tails further: all / quiet = f(0.8, 1.5) / f(0.8, 1.02) at p90, 1.0 at p99.
-    SweepFile f;
     const auto ratio = [](double t) { return contention_factor(t, 1.5) / contention_factor(t, 1.02); };
-    for (std::uint64_t bytes : {1024, 2048, 4096}) {
-        SectionPoint p;
-        p.kernel = "k";
-        p.cache = "cold";
-        p.bytes = bytes;
-        for (int r = 0; r < 4; ++r) {
-            const double q = static_cast<double>(bytes) * (1 + 0.01 * r);
-            RoundStats x{300, 0.95 * q, q * ratio(0.3), 1.05 * q * ratio(0.8), 1.1 * q * ratio(1.0), 0, 1.5};
-            x.quiet_samples = 40;
-            x.quiet_p50 = q;
-            x.quiet_p90 = 1.05 * q;
-            x.quiet_p99_clean = 1.1 * q;
-            x.quiet_contention = 1.02;
-            x.contended_samples = 260;
-            x.contended_p50 = q * ratio(0.3) * 1.01;
-            x.contended_contention = 1.52;
-            p.rounds.push_back(x);
-        }
-        f.sections.push_back(p);
-    }
+    SweepFile f = three_point_sweep("cold", [&](double q) {
+        return split_round({300, 0.95 * q, q * ratio(0.3), 1.05 * q * ratio(0.8), 1.1 * q * ratio(1.0), 0, 1.5}, 40, q,
+                           1.02, 260, q * ratio(0.3) * 1.01, 1.52);
+    });
     Sensitivity s;
     fit_tail_sensitivity(s, f, "k", "cold");
     REQUIRE(s.tail.known);
