@@ -311,8 +311,7 @@ private:
             // thousands of times a sweep): the samples it still resolves to 1 % stand, the shorter ones are taken
             // again, and nothing is waited out: waiting took 17-25 s of a 150 s sweep there, most of it in the first
             // round of the closed loop, whose points then ran out of time (41-45 % of the points near the limits
-            // settled, 97-98 % in sweeps without). A step that stays coarse for max_wait_s is adopted, as a wait
-            // would have.
+            // settled, 97-98 % in sweeps without).
             std::vector<Converted> resolved, short_ones;
             // By the point's median, not the sample: a point's samples are kept or taken again together, so that a
             // point whose samples straddle the line is not left with its longer ones.

@@ -190,6 +190,7 @@ void fit_tail_sensitivity(Sensitivity& into, const SweepFile& f, const std::stri
     std::vector<double> t90, t99;
     const auto one = [](std::vector<double>& ts, double all, double quiet, double c, double c_quiet) {
         if (!(all > 0) || !(quiet > 0)) return;
+        // u: the level gap the ratio y is spread over; kept clear of 0, where t would be a ratio of noise.
         const double y = all / quiet, u = (c - 1) - y * (c_quiet - 1);
         if (u >= kTailMinGap / 2 && std::isfinite(y)) ts.push_back((y - 1) / u);
     };
