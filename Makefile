@@ -68,12 +68,14 @@ SANITIZE ?= 0
 # committed 6.7 MB sweeps of data/machines/ several times over (about 380 s of CPU under ASan, half the
 # sanitized suite). The same readers run sanitized on the fuzz regression inputs and the pipeline's fresh sweep.
 # Also the package and the fleet: packaging an instrumented binary tests nothing more, and the fleet's sweeps
-# through ansible-playbook are the Release ctest's. And two sampling-pool tests whose verdict is a matter of
-# time (a round's share against samples of 2000 cycles): instrumented at -O1, the pool's own work between
-# samples is several times slower, and on a noisy 2-vCPU Zen 5 VM (2026-12-03) they failed there (the one in 6
-# runs of 6, the other in 1 of 7) while passing in every Release run; the other sampling-pool tests run sanitized.
+# through ansible-playbook are the Release ctest's. And three sampling-pool tests whose verdict is a matter of
+# time (a round's share against samples of 2000 cycles; a point's cap of 20 ms against sleeps of 3 ms):
+# instrumented at -O1, the pool's own work between samples is several times slower, and on a noisy 2-vCPU Zen 5
+# VM (2026-12-03) they failed there (the first in 6 runs of 6, the second in 1 of 7, the third once in a CI run:
+# 5 samples of 60 when the cap ran out) while passing in every Release run; the other sampling-pool tests run
+# sanitized.
 SAN_SKIP ?= ^golden: |committed machines|^simulate on the Emerald Rapids sweep|^deb$$|^fleet|$(SAN_TIMED)
-SAN_TIMED = ^sampling pool: a long point needs only its median|^sampling pool: a round a disturbance cut short
+SAN_TIMED = ^sampling pool: a long point|^sampling pool: a round a disturbance|^sampling pool: samples the thread
 SAN_BUILD ?= build-san
 SANITIZERS ?= address,undefined,float-cast-overflow
 export ASAN_OPTIONS ?= detect_leaks=1:abort_on_error=1

@@ -177,6 +177,7 @@ private:
         std::size_t point;
         double ticks, cycles, request;
         double contention;  // the contention probe around it, core cycles (0: unknown)
+        double wall_s;  // what taking it spent of the point's cap
     };
 
     // Spins (the core kept busy, so its clock does not drop while idle) until round r's start, then takes the
@@ -302,7 +303,7 @@ private:
                 note_event(e);
                 continue;
             }
-            converted_.push_back({p.point, ticks, cycles, request, contention});
+            converted_.push_back({p.point, ticks, cycles, request, contention, static_cast<double>(p.wall) / hz_});
         }
         pending_.clear();
         const DisturbanceMonitor::Verdict v = monitor_.observe(before_, after, counts);
@@ -380,8 +381,14 @@ private:
         res_.clock.step_ticks.push_back(c.step_ticks);
     }
 
+    // Samples the host disturbed are taken again, and like a preempted one they do not spend the point's cap
+    // (the round's budget still pays): dropped before its median is known, a point's first samples would
+    // otherwise spend it on the host's account, and the point end short of its minimum.
     void drop(const std::vector<Converted>& group) {
-        for (const Converted& c : group) ++res_.points[c.point].retaken;
+        for (const Converted& c : group) {
+            ++res_.points[c.point].retaken;
+            state_[c.point].spent_s -= c.wall_s;
+        }
     }
 
     // Adds an interval's samples to their points, and remembers them as long as an interruption storm,
@@ -394,7 +401,7 @@ private:
             pt.cycles.push_back(c.cycles);
             pt.contention_cycles.push_back(c.contention);
             if (c.request >= 0) pt.request_ticks.push_back(c.request);
-            added.samples.emplace_back(c.point, c.request >= 0);
+            added.samples.push_back({c.point, c.request >= 0, c.wall_s});
         }
         recent_ticks_ += sampled_ticks;
         recent_.push_back(std::move(added));
@@ -410,7 +417,7 @@ private:
     // settled.
     void retract_recent() {
         for (auto g = recent_.rbegin(); g != recent_.rend(); ++g)
-            for (const auto& [i, has_request] : g->samples) {
+            for (const auto& [i, has_request, wall_s] : g->samples) {
                 PointSamples& pt = res_.points[i];
                 pt.ticks.pop_back();
                 pt.cycles.pop_back();
@@ -418,6 +425,7 @@ private:
                 if (has_request) pt.request_ticks.pop_back();
                 ++pt.retaken;
                 PointState& s = state_[i];
+                s.spent_s -= wall_s;  // as drop(): the host's, not the point's
                 if (s.settled) {
                     s.settled = false;
                     ++left_;
@@ -569,7 +577,12 @@ private:
     std::vector<Converted> converted_;
     struct Recent {
         double sampled_ticks;
-        std::vector<std::pair<std::size_t, bool>> samples;  // (point, has a request value)
+        struct Sample {
+            std::size_t point;
+            bool has_request;
+            double wall_s;
+        };
+        std::vector<Sample> samples;
     };
     std::deque<Recent> recent_;  // the intervals a storm could still take back
     double recent_ticks_ = 0;
