@@ -305,11 +305,17 @@ SimRow sim_row(const ModelChoice& c, const SimMachine& m, const std::vector<cons
     simulate_requests(up, costing, k, reqs, o.repeat);
     simulate_requests(unlimited, costing, k, reqs, o.repeat);
     const double none = unlimited.total_cycles();
-    row.upstream_cost = none > 0 ? up.total_cycles() / none - 1 : 0;
+    // What a column costs against no limit; the same sections summed another way (a limit no request reaches) can
+    // differ in the last bits (-1e-16): that is no cost, not a saving.
+    auto cost = [none](double total) {
+        const double c = none > 0 ? total / none - 1 : 0;
+        return std::abs(c) < 1e-12 ? 0.0 : c;
+    };
+    row.upstream_cost = cost(up.total_cycles());
     if (run.limits) {
         apply_limit(lim, row, k, run);
         simulate_requests(lim, costing, k, reqs, o.repeat);
-        row.throughput_cost = none > 0 ? lim.total_cycles() / none - 1 : 0;
+        row.throughput_cost = cost(lim.total_cycles());
     }
     if (o.question.budget_s > 0) {
         const double budget = effective_budget_s(o.question);
