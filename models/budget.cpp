@@ -177,12 +177,23 @@ struct MachineSpreads {
     std::vector<std::pair<double, double>> round;
     std::vector<double> point;
 };
+// How many streams of a limit's bytes one section moves: N for a multi-source series (its bytes are per source),
+// else 1. The prior compares kernels by what a section moves, not by its per-source bytes: by those, the cold
+// xor and RAID series (4-33 sources, 5-20 KiB each) were "alike" to the cold SHA kernels (6-11 KiB), and a phase of
+// the host's memory that ran their large sections 1.2-1.5x as long in a round (2-vCPU AMD Zen 5 VM, 2026-12-03)
+// gave cold sha256-shani a prior of 0.13 against its own spread of 0.008: its low end fell 18 % below the centre.
+double section_streams(const ModelFile& src, const std::string& kernel) {
+    const KernelInfo* k = src.kernel(kernel);
+    return k ? std::max<std::uint32_t>(1, k->sources) : 1;
+}
+
 MachineSpreads machine_spreads(const ModelFile& src, Cache cache, const RecommendOptions& o, double budget_cycles) {
     MachineSpreads out;
     for (const CacheModel& m : src.prior_models.empty() ? src.models : src.prior_models) {
         if (m.cache != cache) continue;
         const LimitInterval iv = limit_interval(bound_fit(m, o.question.quantile), bound_points(m, o.question.quantile), budget_cycles);
-        if (iv.rounds >= 2 && iv.central > 0) out.round.emplace_back(iv.central, iv.round_sd / iv.central);
+        if (iv.rounds >= 2 && iv.central > 0)
+            out.round.emplace_back(iv.central * section_streams(src, m.kernel), iv.round_sd / iv.central);
         if (iv.point_sd > 0) out.point.push_back(iv.point_sd);
     }
     return out;
@@ -215,7 +226,7 @@ void set_interval(VariantResult& v, const ModelFile& src, const CacheModel& cm, 
     const double budget_cycles = budget * o.question.min_freq_hz;
     const double own_central = limit_interval(bound, bound_points(cm, o.question.quantile), budget_cycles).central;
     const MachineSpreads spreads = machine_spreads(src, cm.cache, o, budget_cycles);
-    double prior = round_spread_prior(spreads.round, own_central);
+    double prior = round_spread_prior(spreads.round, own_central * section_streams(src, cm.kernel));
     if (prior < 0) prior = kFallbackPriorRelSd;
     const LimitInterval iv = limit_interval(bound, bound_points(cm, o.question.quantile), budget_cycles, prior);
     if (o.emit == Emit::conservative) {  // the low end is what is emitted

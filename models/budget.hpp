@@ -60,7 +60,8 @@ struct LimitInterval {
 // host phase falls on every kernel (a shrinkage estimate, so the low end holds still between sweeps).
 inline constexpr double kPriorDegrees = 6;
 // The prior: the median relative spread of the kernels whose limit (central) is within kPriorNearFactor
-// of `central` — they move as many bytes per microsecond, so the host's phases (memory bandwidth taken by
+// of `central`, both counted as the bytes one section moves (a multi-source series' limit times its sources;
+// the callers do it) — they move as many bytes per microsecond, so the host's phases (memory bandwidth taken by
 // neighbours, page walks) fall on them alike: on a 2-vCPU Intel Emerald Rapids VM (2026-11-30) fast cold kernels (30-40 KiB limits)
 // spread 2-6 % between rounds, hot ones under 1 % — when at least kPriorNearMin are, else of all of
 // them. `others`: (central, relative spread) per kernel of the machine in one cache state, this one

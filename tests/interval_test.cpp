@@ -262,6 +262,29 @@ TEST_CASE("interval: the prior spread is that of the kernels whose limits are li
     CHECK(round_spread_prior(others, 33000) == -1);  // fewer than 3: no prior
 }
 
+TEST_CASE("interval: kernels alike are alike in what a section moves, all of a multi-source series' sources",
+          "[interval]") {
+    // Five single-stream kernels whose rounds agree within ~1 %, and six 8-source series at the same bytes per
+    // source (8x what their sections move) whose rounds met a phase of the host's memory (up to 1.5x).
+    const std::vector<double> calm = {1, 1.01, 0.99, 1.005}, phased = {1, 1.3, 1.5, 1.1};
+    SweepFile f = sweep_of_kernels({calm, calm, calm, calm, calm, phased, phased, phased, phased, phased, phased});
+    for (KernelInfo& k : f.kernels)
+        if (k.name >= "fake5") k.sources = 8;
+    for (SectionPoint& p : f.sections)
+        if (p.kernel >= "fake5") p.sources = 8;
+    const Recommendation r = recommend({fit_sweep(f, "alike.json")}, options());
+    const VariantResult& single = only_kernel(r, "fake0-avx2");
+    // Its prior is the single-stream kernels' spread (~1 %), not the series' (~20 %).
+    CHECK(single.round_spread < 0.02);
+    CHECK(single.bytes >= 0.95 * single.central_bytes - single.block_bytes);
+    // Counted by their bytes per source, the series were its "alike" and set its prior.
+    for (KernelInfo& k : f.kernels) k.sources = 0;
+    for (SectionPoint& p : f.sections) p.sources = 0;
+    const VariantResult& as_one = only_kernel(recommend({fit_sweep(f, "alike.json")}, options()), "fake0-avx2");
+    CHECK(as_one.round_spread > 0.05);
+    CHECK(as_one.bytes < single.bytes);
+}
+
 TEST_CASE("interval: a limit whose rounds disagreed far more than the machine's other kernels' says so, with them",
           "[interval]") {
     // Five kernels whose rounds scatter by ~1 %, and one whose last two rounds met a heavier phase (+15 %, +17 %).
