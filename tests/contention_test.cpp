@@ -97,8 +97,12 @@ TEST_CASE("contention probe: every calibration times it, in core cycles", "[cont
     const Calibration c = calibrate_now(0);
     REQUIRE(c.core_per_tsc > 0);
     CHECK(c.contention_cycles > 0);
-    // 800 iterations of 12 independent operations: at least ~2 cycles each on any core of today.
-    CHECK(c.contention_cycles > 800);
+    // 800 iterations of 12 independent operations: at least ~2 cycles each on any core of today. In core cycles,
+    // the ticks times the ratio probe's reading, which an interruption lowers (a CI run's parallel tests took
+    // one to 460 cycles), and calibrate_now(0) takes any reading: the largest of five.
+    double most = c.contention_cycles;
+    for (int i = 0; i < 4; ++i) most = std::max(most, calibrate_now(0).contention_cycles);
+    CHECK(most > 800);
     const Calibration calm = calm_level(4);
     CHECK(calm.contention_cycles > 0);
 }
