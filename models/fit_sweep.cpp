@@ -28,13 +28,35 @@ bool bound_on_quiet(const RoundStats& r) {
 
 }  // namespace
 
-bool quiet_rounds_only(const std::vector<RoundStats>& rounds, const ContentionAdjust& adjust) {
-    if (!adjust.known || !(adjust.level >= 1)) return false;
-    const auto on_quiet = [](const RoundStats& r) { return r.samples >= kBoundRoundMinSamples && bound_on_quiet(r); };
-    return std::count_if(rounds.begin(), rounds.end(), on_quiet) >= 2;
+namespace {
+
+// A round bounded on its quiet part whose contended samples are at most kCleanRoundMaxShare of it.
+bool clean_round(const RoundStats& r) {
+    return bound_on_quiet(r) &&
+           static_cast<double>(r.contended_samples) <= kCleanRoundMaxShare * static_cast<double>(r.samples);
 }
 
-bool round_left_out(const RoundStats& r, bool quiet_only) { return quiet_only && !bound_on_quiet(r); }
+}  // namespace
+
+RoundKeep quiet_rounds_only(const std::vector<RoundStats>& rounds, const ContentionAdjust& adjust) {
+    if (!adjust.known || !(adjust.level >= 1)) return RoundKeep::all;
+    const auto count = [&](bool (*keep)(const RoundStats&)) {
+        return std::count_if(rounds.begin(), rounds.end(),
+                             [&](const RoundStats& r) { return r.samples >= kBoundRoundMinSamples && keep(r); });
+    };
+    if (count(clean_round) >= 2) return RoundKeep::clean;
+    if (count(bound_on_quiet) >= 2) return RoundKeep::quiet;
+    return RoundKeep::all;
+}
+
+bool round_left_out(const RoundStats& r, RoundKeep keep) {
+    switch (keep) {
+        case RoundKeep::all: return false;
+        case RoundKeep::quiet: return !bound_on_quiet(r);
+        case RoundKeep::clean: return !clean_round(r);
+    }
+    return false;
+}
 
 std::pair<double, double> round_bound(const RoundStats& r, const ContentionAdjust& adjust) {
     if (adjust.known && adjust.level >= 1 && bound_on_quiet(r))
@@ -54,7 +76,7 @@ void keep_rounds(CacheModel& cm, const std::vector<const std::vector<RoundStats>
     if (n < 2) return;
     cm.round_p90.assign(n, {});
     cm.round_p99.assign(n, {});
-    std::vector<bool> quiet_only;
+    std::vector<RoundKeep> quiet_only;
     for (const auto* r : rounds) quiet_only.push_back(quiet_rounds_only(*r, adjust));
     for (std::size_t k = 0; k < n; ++k)
         for (std::size_t i = 0; i < rounds.size(); ++i) {
@@ -119,7 +141,7 @@ ContentionAdjust stated_adjust(const std::vector<RoundStats>& rounds, const Head
 BoundStats bound_stats(const PointStats& pooled, const std::vector<RoundStats>& rounds, OverRounds over,
                        const ContentionAdjust& adjust) {
     std::vector<double> p90, p99;
-    const bool quiet_only = quiet_rounds_only(rounds, adjust);
+    const RoundKeep quiet_only = quiet_rounds_only(rounds, adjust);
     for (const RoundStats& r : rounds) {
         if (!bound_round(r) || round_left_out(r, quiet_only)) continue;
         const auto [q90, q99] = round_bound(r, adjust);
@@ -355,7 +377,7 @@ double over_budget_p(const std::vector<double>& pooled, const std::vector<std::v
     };
     double p = 0;
     std::size_t used = 0;
-    const bool quiet_only = quiet_rounds_only(rounds, adjust);
+    const RoundKeep quiet_only = quiet_rounds_only(rounds, adjust);
     for (std::size_t r = 0; r < rounds.size() && r < round_samples.size(); ++r) {
         const RoundStats& x = rounds[r];
         if (!bound_round(x) || round_left_out(x, quiet_only)) continue;

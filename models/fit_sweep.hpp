@@ -49,8 +49,16 @@ std::pair<double, double> round_bound(const RoundStats& r, const ContentionAdjus
 // cycles in three rounds, the fourth with 9 quiet of 363 samples 44 k moved by s): such a round says nothing of the
 // quiet tail and would widen the limit's interval by the neighbour's share alone. `round_left_out`: whether round
 // `r` is then left out (bound_stats, the model's rounds: 0, over_budget_p).
-bool quiet_rounds_only(const std::vector<RoundStats>& rounds, const ContentionAdjust& adjust);
-bool round_left_out(const RoundStats& r, bool quiet_only);
+// Cleaner still, where 2 rounds have them: rounds whose contended samples are at most kCleanRoundMaxShare of theirs.
+// The probe reads the neighbour every ~0.25 ms, so a "quiet" sample amid contended ones was often contended too: over
+// 12 default sweeps (2-vCPU AMD Zen 5 VM, 2026-12-03), a round's quiet p90 against its point's rounds with under 5 %
+// contended ran a median 1.036x (p90 1.16x) with 5-15 % of the round contended, 1.092x (p90 1.31x) with 30-50 %; cold
+// sha256-avx at 2 KiB, one sweep: quiet p90 30.0-30.2 k cycles in three rounds, 38.3 k in the fourth (46 % contended),
+// which widened the limit's interval to 33 % below its centre while the other two sweeps' stayed within 6 %.
+inline constexpr double kCleanRoundMaxShare = 0.05;
+enum class RoundKeep { all, quiet, clean };
+RoundKeep quiet_rounds_only(const std::vector<RoundStats>& rounds, const ContentionAdjust& adjust);
+bool round_left_out(const RoundStats& r, RoundKeep keep);
 // With `adjust` known, each round's statistics are first moved from the contention the round met to the
 // target level (models/contention.hpp): the calmest round is then the calmest in everything but the
 // neighbour, whose share is stated. `fit`, `recommend`, `check` and `verify` all judge this one statistic.

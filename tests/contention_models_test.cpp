@@ -390,19 +390,49 @@ TEST_CASE("contention: a point with two rounds bounded on their quiet samples le
     }
     rounds[2].quiet_samples = 8;
     const ContentionAdjust adjust{true, 0.3, 1, {}};
-    CHECK(quiet_rounds_only(rounds, adjust));
-    CHECK(round_left_out(rounds[2], true));
-    CHECK_FALSE(round_left_out(rounds[0], true));
+    CHECK(quiet_rounds_only(rounds, adjust) == RoundKeep::clean);  // no contended samples counted: clean
+    CHECK(round_left_out(rounds[2], RoundKeep::quiet));
+    CHECK_FALSE(round_left_out(rounds[0], RoundKeep::quiet));
     const PointStats pooled{900, 800, 900, 1400, 1800, 1900, 2000, 2100, 0, 0.01, 1800};
     const double f = contention_factor(0.3, 1.02);
     CHECK(bound_stats(pooled, rounds, OverRounds::mean, adjust).p99 == Approx(1005 / f));
     // One round on its quiet part only: every round is taken, the held one moved by s.
     rounds[1].quiet_samples = 8;
-    CHECK_FALSE(quiet_rounds_only(rounds, adjust));
+    CHECK(quiet_rounds_only(rounds, adjust) == RoundKeep::all);
     CHECK(bound_stats(pooled, rounds, OverRounds::mean, adjust).p99 ==
           Approx((1000 / f + 2 * 1900 / contention_factor(0.3, 1.55)) / 3));
     // As measured (nothing known): every round as it was.
-    CHECK_FALSE(quiet_rounds_only(rounds, {}));
+    CHECK(quiet_rounds_only(rounds, {}) == RoundKeep::all);
+}
+
+TEST_CASE("contention: where two rounds were clean, a round the neighbour shared is left out, quiet part and all",
+          "[contention]") {
+    // Four rounds with quiet parts (p99 1000-1030 at c 1.02); round 3 shared with the neighbour: 46 % of its samples
+    // contended, and its "quiet" ones slower too (p99 1300: the probe reads the neighbour only now and then).
+    std::vector<RoundStats> rounds(4, RoundStats{300, 800, 900, 1500, 1900, 0, 1.03});
+    for (int r = 0; r < 4; ++r) {
+        rounds[r].quiet_samples = 290;
+        rounds[r].quiet_p50 = 880;
+        rounds[r].quiet_p90 = 950;
+        rounds[r].quiet_p99_clean = 1000 + 10 * r;
+        rounds[r].quiet_contention = 1.02;
+        rounds[r].contended_samples = 10;  // 3 %
+    }
+    rounds[3].quiet_samples = 162;
+    rounds[3].contended_samples = 138;
+    rounds[3].quiet_p99_clean = 1300;
+    const ContentionAdjust adjust{true, 0.3, 1, {}};
+    REQUIRE(quiet_rounds_only(rounds, adjust) == RoundKeep::clean);
+    CHECK(round_left_out(rounds[3], RoundKeep::clean));
+    CHECK_FALSE(round_left_out(rounds[3], RoundKeep::quiet));
+    for (int r = 0; r < 3; ++r) CHECK_FALSE(round_left_out(rounds[r], RoundKeep::clean));
+    const PointStats pooled{900, 800, 900, 1400, 1800, 1900, 2000, 2100, 0, 0.01, 1800};
+    const double f = contention_factor(0.3, 1.02);
+    CHECK(bound_stats(pooled, rounds, OverRounds::mean, adjust).p99 == Approx(1010 / f));
+    // Only one clean round: every round with a quiet part counts, the shared one too.
+    rounds[1].contended_samples = rounds[2].contended_samples = 40;
+    CHECK(quiet_rounds_only(rounds, adjust) == RoundKeep::quiet);
+    CHECK(bound_stats(pooled, rounds, OverRounds::mean, adjust).p99 == Approx((1000 + 1010 + 1020 + 1300) / 4.0 / f));
 }
 
 TEST_CASE("contention: restating a model moves lines, bounds and rounds by the same factor", "[contention]") {
