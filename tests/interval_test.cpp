@@ -280,7 +280,8 @@ TEST_CASE("interval: kernels alike are alike in what a section moves, all of a m
     // Counted by their bytes per source, the series were its "alike" and set its prior.
     for (KernelInfo& k : f.kernels) k.sources = 0;
     for (SectionPoint& p : f.sections) p.sources = 0;
-    const VariantResult& as_one = only_kernel(recommend({fit_sweep(f, "alike.json")}, options()), "fake0-avx2");
+    const Recommendation r_as_one = recommend({fit_sweep(f, "alike.json")}, options());
+    const VariantResult& as_one = only_kernel(r_as_one, "fake0-avx2");
     CHECK(as_one.round_spread > 0.05);
     CHECK(as_one.bytes < single.bytes);
 }
