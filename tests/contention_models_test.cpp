@@ -18,6 +18,15 @@ using namespace fputune;
 
 namespace {
 
+// A round's quiet part: `samples` of them at c 1.02, p50 880, p90 950 and p99 `p99` cycles.
+void with_quiet_part(RoundStats& r, std::uint64_t samples, double p99) {
+    r.quiet_samples = samples;
+    r.quiet_p50 = 880;
+    r.quiet_p90 = 950;
+    r.quiet_p99_clean = p99;
+    r.quiet_contention = 1.02;
+}
+
 // `points` points of quiet cost 1000 x (i + 1) cycles, 4 rounds each at levels drawn from 1..2.2, time =
 // quiet x (1 + s (c - 1)) x (1 + noise).
 std::vector<std::vector<ContentionObservation>> synthetic(double s, std::size_t points, double noise,
@@ -381,13 +390,7 @@ TEST_CASE("contention: a point with two rounds bounded on their quiet samples le
     // Rounds 0 and 1: quiet parts of 60 samples (p99 1000, 1010 at c 1.02); round 2 held by the neighbour: 8 quiet
     // samples, all of them p99 1900 at c 1.55. Its statistic would be a guess moved by s; the others say it.
     std::vector<RoundStats> rounds(3, RoundStats{300, 800, 900, 1500, 1900, 0, 1.55});
-    for (int r = 0; r < 2; ++r) {
-        rounds[r].quiet_samples = 60;
-        rounds[r].quiet_p50 = 880;
-        rounds[r].quiet_p90 = 950;
-        rounds[r].quiet_p99_clean = 1000 + 10 * r;
-        rounds[r].quiet_contention = 1.02;
-    }
+    for (int r = 0; r < 2; ++r) with_quiet_part(rounds[r], 60, 1000 + 10 * r);
     rounds[2].quiet_samples = 8;
     const ContentionAdjust adjust{true, 0.3, 1, {}};
     CHECK(quiet_rounds_only(rounds, adjust) == RoundKeep::clean);  // no contended samples counted: clean
@@ -411,11 +414,7 @@ TEST_CASE("contention: where two rounds were clean, a round the neighbour shared
     // contended, and its "quiet" ones slower too (p99 1300: the probe reads the neighbour only now and then).
     std::vector<RoundStats> rounds(4, RoundStats{300, 800, 900, 1500, 1900, 0, 1.03});
     for (int r = 0; r < 4; ++r) {
-        rounds[r].quiet_samples = 290;
-        rounds[r].quiet_p50 = 880;
-        rounds[r].quiet_p90 = 950;
-        rounds[r].quiet_p99_clean = 1000 + 10 * r;
-        rounds[r].quiet_contention = 1.02;
+        with_quiet_part(rounds[r], 290, 1000 + 10 * r);
         rounds[r].contended_samples = 10;  // 3 %
     }
     rounds[3].quiet_samples = 162;
