@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "atomic_file.hpp"
+#include "cli_scratch.hpp"
 #include "header.hpp"
 #include "model_file.hpp"
 #include "model_json.hpp"
@@ -36,13 +37,10 @@ const std::string kElliottSections = source_file("data/reference/elliott-2022-fp
 const std::string kElliottLimits = source_file("data/reference/elliott-2022-limits.h");
 const std::string kEmeraldRapids = source_file("data/machines/emerald-rapids-vm-2026-11-30.json");
 
+// The suite's scratch folder, removed when the process ends (ctest runs each case as a process of its own).
 fs::path scratch() {
-    static const fs::path dir = [] {
-        fs::path p = fs::temp_directory_path() / ("fputune_simulate_test_" + std::to_string(getpid()));
-        fs::create_directories(p);
-        return p;
-    }();
-    return dir;
+    static const fputune_test::CliScratch folder{"simulate-test"};
+    return folder.dir();
 }
 
 std::string write_scratch(const std::string& name, const std::string& text) {
