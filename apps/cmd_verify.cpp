@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // `fputune verify`: measure each FPU_BYTES constant of a header on this machine, with the sweep's own
 // emulation, and judge the section's p99 (uninterrupted samples) at the minimum frequency. Exit 1 if one is
-// over by more than the measurement's own noise (OVER; over by less: MARGINAL).
+// over by more than the measurement's own noise (OVER; over by less: MARGINAL; over on rounds a neighbour shared:
+// CONTENDED, not judged).
 #include <algorithm>
 #include <cmath>
 #include <iostream>
@@ -210,6 +211,7 @@ struct Row {
     std::uint64_t samples, interrupted;
     std::vector<RoundStats> rounds;  // each round's own statistics (the JSON's per-round provenance)
     double p_over = 1;  // fit_sweep.hpp over_budget_p: how likely a count this far over, were it within the budget
+    bool shared = false;  // fit_sweep.hpp judged_on_shared_rounds: over here is CONTENDED, not OVER or MARGINAL
 };
 
 Row row_of(const SweepPlan& plan, const SweepMeasurement& m, std::size_t i, const BudgetQuestion& q,
@@ -242,7 +244,8 @@ Row row_of(const SweepPlan& plan, const SweepMeasurement& m, std::size_t i, cons
                st.samples,
                st.interrupted,
                rounds,
-               over_budget_p(s.cycles, round_samples, rounds, stated, q.budget_s * q.min_freq_hz, !p99, round_quiet)};
+               over_budget_p(s.cycles, round_samples, rounds, stated, q.budget_s * q.min_freq_hz, !p99, round_quiet),
+               judged_on_shared_rounds(rounds, stated)};
 }
 
 // Each round as measured, in seconds at the minimum frequency: its p50, its bound statistic (as bound_stats takes
@@ -262,7 +265,7 @@ nlohmann::json rounds_json(const std::vector<RoundStats>& rounds, const BudgetQu
 struct Verdicts {
     std::string table;
     nlohmann::json results = nlohmann::json::array();
-    std::size_t over = 0, marginal = 0;  // rows of each verdict
+    std::size_t over = 0, marginal = 0, contended = 0;  // rows of each verdict
     std::vector<VerifyRow> rows;  // for the summary line (render_verify_summary)
 };
 
@@ -296,11 +299,14 @@ Verdicts judge(const std::vector<Constant>& constants, const SweepPlan& plan, co
         for (std::size_t i : c.points) {
             const Row& r = measured.at(i);
             const bool pass = r.bound_s <= q.budget_s && r.samples > 0;
-            const VerifyVerdict verdict = pass ? VerifyVerdict::pass
-                                          : r.samples == 0 || over[i] ? VerifyVerdict::over
-                                                                      : VerifyVerdict::marginal;
+            const VerifyVerdict verdict = pass             ? VerifyVerdict::pass
+                                          : r.samples == 0 ? VerifyVerdict::over
+                                          : r.shared       ? VerifyVerdict::contended
+                                          : over[i]        ? VerifyVerdict::over
+                                                           : VerifyVerdict::marginal;
             v.over += verdict == VerifyVerdict::over;
             v.marginal += verdict == VerifyVerdict::marginal;
+            v.contended += verdict == VerifyVerdict::contended;
             v.rows.push_back({c.c.name, r.kernel, r.bound_s, verdict});
             v.table += fmt::format(
                 "{:<36} {:>9} {:<26} {:>9} {:>10} {:>6} {:>10} {:>8} {:>7}  {}\n", c.c.name, r.bytes, r.kernel,
@@ -373,19 +379,20 @@ void print_json(const VerifyOptions& o, const DoctorReport& doctor, const SweepM
                 const std::vector<std::string>& notes, const MemoryAgainstSweep& mem) {
     nlohmann::json j = provenance_now("fputune.verify/1");
     j.update(nlohmann::json{{"header", o.header},
-                        {"machine", probe_cpu().value("brand", "?")},
-                        {"cpu", o.sweep.cpu},
-                        {"budget_s", o.question.budget_s},
-                        {"min_freq_hz", o.question.min_freq_hz},
-                        {"quantile", name(o.question.quantile)},
-                        {"options", o.sweep.to_json()},
-                        {"doctor", doctor.to_json()},
-                        {"disturbances", m.pool.events.size()},
-                        {"results", v.results},
-                        {"notes", notes},
-                        {"over", v.over},
-                        {"marginal", v.marginal},
-                        {"pass", v.over + v.marginal == 0}});
+                            {"machine", probe_cpu().value("brand", "?")},
+                            {"cpu", o.sweep.cpu},
+                            {"budget_s", o.question.budget_s},
+                            {"min_freq_hz", o.question.min_freq_hz},
+                            {"quantile", name(o.question.quantile)},
+                            {"options", o.sweep.to_json()},
+                            {"doctor", doctor.to_json()},
+                            {"disturbances", m.pool.events.size()},
+                            {"results", v.results},
+                            {"notes", notes},
+                            {"over", v.over},
+                            {"marginal", v.marginal},
+                            {"contended", v.contended},
+                            {"pass", v.over + v.marginal + v.contended == 0}});
     if (mem.probes)
         j["memory"] = {{"bytes", kMemoryProbeBytes},
                        {"probes", mem.probes},
@@ -403,7 +410,8 @@ void print_text(const VerifyOptions& o, const DoctorReport& doctor, const SweepP
         "cycles, in {} rounds spread over {} s; {} of the calmest round, in core cycles at {} against {}; judged at "
         "the contention level c the header states (@c), from the level each round met (c met); p over: were the "
         "section within the budget, how likely so many of its samples above it in every round (OVER: below 5 % "
-        "after Holm over all {} sections; MARGINAL: over by the estimate alone)\n\n",
+        "after Holm over all {} sections; MARGINAL: over by the estimate alone; CONTENDED: over, judged only on rounds "
+        "a neighbour shared)\n\n",
         tool_version(), tool_commit(), o.header, opt.cpu, probe_cpu().value("brand", "?"), name(o.question.cache),
         dirty_name(opt.dirty), opt.section_overhead_cycles, opt.sampling.rounds, opt.budget_s,
         o.question.quantile == Quantile::p99 ? "p99 of uninterrupted samples" : "p90",

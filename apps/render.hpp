@@ -32,17 +32,19 @@ std::string render_upstream(const Recommendation& r, std::size_t& over);
 
 // One constant of a header as `verify` measured it: the bound statistic in seconds at the minimum frequency.
 // PASS: within the budget; MARGINAL: over it, by less than the samples can tell from noise; OVER: over it beyond
-// that (Holm over every section, 5 % family-wise), or not measured at all.
-enum class VerifyVerdict { pass, marginal, over };
-const char* verdict_label(VerifyVerdict v);  // "PASS", "MARGINAL", "OVER"
-const char* verdict_key(VerifyVerdict v);  // the JSON's: "pass", "marginal", "over"
+// that (Holm over every section, 5 % family-wise), or not measured at all; CONTENDED: over it, but judged only on
+// rounds a neighbour shared (models/fit_sweep.hpp judged_on_shared_rounds), which cannot tell the constant from it.
+enum class VerifyVerdict { pass, marginal, over, contended };
+const char* verdict_label(VerifyVerdict v);  // "PASS", "MARGINAL", "OVER", "CONTENDED"
+const char* verdict_key(VerifyVerdict v);  // the JSON's: "pass", "marginal", "over", "contended"
 struct VerifyRow {
     std::string constant, kernel;
     double bound_s = 0;
     VerifyVerdict verdict = VerifyVerdict::over;
 };
 
-// `verify`'s last line: "N of M OVER, K MARGINAL, worst +X % (CONSTANT, kernel)", and what to do when one is not PASS.
+// `verify`'s last line: "N of M OVER, K MARGINAL, worst +X % (CONSTANT, kernel)" (", J CONTENDED" after MARGINAL
+// where any is), and what to do when one is not PASS.
 std::string render_verify_summary(const std::vector<VerifyRow>& rows, double budget_s);
 
 // `fit`'s table: every line of every kernel and cache state, the thresholds and the notes.

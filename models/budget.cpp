@@ -85,7 +85,7 @@ LimitInterval limit_interval(const LineFit& bound, const BoundPoints& points, do
     std::vector<double> per_round;
     for (const std::vector<double>& r : near.empty() ? std::vector<std::vector<double>>{} : points.rounds) {
         if (r.size() != points.bytes.size()) continue;
-        // Over the near points the round has (0: it took no sample there, or was left out: quiet_rounds_only).
+        // Over the near points the round has (0: it took no sample there, or was left out: rounds_kept).
         double ratio = 0, used = 0;
         for (std::size_t i : near)
             if (r[i] > 0 && points.pooled[i] > 0) {

@@ -38,7 +38,7 @@ bool clean_round(const RoundStats& r) {
 
 }  // namespace
 
-RoundKeep quiet_rounds_only(const std::vector<RoundStats>& rounds, const ContentionAdjust& adjust) {
+RoundKeep rounds_kept(const std::vector<RoundStats>& rounds, const ContentionAdjust& adjust) {
     if (!adjust.known || !(adjust.level >= 1)) return RoundKeep::all;
     const auto count = [&](bool (*keep)(const RoundStats&)) {
         return std::count_if(rounds.begin(), rounds.end(),
@@ -76,13 +76,13 @@ void keep_rounds(CacheModel& cm, const std::vector<const std::vector<RoundStats>
     if (n < 2) return;
     cm.round_p90.assign(n, {});
     cm.round_p99.assign(n, {});
-    std::vector<RoundKeep> quiet_only;
-    for (const auto* r : rounds) quiet_only.push_back(quiet_rounds_only(*r, adjust));
+    std::vector<RoundKeep> keep;
+    for (const auto* r : rounds) keep.push_back(rounds_kept(*r, adjust));
     for (std::size_t k = 0; k < n; ++k)
         for (std::size_t i = 0; i < rounds.size(); ++i) {
             const RoundStats& x = (*rounds[i])[k];
-            // 0: the round left out at this point (no statistic at the quiet level; see quiet_rounds_only).
-            const auto [p90, p99] = round_left_out(x, quiet_only[i]) ? std::pair{0.0, 0.0} : round_bound(x, adjust);
+            // 0: the round left out at this point (no statistic at the quiet level; see rounds_kept).
+            const auto [p90, p99] = round_left_out(x, keep[i]) ? std::pair{0.0, 0.0} : round_bound(x, adjust);
             cm.round_p90[k].push_back(p90);
             cm.round_p99[k].push_back(p99);
         }
@@ -141,9 +141,9 @@ ContentionAdjust stated_adjust(const std::vector<RoundStats>& rounds, const Head
 BoundStats bound_stats(const PointStats& pooled, const std::vector<RoundStats>& rounds, OverRounds over,
                        const ContentionAdjust& adjust) {
     std::vector<double> p90, p99;
-    const RoundKeep quiet_only = quiet_rounds_only(rounds, adjust);
+    const RoundKeep keep = rounds_kept(rounds, adjust);
     for (const RoundStats& r : rounds) {
-        if (!bound_round(r) || round_left_out(r, quiet_only)) continue;
+        if (!bound_round(r) || round_left_out(r, keep)) continue;
         const auto [q90, q99] = round_bound(r, adjust);
         p90.push_back(q90);
         p99.push_back(q99);
@@ -377,10 +377,10 @@ double over_budget_p(const std::vector<double>& pooled, const std::vector<std::v
     };
     double p = 0;
     std::size_t used = 0;
-    const RoundKeep quiet_only = quiet_rounds_only(rounds, adjust);
+    const RoundKeep keep = rounds_kept(rounds, adjust);
     for (std::size_t r = 0; r < rounds.size() && r < round_samples.size(); ++r) {
         const RoundStats& x = rounds[r];
-        if (!bound_round(x) || round_left_out(x, quiet_only)) continue;
+        if (!bound_round(x) || round_left_out(x, keep)) continue;
         // The samples round_bound takes the round's statistics from: its quiet ones where it takes those.
         const bool quiet = adjust.known && bound_on_quiet(x) && r < round_quiet_samples.size() &&
                            round_quiet_samples[r].size() == x.quiet_samples;
@@ -390,6 +390,17 @@ double over_budget_p(const std::vector<double>& pooled, const std::vector<std::v
     }
     if (used < 2) return one(pooled, 0, true);  // bound_stats: the pooled statistics, as measured
     return p;
+}
+
+bool judged_on_shared_rounds(const std::vector<RoundStats>& rounds, const HeaderContention* h) {
+    const ContentionAdjust adjust = stated_adjust(rounds, h);
+    if (!adjust.known) return false;
+    const RoundKeep keep = rounds_kept(rounds, adjust);
+    if (keep == RoundKeep::clean) return false;
+    return std::any_of(rounds.begin(), rounds.end(), [&](const RoundStats& r) {
+        return bound_round(r) && !round_left_out(r, keep) &&
+               static_cast<double>(r.contended_samples) > kCleanRoundMaxShare * static_cast<double>(r.samples);
+    });
 }
 
 }  // namespace fputune

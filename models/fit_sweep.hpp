@@ -42,7 +42,7 @@ struct BoundStats {
 // round's tail: moved by the median, such a tail stayed as contended as it was measured, and the limits moved with
 // how many samples the neighbour took (docs/contention.md). Unmoved (all samples) when `adjust` is not known.
 std::pair<double, double> round_bound(const RoundStats& r, const ContentionAdjust& adjust);
-// Whether a point's rounds are judged on their quiet parts alone: with `adjust` known, when at least 2 of its rounds
+// Which of a point's rounds count (RoundKeep): their quiet parts alone (quiet), with `adjust` known, when at least 2 of its rounds
 // have kBoundRoundMinSamples quiet samples. A round the neighbour held nearly throughout has few quiet samples; its
 // statistics would be all of its samples moved from their median level by s, and s, fitted on p50s, does not move a
 // tail that the contended samples set (2-vCPU AMD Zen 5 VM, 2026-12-03, sha256-avx cold 2 KiB: quiet p99 30.4-31.0 k
@@ -57,7 +57,7 @@ std::pair<double, double> round_bound(const RoundStats& r, const ContentionAdjus
 // which widened the limit's interval to 33 % below its centre while the other two sweeps' stayed within 6 %.
 inline constexpr double kCleanRoundMaxShare = 0.05;
 enum class RoundKeep { all, quiet, clean };
-RoundKeep quiet_rounds_only(const std::vector<RoundStats>& rounds, const ContentionAdjust& adjust);
+RoundKeep rounds_kept(const std::vector<RoundStats>& rounds, const ContentionAdjust& adjust);
 bool round_left_out(const RoundStats& r, RoundKeep keep);
 // With `adjust` known, each round's statistics are first moved from the contention the round met to the
 // target level (models/contention.hpp): the calmest round is then the calmest in everything but the
@@ -103,5 +103,14 @@ VerifyBound verify_bound(const PointStats& pooled, const std::vector<RoundStats>
 double over_budget_p(const std::vector<double>& pooled, const std::vector<std::vector<double>>& round_samples,
                      const std::vector<RoundStats>& rounds, const HeaderContention* h, double budget_cycles, bool p90,
                      const std::vector<std::vector<double>>& round_quiet_samples = {});
+
+// Whether a point measured at a stated contention (`h`, its sensitivity known) can only be judged on rounds a
+// neighbour shared: fewer than 2 of its rounds are clean (kCleanRoundMaxShare), and a round it is judged on had
+// more of its samples contended. Such a round's quiet samples run slower too, by more than s moves them: a
+// `verify` whose every round met a neighbour (c 1.13-1.16 at the median in each; AMD Zen 5 VM, 2026-12-03) read
+// cold sha256-avx's p50 at 32.1 us and its p99 at 43.6 us (40.3 us moved to the quiet level by the header's s and
+// tail) against 30 us, where its sweep had put p99 at 30 us; SHA-NI's constants, immune, passed. Over the budget
+// on such rounds is the neighbour's as much as the constant's: `verify` says CONTENDED, not OVER.
+bool judged_on_shared_rounds(const std::vector<RoundStats>& rounds, const HeaderContention* h);
 
 }  // namespace fputune

@@ -393,7 +393,7 @@ TEST_CASE("contention: a point with two rounds bounded on their quiet samples le
     for (int r = 0; r < 2; ++r) with_quiet_part(rounds[r], 60, 1000 + 10 * r);
     rounds[2].quiet_samples = 8;
     const ContentionAdjust adjust{true, 0.3, 1, {}};
-    CHECK(quiet_rounds_only(rounds, adjust) == RoundKeep::clean);  // no contended samples counted: clean
+    CHECK(rounds_kept(rounds, adjust) == RoundKeep::clean);  // no contended samples counted: clean
     CHECK(round_left_out(rounds[2], RoundKeep::quiet));
     CHECK_FALSE(round_left_out(rounds[0], RoundKeep::quiet));
     const PointStats pooled{900, 800, 900, 1400, 1800, 1900, 2000, 2100, 0, 0.01, 1800};
@@ -401,11 +401,11 @@ TEST_CASE("contention: a point with two rounds bounded on their quiet samples le
     CHECK(bound_stats(pooled, rounds, OverRounds::mean, adjust).p99 == Approx(1005 / f));
     // One round on its quiet part only: every round is taken, the held one moved by s.
     rounds[1].quiet_samples = 8;
-    CHECK(quiet_rounds_only(rounds, adjust) == RoundKeep::all);
+    CHECK(rounds_kept(rounds, adjust) == RoundKeep::all);
     CHECK(bound_stats(pooled, rounds, OverRounds::mean, adjust).p99 ==
           Approx((1000 / f + 2 * 1900 / contention_factor(0.3, 1.55)) / 3));
     // As measured (nothing known): every round as it was.
-    CHECK(quiet_rounds_only(rounds, {}) == RoundKeep::all);
+    CHECK(rounds_kept(rounds, {}) == RoundKeep::all);
 }
 
 TEST_CASE("contention: where two rounds were clean, a round the neighbour shared is left out, quiet part and all",
@@ -421,7 +421,7 @@ TEST_CASE("contention: where two rounds were clean, a round the neighbour shared
     rounds[3].contended_samples = 138;
     rounds[3].quiet_p99_clean = 1300;
     const ContentionAdjust adjust{true, 0.3, 1, {}};
-    REQUIRE(quiet_rounds_only(rounds, adjust) == RoundKeep::clean);
+    REQUIRE(rounds_kept(rounds, adjust) == RoundKeep::clean);
     CHECK(round_left_out(rounds[3], RoundKeep::clean));
     CHECK_FALSE(round_left_out(rounds[3], RoundKeep::quiet));
     for (int r = 0; r < 3; ++r) CHECK_FALSE(round_left_out(rounds[r], RoundKeep::clean));
@@ -430,8 +430,36 @@ TEST_CASE("contention: where two rounds were clean, a round the neighbour shared
     CHECK(bound_stats(pooled, rounds, OverRounds::mean, adjust).p99 == Approx(1010 / f));
     // Only one clean round: every round with a quiet part counts, the shared one too.
     rounds[1].contended_samples = rounds[2].contended_samples = 40;
-    CHECK(quiet_rounds_only(rounds, adjust) == RoundKeep::quiet);
+    CHECK(rounds_kept(rounds, adjust) == RoundKeep::quiet);
     CHECK(bound_stats(pooled, rounds, OverRounds::mean, adjust).p99 == Approx((1000 + 1010 + 1020 + 1300) / 4.0 / f));
+}
+
+TEST_CASE("verify: a point judged only on rounds a neighbour shared is told apart, one with two clean rounds is not",
+          "[verify][contention]") {
+    // Four rounds with quiet parts (c 1.02), a tenth of each round's samples contended: none clean.
+    std::vector<RoundStats> rounds(4, RoundStats{300, 800, 900, 1500, 1900, 0, 1.15});
+    for (int r = 0; r < 4; ++r) {
+        with_quiet_part(rounds[r], 270, 1000 + 10 * r);
+        rounds[r].contended_samples = 30;
+    }
+    const HeaderContention quiet{"k", "cold", true, 1, 0.4, 0.3, 0.5, {}};
+    CHECK(judged_on_shared_rounds(rounds, &quiet));
+    // As measured (the header states no level, or none for this kernel): judged as it ran, nothing to tell apart.
+    const HeaderContention as_measured{"k", "cold", false, 0, 0, 0, 0, {}};
+    CHECK_FALSE(judged_on_shared_rounds(rounds, &as_measured));
+    CHECK_FALSE(judged_on_shared_rounds(rounds, nullptr));
+    // One clean round is not enough: the shared ones are still judged.
+    rounds[0].contended_samples = 5;
+    CHECK(judged_on_shared_rounds(rounds, &quiet));
+    // Two clean rounds: only those are judged, and the neighbour's rounds are left out.
+    rounds[2].contended_samples = 15;  // 5 %: at most kCleanRoundMaxShare
+    CHECK_FALSE(judged_on_shared_rounds(rounds, &quiet));
+    // Rounds the neighbour held throughout (no quiet part), every one contended: judged on all samples, shared.
+    for (RoundStats& r : rounds) {
+        r.quiet_samples = 3;
+        r.contended_samples = 297;
+    }
+    CHECK(judged_on_shared_rounds(rounds, &quiet));
 }
 
 TEST_CASE("contention: restating a model moves lines, bounds and rounds by the same factor", "[contention]") {

@@ -31,7 +31,21 @@ TEST_CASE("verify's last line: N of M OVER, K MARGINAL, the worst with its name,
     CHECK(pass.rfind("0 of 3 OVER, 0 MARGINAL, worst -1.0 % (FPUTUNE_CRC32C_FPU_BYTES, crc32c-pclmul): every constant "
                      "holds",
                      0) == 0);
+    // Over only on rounds a neighbour shared: CONTENDED, counted apart, said what it is and what to do.
+    rows[2].bound_s = 33e-6, rows[2].verdict = VerifyVerdict::contended;
+    const std::string contended = render_verify_summary(rows, budget);
+    CHECK(contended.rfind("0 of 3 OVER, 0 MARGINAL, 1 CONTENDED, worst +10.0 % (FPUTUNE_CRC32C_FPU_BYTES, "
+                          "crc32c-pclmul): no constant is over on a round a neighbour left alone. The CONTENDED ones",
+                          0) == 0);
+    CHECK(contended.find("more than 5 % of its samples contended") != std::string::npos);
+    CHECK(contended.find("fputune doctor") != std::string::npos);
+    rows[1].bound_s = 31e-6, rows[1].verdict = VerifyVerdict::over;
+    const std::string both = render_verify_summary(rows, budget);
+    CHECK(both.rfind("1 of 3 OVER, 0 MARGINAL, 1 CONTENDED, worst +10.0 %", 0) == 0);
+    CHECK(both.find("by more than its samples' noise. The CONTENDED ones") != std::string::npos);
     CHECK(render_verify_summary({}, budget).rfind("0 of 0 OVER", 0) == 0);
+    CHECK(std::string(verdict_label(VerifyVerdict::contended)) == "CONTENDED");
+    CHECK(std::string(verdict_key(VerifyVerdict::contended)) == "contended");
     CHECK(std::string(verdict_label(VerifyVerdict::marginal)) == "MARGINAL");
     CHECK(std::string(verdict_key(VerifyVerdict::over)) == "over");
 }

@@ -66,7 +66,8 @@ does each constant of a header, and each of Linux's own sections, meet the budge
 .TP
 .B fputune verify limits.h --budget 30us --min-freq 1GHz
 measure each constant of the header on this machine: PASS, MARGINAL (over the budget by the estimate
-alone) or OVER (beyond the samples\(aq noise; exit 1).
+alone), OVER (beyond the samples\(aq noise; exit 1) or CONTENDED (over, but only on rounds a neighbour
+shared).
 .TP
 .B fputune compare before.json after.json --fail-on-regression 5
 did a patch change a variant's speed or limit? Exit 1 on a significant regression over 5 %.
