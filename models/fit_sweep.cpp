@@ -30,11 +30,13 @@ bool bound_on_quiet(const RoundStats& r) {
 
 namespace {
 
-// A round bounded on its quiet part whose contended samples are at most kCleanRoundMaxShare of it.
-bool clean_round(const RoundStats& r) {
-    return bound_on_quiet(r) &&
-           static_cast<double>(r.contended_samples) <= kCleanRoundMaxShare * static_cast<double>(r.samples);
+// A round a neighbour shared: more than kCleanRoundMaxShare of its samples contended.
+bool shared_round(const RoundStats& r) {
+    return static_cast<double>(r.contended_samples) > kCleanRoundMaxShare * static_cast<double>(r.samples);
 }
+
+// A round bounded on its quiet part that no neighbour shared.
+bool clean_round(const RoundStats& r) { return bound_on_quiet(r) && !shared_round(r); }
 
 }  // namespace
 
@@ -398,8 +400,7 @@ bool judged_on_shared_rounds(const std::vector<RoundStats>& rounds, const Header
     const RoundKeep keep = rounds_kept(rounds, adjust);
     if (keep == RoundKeep::clean) return false;
     return std::any_of(rounds.begin(), rounds.end(), [&](const RoundStats& r) {
-        return bound_round(r) && !round_left_out(r, keep) &&
-               static_cast<double>(r.contended_samples) > kCleanRoundMaxShare * static_cast<double>(r.samples);
+        return bound_round(r) && !round_left_out(r, keep) && shared_round(r);
     });
 }
 

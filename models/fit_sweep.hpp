@@ -42,8 +42,8 @@ struct BoundStats {
 // round's tail: moved by the median, such a tail stayed as contended as it was measured, and the limits moved with
 // how many samples the neighbour took (docs/contention.md). Unmoved (all samples) when `adjust` is not known.
 std::pair<double, double> round_bound(const RoundStats& r, const ContentionAdjust& adjust);
-// Which of a point's rounds count (RoundKeep): their quiet parts alone (quiet), with `adjust` known, when at least 2 of its rounds
-// have kBoundRoundMinSamples quiet samples. A round the neighbour held nearly throughout has few quiet samples; its
+// Which of a point's rounds count (RoundKeep): their quiet parts alone (quiet), with `adjust` known, when at least
+// 2 of its rounds have kBoundRoundMinSamples quiet samples. A round the neighbour held nearly throughout has few quiet samples; its
 // statistics would be all of its samples moved from their median level by s, and s, fitted on p50s, does not move a
 // tail that the contended samples set (2-vCPU AMD Zen 5 VM, 2026-12-03, sha256-avx cold 2 KiB: quiet p99 30.4-31.0 k
 // cycles in three rounds, the fourth with 9 quiet of 363 samples 44 k moved by s): such a round says nothing of the
