@@ -31,7 +31,7 @@ std::size_t CompareResult::changed() const {
 }
 
 Change compare_estimates(const Estimate& a, const Estimate& b, double shown_a, double shown_b, bool lower_is_better,
-                         const CompareOptions& o, double extra_rel_se, const HostMove* host) {
+                         const CompareOptions& o, double extra_rel_se, const HostMove* host, double memory_share) {
     constexpr double z = 1.959963984540054;
     Change c;
     c.compared = true;
@@ -48,7 +48,7 @@ Change compare_estimates(const Estimate& a, const Estimate& b, double shown_a, d
     }
     // B moved back by the host's shift: what is left is the change of this variant alone.
     const bool moved = host && host->known;
-    const double back = moved ? std::exp(-host->shift) : 1;
+    const double back = moved ? std::exp(-host->shift_at(memory_share)) : 1;
     const Estimate bb{b.value * back, b.lo * back, b.hi * back, b.t};
     const double rel = shown_a != 0 ? (shown_b * back - shown_a) / shown_a : 0;
     c.beyond_host = rel;
@@ -58,7 +58,8 @@ Change compare_estimates(const Estimate& a, const Estimate& b, double shown_a, d
         return std::max(0.0, upper ? e.hi - e.value : e.value - e.lo) / e.t;
     };
     const double own_a = se(a, d > 0), own_b = se(bb, d < 0);
-    const double extra = extra_rel_se * std::abs(a.value), host_se = moved ? host->sd * std::abs(a.value) : 0;
+    const double extra = extra_rel_se * std::abs(a.value),
+                 host_se = moved ? host->sd_at(memory_share) * std::abs(a.value) : 0;
     auto combined = [&](double e, double h) { return std::sqrt(own_a * own_a + own_b * own_b + e * e + h * h); };
     const double s = combined(extra, host_se);
     if (a.value != 0) {
@@ -78,12 +79,26 @@ Change compare_estimates(const Estimate& a, const Estimate& b, double shown_a, d
     return c;
 }
 
-HostMove host_move(const std::vector<const Change*>& changes) {
+namespace {
+
+double robust_sd(const std::vector<double>& xs, double centre) {
+    std::vector<double> dev;
+    for (double x : xs) dev.push_back(std::abs(x - centre));
+    return 1.4826 * median(dev);
+}
+
+}  // namespace
+
+HostMove host_move(const std::vector<const Change*>& changes, const std::vector<double>& memory_shares) {
     HostMove h;
-    std::vector<double> logs;
-    for (const Change* c : changes)
-        if (c->compared && std::isfinite(c->p) && c->a.value > 0 && c->b.value > 0)
+    std::vector<double> logs, shares;
+    for (std::size_t i = 0; i < changes.size(); ++i) {
+        const Change* c = changes[i];
+        if (c->compared && std::isfinite(c->p) && c->a.value > 0 && c->b.value > 0) {
             logs.push_back(std::log(c->b.value / c->a.value));
+            shares.push_back(i < memory_shares.size() ? memory_shares[i] : 0.0);
+        }
+    }
     h.rows = logs.size();
     if (h.rows < kHostMoveMinRows) return h;
     h.known = true;
@@ -91,10 +106,44 @@ HostMove host_move(const std::vector<const Change*>& changes) {
     // The host does not move every kernel alike (memory-bound ones more): their scatter about the shift is
     // added whole, not less what each test's own spread already holds (on the Intel Xeon VM, 2026-12-02, the own
     // spreads were as wide as the scatter, and taking them off left the SHA kernels that had not moved "faster").
-    std::vector<double> dev;
-    for (double x : logs) dev.push_back(std::abs(x - h.shift));
-    h.sd = 1.4826 * median(dev);
+    h.sd = robust_sd(logs, h.shift);
+    const auto bound = static_cast<std::size_t>(
+        std::count_if(shares.begin(), shares.end(), [](double m) { return m >= kMemoryBoundShare; }));
+    if (bound < kHostMoveMinRows || h.rows - bound < kHostMoveMinRows) return h;
+    // The memory term (HostMove): Theil-Sen over the pairs of rows whose shares differ by a twentieth or more.
+    std::vector<double> slopes;
+    for (std::size_t i = 0; i < logs.size(); ++i)
+        for (std::size_t j = 0; j < i; ++j)
+            if (std::abs(shares[i] - shares[j]) >= 0.05)
+                slopes.push_back((logs[i] - logs[j]) / (shares[i] - shares[j]));
+    if (slopes.empty()) return h;
+    const double memory = median(slopes);
+    std::vector<double> intercepts;
+    for (std::size_t i = 0; i < logs.size(); ++i) intercepts.push_back(logs[i] - memory * shares[i]);
+    const double shift = median(intercepts);
+    std::vector<double> compute_res, memory_res;
+    for (std::size_t i = 0; i < logs.size(); ++i)
+        (shares[i] >= kMemoryBoundShare ? memory_res : compute_res).push_back(logs[i] - shift - memory * shares[i]);
+    h.memory_known = true;
+    h.memory_rows = bound;
+    h.memory = memory;
+    h.shift = shift;
+    h.sd = robust_sd(compute_res, 0);
+    h.memory_sd = robust_sd(memory_res, 0);
+    for (std::size_t i = 0; i < logs.size(); ++i)
+        h.residuals.emplace_back(shares[i], logs[i] - shift - memory * shares[i]);
     return h;
+}
+
+double HostMove::sd_at(double m) const {
+    if (!memory_known) return sd;
+    std::vector<std::pair<double, double>> by = residuals;
+    std::sort(by.begin(), by.end(),
+              [m](const auto& x, const auto& y) { return std::abs(x.first - m) < std::abs(y.first - m); });
+    const std::size_t k = std::min(by.size(), std::max<std::size_t>(kHostMoveMinRows, by.size() / 4));
+    std::vector<double> r;
+    for (std::size_t i = 0; i < k; ++i) r.push_back(by[i].second);
+    return robust_sd(r, 0);
 }
 
 double contention_widening(const CacheModel& a, double level_a, const CacheModel& b, double level_b,
@@ -188,6 +237,21 @@ const VariantResult* find_variant(const std::optional<Recommendation>& r, const 
     return nullptr;
 }
 
+// How much of a cold section's time it waits on memory, by its p50 slopes (CompareRow::memory_share); -1 unknown.
+double memory_share_in(const ModelFile& f, const std::string& kernel) {
+    const CacheModel* hot = f.model(kernel, Cache::hot);
+    const CacheModel* cold = f.model(kernel, Cache::cold);
+    if (!hot || !cold || !(hot->p50.b > 0) || !(cold->p50.b > 0)) return -1;
+    return std::clamp(1 - hot->p50.b / cold->p50.b, 0.0, 1.0);
+}
+
+double memory_share(const ModelFile& a, const ModelFile& b, const std::string& kernel, Cache used) {
+    if (used != Cache::cold) return 0;
+    const double ma = memory_share_in(a, kernel), mb = memory_share_in(b, kernel);
+    if (ma >= 0 && mb >= 0) return (ma + mb) / 2;
+    return std::max({ma, mb, 0.0});
+}
+
 // One variant's change: the slopes of its p50 and bound lines, and its limit where both files recommend one,
 // each test widened by what the two files' contention leaves uncertain.
 CompareRow compare_row(const KernelInfo& k, const CacheModel& ma, const CacheModel& mb, Cache used,
@@ -258,14 +322,31 @@ void judge_beyond_host(CompareResult& r, const CompareOptions& o) {
                               Quantity{&CompareRow::bound_cpb, &CompareResult::host_bound, true, "bound c/B"},
                               Quantity{&CompareRow::limit, &CompareResult::host_limit, false, "limit"}}) {
         std::vector<const Change*> changes;
-        for (const CompareRow& row : r.rows) changes.push_back(&(row.*q.change));
-        const HostMove h = host_move(changes);
+        std::vector<double> shares;
+        for (const CompareRow& row : r.rows) {
+            changes.push_back(&(row.*q.change));
+            shares.push_back(row.memory_share);
+        }
+        const HostMove h = host_move(changes, shares);
         r.*q.move = h;
         if (!h.known) continue;
         for (CompareRow& row : r.rows) {
             Change& c = row.*q.change;
             if (!c.compared || !std::isfinite(c.p)) continue;
-            c = compare_estimates(c.a, c.b, c.shown_a, c.shown_b, q.lower_is_better, o, row.contention_se, &h);
+            c = compare_estimates(c.a, c.b, c.shown_a, c.shown_b, q.lower_is_better, o, row.contention_se, &h,
+                                  row.memory_share);
+        }
+        if (h.memory_known) {
+            r.notes.push_back(fmt::format(
+                "{}: the variants that wait on no memory moved by {} from A to B, and cold ones by a further {} "
+                "times the share of their time they wait on memory, by their cold against hot p50 slope ({} of {} "
+                "variants wait {:.0f} % of it or more); about that, the changes of those under {:.0f} % scatter "
+                "{:.1f} %, of the others {:.1f} %: the host and its memory, or a change shared by all of them; each "
+                "variant is judged by its change beyond that, with the scatter of the variants nearest it in that "
+                "share added to its spread",
+                q.what, percent(std::expm1(h.shift)), percent(std::expm1(h.memory)), h.memory_rows, h.rows,
+                100 * kMemoryBoundShare, 100 * kMemoryBoundShare, 100 * h.sd, 100 * h.memory_sd));
+            continue;
         }
         r.notes.push_back(fmt::format(
             "{}: the variants moved by {} at the median from A to B, and their changes scatter {:.1f} % about "
@@ -344,6 +425,7 @@ CompareResult compare_models(const ModelFile& a, const ModelFile& b, const Compa
         }
         if (ma->cache != cache) fell_back.push_back(k.name);
         r.rows.push_back(compare_row(k, *ma, *mb, ma->cache, ra, rb, o, {a.contention_median, b.contention_median}));
+        r.rows.back().memory_share = memory_share(a, b, k.name, ma->cache);
     }
     for (const auto& k : b.kernels)
         if (!k.count_only && sb.find(b, k.name) && !sa.find(a, k.name))
@@ -544,8 +626,10 @@ json to_json(const CompareResult& r) {
                   {"verdict", row.verdict}};
         if (r.kind == "bench")
             x["bytes"] = row.bytes;
-        else
+        else {
             x["cache"] = name(row.cache);
+            x["memory_share"] = row.memory_share;
+        }
         j["rows"].push_back(x);
     }
     j["algorithms"] = json::array();
@@ -566,7 +650,14 @@ json to_json(const CompareResult& r) {
                                    {"simd_threshold_b", threshold(c.threshold_b)}});
     auto move = [](const HostMove& h) -> json {
         if (!h.known) return {{"known", false}, {"rows", h.rows}};
-        return {{"known", true}, {"rows", h.rows}, {"shift", std::expm1(h.shift)}, {"rel_sd", h.sd}};
+        json m = {{"known", true}, {"rows", h.rows}, {"shift", std::expm1(h.shift)}, {"rel_sd", h.sd}};
+        m["memory"] = h.memory_known ? json{{"known", true},
+                                            {"rows", h.memory_rows},
+                                            {"min_share", kMemoryBoundShare},
+                                            {"shift_per_share", std::expm1(h.memory)},
+                                            {"rel_sd", h.memory_sd}}
+                                     : json{{"known", false}};
+        return m;
     };
     if (r.kind == "sweep")
         j["host_move"] = {{"p50_cycles_per_byte", move(r.host_p50)},

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -53,15 +54,39 @@ struct Change {
 // 1.00 -> 0.96 -> 1.01 between sweeps five minutes apart, and `compare` called 1-3 variants of each such pair
 // slower or faster). Known with at least kHostMoveMinRows variants (fewer cannot tell a host from a change), and
 // only between two sweeps of one kind of CPU: between two CPUs the common move is what the comparison is for.
+//
+// The host's memory moves a cold section by as much as the section waits on it. Over twelve back-to-back pairs
+// of default sweeps on a 2-vCPU AMD Zen 5 VM (2026-12-03), the cold bounds of the 63-68 variants that wait on
+// memory for 5 % of their time or more moved by -8.8 % to +4.8 % at the median from one sweep to the next, the
+// others' by -1.5 % to +0.6 %; about a line in that share their changes scattered 1.9-4.6 %, the others'
+// 0.7-1.5 %. One median and one scatter for all judged the compute-bound variants by the memory-bound ones'
+// scatter. So where kHostMoveMinRows rows or more wait on memory (m >= kMemoryBoundShare,
+// CompareRow::memory_share) and as many do not, the move is a line in m: log(B / A) = shift + memory x m
+// (Theil-Sen: the median slope over the pairs of rows whose m differ by 0.05 or more, then the median intercept;
+// it came out -0.21 to +0.17 per unit of m), and a row's scatter is that of the rows nearest it in m about the
+// line (sd_at). With eight kernels made slower by hand in each pair's second file, the tests found 51 of 96 where
+// one median found 32 (a +5 % sha1-shani 9 of 12 against 1, a +6 % chacha20-avx2 10 against 1), and the twelve
+// plain pairs flagged one row in all, as one median did (docs/report.md).
+inline constexpr double kMemoryBoundShare = 0.05;  // a row that waits on memory this share of its time or more
 struct HostMove {
     bool known = false;
     std::size_t rows = 0;
-    double shift = 0;  // log(B / A), the median over the variants
-    double sd = 0;  // relative standard error added to each test, in quadrature
+    double shift = 0;  // log(B / A): the median over the variants (with the memory term: of a row with m = 0)
+    double sd = 0;  // relative standard error added to each test, in quadrature (with the memory term: of m < 0.05)
+    bool memory_known = false;
+    std::size_t memory_rows = 0;  // rows with m >= kMemoryBoundShare
+    double memory = 0;  // the further log change per unit of m
+    double memory_sd = 0;  // the scatter of the rows with m >= kMemoryBoundShare about the line
+    std::vector<std::pair<double, double>> residuals;  // each row's (m, log change less the line)
+    double shift_at(double m) const { return shift + (memory_known ? memory * m : 0); }
+    // Without the memory term, sd; with it, the scatter about the line (1.4826 x the median absolute residual) of
+    // the max(kHostMoveMinRows, rows / 4) rows nearest m.
+    double sd_at(double m) const;
 };
 inline constexpr std::size_t kHostMoveMinRows = 10;
-// From the changes of one quantity over every row (tested without a host move).
-HostMove host_move(const std::vector<const Change*>& changes);
+// From the changes of one quantity over every row (tested without a host move) and each row's memory share
+// (none: the median alone).
+HostMove host_move(const std::vector<const Change*>& changes, const std::vector<double>& memory_shares = {});
 
 struct CompareRow {
     std::string kernel, algorithm;
@@ -72,6 +97,9 @@ struct CompareRow {
     // to every test of the row (contention_widening), and on what it rests, in words.
     double contention_se = 0;
     std::string contention_basis;
+    // The share of a cold section's time it waits on memory: 1 - its hot p50 slope / its cold one (the mean of
+    // A's and B's where both have both states; 0 for a hot row, or where no hot line is known). HostMove.
+    double memory_share = 0;
     std::string
         verdict;  // "no significant change", or the significant changes ("slower p50 +8.1 %, limit smaller -7.9 %")
     bool changed() const { return p50_cpb.significant || bound_cpb.significant || limit.significant; }
@@ -119,9 +147,11 @@ struct CompareResult {
 // The p-value and verdict of one change; `lower_is_better` picks faster/slower, else larger/smaller.
 // `extra_rel_se`: a further standard error, relative to A's value, added in quadrature to the two intervals'
 // (the contention term below). `host`: B is moved back by the host's shift before the test, and the host's
-// sd added in quadrature too; the verdict and min_change are then of the change beyond the host's.
+// sd added in quadrature too, both at the row's `memory_share`; the verdict and min_change are then of the
+// change beyond the host's.
 Change compare_estimates(const Estimate& a, const Estimate& b, double shown_a, double shown_b, bool lower_is_better,
-                         const CompareOptions& o, double extra_rel_se = 0, const HostMove* host = nullptr);
+                         const CompareOptions& o, double extra_rel_se = 0, const HostMove* host = nullptr,
+                         double memory_share = 0);
 
 // What the contention either sweep met leaves uncertain in a change of one variant, as a relative standard
 // error. Each side with a known sensitivity s was moved to quiet with it: the error of s (its 95 % interval /

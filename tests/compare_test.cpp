@@ -410,3 +410,80 @@ TEST_CASE("compare sweeps: a move of the whole host is not a change of each kern
     CHECK_FALSE(two.host_p50.known);
     CHECK(two.changed() == 12);
 }
+
+namespace {
+
+// Twelve kernels c0..c11 whose cold sections cost what their hot ones do (they wait on no memory) and twelve
+// m0..m11 whose cold ones cost 1.5-2.6 times as much per byte (memory shares 0.33-0.62); in B every cold
+// section is `memory` x its share slower again (the host's memory), and those in `slower` that much more.
+ModelFile memory_kernels(std::uint64_t seed, double memory, const std::map<std::string, double>& slower = {}) {
+    SweepFile one = synthetic_sweep("Test CPU", 2000, 0.8, 0.003, seed, "k0");
+    for (const auto& [key, value] : {std::pair{"family", 6}, std::pair{"model", 167}, std::pair{"stepping", 1}})
+        one.cpu[key] = value;
+    SweepFile f = one;
+    f.sections.clear();
+    f.kernels.clear();
+    f.thresholds.clear();
+    for (int i = 0; i < 24; ++i) {
+        const bool waits = i >= 12;
+        const std::string name = (waits ? "m" : "c") + std::to_string(i % 12);
+        f.kernels.push_back({name, "fake" + std::to_string(i), "avx2", "fputune", 64, true});
+        const double cold_per_hot = waits ? 1.5 + 0.1 * (i % 12) : 1.0;  // the synthetic cold line is 1.1 x the hot
+        const double share = 1 - 1 / cold_per_hot;
+        for (SectionPoint p : one.sections) {
+            if (p.kernel != "k0") continue;
+            p.kernel = name;
+            const bool cold = p.cache == "cold";
+            const double stretch = (1 + 0.02 * (i % 12)) * (cold ? cold_per_hot / 1.1 * (1 + memory * share) : 1.0) *
+                                   (slower.count(name) ? slower.at(name) : 1.0);
+            for (double* v : {&p.ticks.p10, &p.ticks.p50, &p.ticks.p90, &p.ticks.p99, &p.ticks.p99_clean, &p.ticks.p999,
+                              &p.ticks.min, &p.ticks.max, &p.request_ticks_p50})
+                *v *= stretch;
+            f.sections.push_back(p);
+        }
+    }
+    return fit_sweep(f, "memory.json");
+}
+
+}  // namespace
+
+TEST_CASE(
+    "compare sweeps: the host's memory moves cold sections by their memory share - a compute kernel's "
+    "change is judged by the compute kernels' scatter",
+    "[compare]") {
+    const ModelFile a = memory_kernels(1, 0.0);
+    // B met a slower memory: each cold section 20 % x its memory share slower; the compute kernels did not move.
+    const CompareResult moved = compare_models(a, memory_kernels(2, 0.2), compare_options());
+    REQUIRE(moved.rows.size() == 24);
+    CHECK(row_of(moved, "c4").memory_share == Approx(0).margin(0.01));
+    // m0 waits a third of its cold time in A, and 1 - 1 / (1.5 x 1.067) in B: the mean of the two.
+    CHECK(row_of(moved, "m0").memory_share == Approx((1 / 3.0 + (1 - 1 / 1.6)) / 2).epsilon(0.02));
+    const HostMove& h = moved.host_p50;
+    REQUIRE(h.known);
+    CHECK(h.memory_known);
+    CHECK(h.memory_rows == 12);
+    CHECK(std::abs(h.shift) < 0.005);
+    CHECK(std::expm1(h.memory) == Approx(0.2).epsilon(0.15));
+    CHECK(h.sd < 0.01);
+    CHECK(moved.changed() == 0);
+    CHECK(std::abs(row_of(moved, "m11").p50_cpb.beyond_host) < 0.01);
+    CHECK(row_of(moved, "m11").p50_cpb.rel > 0.1);
+    CHECK(std::any_of(moved.notes.begin(), moved.notes.end(), [](const std::string& n) {
+        return n.rfind("p50 c/B: the variants that wait on no memory moved by", 0) == 0 &&
+               n.find("(12 of 24 variants wait 5 % of it or more)") != n.npos;
+    }));
+    const nlohmann::json j = to_json(moved);
+    CHECK(j["host_move"]["p50_cycles_per_byte"]["memory"]["known"] == true);
+    CHECK(j["rows"][0]["memory_share"].is_number());
+    // The same memory move, and c3 6 % slower: flagged by the compute kernels' scatter, not the memory-bound ones'.
+    const CompareResult c3 = compare_models(a, memory_kernels(3, 0.2, {{"c3", 1.06}}), compare_options());
+    CHECK(c3.changed() == 1);
+    CHECK(row_of(c3, "c3").p50_cpb.verdict == "slower");
+    CHECK(row_of(c3, "c3").p50_cpb.beyond_host == Approx(0.06).epsilon(0.15));
+    // One median for all (no hot lines, so no shares): the memory rows' spread hides it.
+    std::vector<const Change*> changes;
+    for (const CompareRow& row : c3.rows) changes.push_back(&row.p50_cpb);
+    const HostMove one = host_move(changes);
+    CHECK_FALSE(one.memory_known);
+    CHECK(one.sd > 0.02);
+}
