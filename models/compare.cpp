@@ -158,7 +158,17 @@ double contention_widening(const CacheModel& a, double level_a, const CacheModel
     if (a.contention_known && b.contention_known) {
         basis = fmt::format("s {:.2f}..{:.2f} at c {:.2f}, {:.2f}..{:.2f} at c {:.2f}", a.contention_s_lo, a.contention_s_hi,
                             level_a, b.contention_s_lo, b.contention_s_hi, level_b);
-        return std::hypot(known(a, level_a), known(b, level_b));
+        // The two s apart by more than their intervals: the excess, as an error of either side's move to quiet.
+        const double apart =
+            std::abs(a.contention_s - b.contention_s) -
+            std::hypot(a.contention_s_hi - a.contention_s_lo, b.contention_s_hi - b.contention_s_lo) / 2;
+        double disagree = 0;
+        if (apart > 0) {
+            const double c = std::max(level_a, level_b);
+            disagree = apart / z * (c - 1) / contention_factor((a.contention_s + b.contention_s) / 2, c);
+            basis += fmt::format("; the two s {:.2f} apart beyond their intervals", apart);
+        }
+        return std::hypot(known(a, level_a), known(b, level_b), disagree);
     }
     if (!a.contention_known && !b.contention_known) {
         basis = fmt::format("s unknown, c {:.2f} in A, {:.2f} in B", level_a, level_b);

@@ -322,6 +322,16 @@ TEST_CASE("compare: a known sensitivity widens by its own uncertainty at the lev
     const double w = contention_widening(a, 1.2, b, 1.5, basis);
     CHECK(w == Approx(std::hypot(0.1 / 1.96 * 0.2 / 1.12, 0.2 / 1.96 * 0.5 / 1.3)).epsilon(1e-3));
     CHECK_THAT(basis, Catch::Contains("0.40..0.80 at c 1.50"));
+    CHECK_THAT(basis, !Catch::Contains("apart"));
+    // Both known, and apart by more than their intervals (0.6 and 2.3, each 0.2 wide): the excess, 1.7 - 0.14,
+    // is an error of the move to quiet too, at the higher level.
+    CacheModel far = b;
+    far.contention_s = 2.3, far.contention_s_lo = 2.2, far.contention_s_hi = 2.4;
+    const double excess = 1.7 - std::hypot(0.2, 0.2) / 2;
+    CHECK(contention_widening(a, 1.02, far, 1.02, basis) ==
+          Approx(std::hypot(0.1 / 1.96 * 0.02 / 1.012, 0.1 / 1.96 * 0.02 / 1.046, excess / 1.96 * 0.02 / 1.029))
+              .epsilon(1e-3));
+    CHECK_THAT(basis, Catch::Contains("the two s 1.56 apart beyond their intervals"));
     // One side unknown: that side may be anywhere from immune to as exposed as the probe.
     b.contention_known = false;
     CHECK(contention_widening(a, 1.0, b, 1.4, basis) == Approx(0.4 / 1.96).epsilon(1e-3));
