@@ -51,6 +51,17 @@ RoundKeep rounds_kept(const std::vector<RoundStats>& rounds, const ContentionAdj
     return RoundKeep::all;
 }
 
+bool held_point(const std::vector<RoundStats>& rounds, const ContentionAdjust& adjust) {
+    if (!adjust.known || !(adjust.level >= 1) || rounds_kept(rounds, adjust) != RoundKeep::all) return false;
+    std::size_t held = 0;
+    for (const RoundStats& r : rounds) {
+        if (r.samples < kBoundRoundMinSamples) continue;
+        if (!shared_round(r)) return false;
+        ++held;
+    }
+    return held >= 2;
+}
+
 bool round_left_out(const RoundStats& r, RoundKeep keep) {
     switch (keep) {
         case RoundKeep::all: return false;
@@ -217,12 +228,26 @@ CacheModel fit_cache_model(const SweepFile& sweep, const ModelFile& m, const std
     std::sort(points.begin(), points.end(), [](const Point& a, const Point& b) { return a.bytes < b.bytes; });
     std::vector<double> xs, y50, bx, b90, b99;
     std::vector<const std::vector<RoundStats>*> bound_rounds;
-    for (const auto& [bytes, st, rounds] : points) {
+    // The points a neighbour held (held_point), each left out where enough that were not lie within a factor of 2.
+    std::vector<bool> held;
+    for (const Point& p : points) held.push_back(held_point(p.rounds, adjust));
+    auto left_out = [&](std::size_t i) {
+        if (!held[i]) return false;
+        std::size_t clean = 0;
+        for (std::size_t j = 0; j < points.size(); ++j)
+            if (!held[j] && std::abs(std::log(static_cast<double>(points[j].bytes) /
+                                              static_cast<double>(points[i].bytes))) <= std::log(2.0))
+                ++clean;
+        return clean >= kHeldPointMinClean;
+    };
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        const auto& [bytes, st, rounds] = points[i];
         xs.push_back(static_cast<double>(bytes));
         y50.push_back(quiet_p50(st.p50, rounds, adjust));
         cm.bytes.push_back(bytes);
         const double p50_s = st.p50 / (m.core_per_tsc * m.tsc_hz);
         if (bx.size() >= kBoundFitMinPoints && p50_s > kBoundFitMaxSeconds) continue;
+        if (left_out(i)) continue;
         bx.push_back(static_cast<double>(bytes));
         const BoundStats b = bound_stats(st, rounds, OverRounds::calmest, adjust);
         b90.push_back(b.p90);

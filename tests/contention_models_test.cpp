@@ -3,6 +3,7 @@
 // record no contention.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <map>
 #include <functional>
 #include <random>
@@ -653,4 +654,79 @@ TEST_CASE("verify: over the budget beyond the samples' noise only when every rou
     for (auto& r : busy) r.contention = 2;
     const HeaderContention quiet{"k", "cold", true, 1, 1.0, 0.9, 1.1, {}};
     CHECK(over_budget_p(pooled, samples, busy, &quiet, 900, false) == 1);
+}
+
+TEST_CASE("contention: a point the neighbour held in every round leaves the bound fit where clean points lie near",
+          "[contention]") {
+    // Rounds of 125 samples: `held`, all contended at c 1.6 (no quiet part), else all quiet at c.
+    auto round = [](double p50, double c, bool held) {
+        RoundStats r{125, 0.97 * p50, p50, 1.05 * p50, 1.1 * p50, 0, c};
+        if (held) {
+            r.contended_samples = 125;
+            r.contended_p50 = p50;
+            r.contended_contention = c;
+        } else {
+            with_quiet_part(r, 125, 1.1 * p50);
+            r.quiet_p50 = p50;
+            r.quiet_p90 = 1.05 * p50;
+            r.quiet_contention = c;
+        }
+        return r;
+    };
+    std::vector<RoundStats> held(4, round(1000, 1.6, true));
+    CHECK(held_point(held, ContentionAdjust{true, 0.5, 1, {}}));
+    CHECK_FALSE(held_point(held, {}));  // nothing known of s: as measured, nothing left out
+    held[2] = round(1000, 1.0, false);
+    CHECK_FALSE(held_point(held, ContentionAdjust{true, 0.5, 1, {}}));  // one round the neighbour left alone
+
+    // Kernel k in cold cache, quiet cost 300 + 2 cycles per byte and s 0.5: clean points from 64 B to 4 KiB at
+    // levels 1.0-2.0, and three sizes the neighbour held in every round (c 1.6), 1.2x slower than s says.
+    SweepFile f;
+    f.cpu = {{"brand", "Test CPU"}};
+    f.tsc_hz = 2.6e9;
+    f.core_per_tsc = f.core_per_tsc_end = 1;
+    f.kernels.push_back({"k", "sha256", "avx2", "fputune", 64, true});
+    f.contention.probes = 1000;
+    f.contention.best_cycles = 2000;
+    f.contention.p10 = 1, f.contention.p50 = 1.2, f.contention.p90 = 1.6, f.contention.max = 2;
+    auto add = [&](std::uint64_t bytes, bool is_held) {
+        const double quiet = 300 + 2.0 * static_cast<double>(bytes);
+        SectionPoint p;
+        p.kernel = "k";
+        p.cache = "cold";
+        p.bytes = bytes;
+        const std::vector<double> levels =
+            is_held ? std::vector<double>{1.6, 1.6, 1.6, 1.6} : std::vector<double>{1.0, 1.5, 2.0, 1.2};
+        for (double c : levels)
+            p.rounds.push_back(round(quiet * (1 + 0.5 * (c - 1)) * (is_held ? 1.2 : 1.0), c, is_held));
+        PointStats s;
+        s.samples = 500;
+        s.p50 = p.rounds[0].p50;
+        s.min = s.p10 = 0.97 * s.p50;
+        s.p90 = 1.05 * s.p50;
+        s.p99 = s.p99_clean = s.p999 = s.max = 1.1 * s.p50;
+        p.ticks = p.cycles = s;
+        f.sections.push_back(p);
+    };
+    for (std::uint64_t n : {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64}) add(64 * n, false);
+    for (std::uint64_t bytes : {1344, 1600, 1856}) add(bytes, true);
+    const ModelFile m = fit_sweep(f, "held.json");
+    const CacheModel* cm = m.model("k", Cache::cold);
+    REQUIRE(cm);
+    REQUIRE(cm->contention_known);
+    CHECK(cm->contention_s == Approx(0.5).margin(0.05));
+    CHECK(std::count(cm->bytes.begin(), cm->bytes.end(), 1600u) == 1);  // the p50 line keeps it
+    CHECK(std::count(cm->bound_bytes.begin(), cm->bound_bytes.end(), 1600u) == 0);
+    CHECK(cm->bound_bytes.size() == 12);
+    CHECK(cm->p99.at(1600) == Approx(1.1 * 3500).epsilon(0.02));
+    // With no clean point near them (only the held sizes and the smallest), they stay: nothing else says more.
+    f.sections.erase(std::remove_if(f.sections.begin(), f.sections.end(),
+                                    [](const SectionPoint& p) {
+                                        return p.bytes > 256 && p.bytes < 4096 && !p.rounds[0].contended_samples;
+                                    }),
+                     f.sections.end());
+    const ModelFile sparse = fit_sweep(f, "held.json");
+    const CacheModel* few = sparse.model("k", Cache::cold);
+    REQUIRE(few);
+    CHECK(std::count(few->bound_bytes.begin(), few->bound_bytes.end(), 1600u) == 1);
 }
