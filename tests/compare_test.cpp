@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `fputune compare`: the significance test, sweeps with known changes, bench files, and the CLI.
 #include <cmath>
+#include <functional>
 #include <map>
 
 #include <catch2/catch.hpp>
@@ -341,30 +342,40 @@ TEST_CASE("compare: a known sensitivity widens by its own uncertainty at the lev
 
 namespace {
 
-// Twelve kernels k0..k11 of one CPU (the synthetic sweep's, each 2 % slower per byte than the one before),
-// every one `host` times slower, and those in `slower` that much more again.
-ModelFile twelve_kernels(std::uint64_t seed, double host, const std::map<std::string, double>& slower = {}) {
+// Kernels of one CPU named `names`, each the synthetic sweep's k0 with every point's ticks times
+// stretch(i, cold) for the i-th.
+ModelFile stretched_kernels(std::uint64_t seed, const std::vector<std::string>& names,
+                            const std::function<double(std::size_t, bool)>& stretch) {
     SweepFile one = synthetic_sweep("Test CPU", 2000, 0.8, 0.003, seed, "k0");
     for (const auto& [key, value] : {std::pair{"family", 6}, std::pair{"model", 167}, std::pair{"stepping", 1}})
         one.cpu[key] = value;
     SweepFile f = one;
     f.sections.clear();
-    f.kernels.resize(1);  // k0 alone: no threshold kernels, so no limit is compared against a generic
+    f.kernels.clear();  // no threshold kernels, so no limit is compared against a generic
     f.thresholds.clear();
-    for (int i = 0; i < 12; ++i) {
-        const std::string name = "k" + std::to_string(i);
-        if (i) f.kernels.push_back({name, "fake" + std::to_string(i), "avx2", "fputune", 64, true});
-        const double stretch = host * (1 + 0.02 * i) * (slower.count(name) ? slower.at(name) : 1.0);
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        f.kernels.push_back({names[i], i ? "fake" + std::to_string(i) : "fake", "avx2", "fputune", 64, true});
         for (SectionPoint p : one.sections) {
             if (p.kernel != "k0") continue;
-            p.kernel = name;
+            p.kernel = names[i];
+            const double x = stretch(i, p.cache == "cold");
             for (double* v : {&p.ticks.p10, &p.ticks.p50, &p.ticks.p90, &p.ticks.p99, &p.ticks.p99_clean,
                               &p.ticks.p999, &p.ticks.min, &p.ticks.max, &p.request_ticks_p50})
-                *v *= stretch;
+                *v *= x;
             f.sections.push_back(p);
         }
     }
-    return fit_sweep(f, "twelve.json");
+    return fit_sweep(f, "kernels.json");
+}
+
+// Twelve kernels k0..k11 of one CPU (the synthetic sweep's, each 2 % slower per byte than the one before),
+// every one `host` times slower, and those in `slower` that much more again.
+ModelFile twelve_kernels(std::uint64_t seed, double host, const std::map<std::string, double>& slower = {}) {
+    std::vector<std::string> names;
+    for (int i = 0; i < 12; ++i) names.push_back("k" + std::to_string(i));
+    return stretched_kernels(seed, names, [&](std::size_t i, bool) {
+        return host * (1 + 0.02 * static_cast<double>(i)) * (slower.count(names[i]) ? slower.at(names[i]) : 1.0);
+    });
 }
 
 }  // namespace
@@ -427,32 +438,14 @@ namespace {
 // m0..m11 whose cold ones cost 1.5-2.6 times as much per byte (memory shares 0.33-0.62); in B every cold
 // section is `memory` x its share slower again (the host's memory), and those in `slower` that much more.
 ModelFile memory_kernels(std::uint64_t seed, double memory, const std::map<std::string, double>& slower = {}) {
-    SweepFile one = synthetic_sweep("Test CPU", 2000, 0.8, 0.003, seed, "k0");
-    for (const auto& [key, value] : {std::pair{"family", 6}, std::pair{"model", 167}, std::pair{"stepping", 1}})
-        one.cpu[key] = value;
-    SweepFile f = one;
-    f.sections.clear();
-    f.kernels.clear();
-    f.thresholds.clear();
-    for (int i = 0; i < 24; ++i) {
-        const bool waits = i >= 12;
-        const std::string name = (waits ? "m" : "c") + std::to_string(i % 12);
-        f.kernels.push_back({name, "fake" + std::to_string(i), "avx2", "fputune", 64, true});
-        const double cold_per_hot = waits ? 1.5 + 0.1 * (i % 12) : 1.0;  // the synthetic cold line is 1.1 x the hot
-        const double share = 1 - 1 / cold_per_hot;
-        for (SectionPoint p : one.sections) {
-            if (p.kernel != "k0") continue;
-            p.kernel = name;
-            const bool cold = p.cache == "cold";
-            const double stretch = (1 + 0.02 * (i % 12)) * (cold ? cold_per_hot / 1.1 * (1 + memory * share) : 1.0) *
-                                   (slower.count(name) ? slower.at(name) : 1.0);
-            for (double* v : {&p.ticks.p10, &p.ticks.p50, &p.ticks.p90, &p.ticks.p99, &p.ticks.p99_clean, &p.ticks.p999,
-                              &p.ticks.min, &p.ticks.max, &p.request_ticks_p50})
-                *v *= stretch;
-            f.sections.push_back(p);
-        }
-    }
-    return fit_sweep(f, "memory.json");
+    std::vector<std::string> names;
+    for (int i = 0; i < 24; ++i) names.push_back((i >= 12 ? "m" : "c") + std::to_string(i % 12));
+    return stretched_kernels(seed, names, [&](std::size_t i, bool cold) {
+        const double cold_per_hot = i >= 12 ? 1.5 + 0.1 * static_cast<double>(i % 12) : 1.0;
+        const double share = 1 - 1 / cold_per_hot;  // the synthetic cold line is 1.1 x the hot
+        return (1 + 0.02 * static_cast<double>(i % 12)) * (cold ? cold_per_hot / 1.1 * (1 + memory * share) : 1.0) *
+               (slower.count(names[i]) ? slower.at(names[i]) : 1.0);
+    });
 }
 
 }  // namespace
