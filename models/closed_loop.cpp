@@ -157,8 +157,8 @@ std::vector<LoopPoint> loop_points(const std::vector<LoopConstant>& constants, c
         const std::string state = std::string(name(c.cache));
         for (const SectionPoint& p : f.sections) {
             const double at = static_cast<double>(p.bytes) / static_cast<double>(c.bytes);
-            if (p.kernel != c.series || p.cache != state || !p.unsettled_rounds || at < kDependsLo || at > kDependsHi)
-                continue;
+            if (p.kernel != c.series || p.cache != state || at < kDependsLo || at > kDependsHi) continue;
+            if (!p.unsettled_rounds && !neighbour_held(p.rounds)) continue;
             const LoopPoint again{c.series, c.kernel, c.cache, p.bytes, sources, true};
             if (std::find(out.begin(), out.end(), again) == out.end()) out.push_back(again);
         }

@@ -69,7 +69,8 @@ inline constexpr double kDependsLo = 0.5, kDependsHi = 2.0;
 
 // The points that measure the constants and that `f` lacks: each limit at its size, and with `around`
 // at 7/8 and 9/8 of it (whole blocks, one block at least) and its bracket (bracket_bytes), and again every
-// point it depends on (above) that did not settle (its time ran out in a round); each count's series at its
+// point it depends on (above) that did not settle (its time ran out in a round) or that a neighbour held in every
+// round (fit_sweep.hpp neighbour_held: the fit leaves it out where clean points lie near); each count's series at its
 // stripe size and at the sizes of the kernel's series nearest in sources, and the same for one source more, up to
 // the kernel's most.
 std::vector<LoopPoint> loop_points(const std::vector<LoopConstant>& constants, const SweepFile& f, bool around);

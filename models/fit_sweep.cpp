@@ -51,15 +51,19 @@ RoundKeep rounds_kept(const std::vector<RoundStats>& rounds, const ContentionAdj
     return RoundKeep::all;
 }
 
-bool held_point(const std::vector<RoundStats>& rounds, const ContentionAdjust& adjust) {
-    if (!adjust.known || !(adjust.level >= 1) || rounds_kept(rounds, adjust) != RoundKeep::all) return false;
-    std::size_t held = 0;
+bool neighbour_held(const std::vector<RoundStats>& rounds) {
+    std::size_t held = 0, quiet = 0;
     for (const RoundStats& r : rounds) {
         if (r.samples < kBoundRoundMinSamples) continue;
         if (!shared_round(r)) return false;
         ++held;
+        quiet += bound_on_quiet(r);
     }
-    return held >= 2;
+    return held >= 2 && quiet < 2;
+}
+
+bool held_point(const std::vector<RoundStats>& rounds, const ContentionAdjust& adjust) {
+    return adjust.known && adjust.level >= 1 && neighbour_held(rounds);
 }
 
 bool round_left_out(const RoundStats& r, RoundKeep keep) {

@@ -63,7 +63,11 @@ inline constexpr double kCleanRoundMaxShare = 0.05;
 // and its limit fell from 1920-1984 B in the two sweeps before to 1472 B (central estimates: 100 variants 0.905x
 // at the median, compute-bound ones too). Such a point is left out of the bound fit, and of the points near a limit,
 // where at least kHeldPointMinClean points within a factor of 2 of it were not held; the p50 line keeps it.
+// `neighbour_held`: every round (of kBoundRoundMinSamples) shared, two at least, and fewer than two with a quiet part;
+// `held_point`: so, with `adjust` known (its s is what would move it). The closed loop measures again a point the
+// neighbour held near a constant, as it does one that did not settle (closed_loop.hpp loop_points).
 inline constexpr std::size_t kHeldPointMinClean = 3;
+bool neighbour_held(const std::vector<RoundStats>& rounds);
 bool held_point(const std::vector<RoundStats>& rounds, const ContentionAdjust& adjust);
 enum class RoundKeep { all, quiet, clean };
 RoundKeep rounds_kept(const std::vector<RoundStats>& rounds, const ContentionAdjust& adjust);

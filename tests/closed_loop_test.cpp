@@ -131,6 +131,20 @@ TEST_CASE("closed loop: a limit is asked for at its size and around it, and judg
     for (std::uint64_t b : {near, low, high})
         CHECK(std::any_of(again.begin(), again.end(), [&](const LoopPoint& p) { return p.again && p.bytes == b; }));
     CHECK(std::none_of(again.begin(), again.end(), [&](const LoopPoint& p) { return p.bytes == far; }));
+    // A settled point a neighbour held in every round (all its rounds shared, none with a quiet part) is measured
+    // again too; one with rounds the neighbour left alone is not.
+    SweepFile held = f;
+    for (SectionPoint& p : held.sections)
+        if (p.bytes == near)
+            for (RoundStats& r : p.rounds) r.contended_samples = r.samples;
+    const std::vector<LoopPoint> held_again = loop_points(cs, held, true);
+    CHECK(std::any_of(held_again.begin(), held_again.end(),
+                      [&](const LoopPoint& p) { return p.again && p.bytes == near; }));
+    CHECK(std::count_if(held_again.begin(), held_again.end(), [](const LoopPoint& p) { return p.again; }) == 1);
+    for (SectionPoint& p : held.sections)
+        if (p.bytes == near) p.rounds[0].contended_samples = p.rounds[1].contended_samples = 0;
+    const std::vector<LoopPoint> shared = loop_points(cs, held, true);
+    CHECK(std::none_of(shared.begin(), shared.end(), [](const LoopPoint& p) { return p.again; }));
     const std::vector<LoopPoint> later = loop_points(cs, unsettled, false);
     CHECK(std::none_of(later.begin(), later.end(), [](const LoopPoint& p) { return p.again; }));
     CHECK_FALSE(check_constant(f, *c, question().question).measured);
