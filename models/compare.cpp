@@ -122,16 +122,16 @@ HostMove host_move(const std::vector<const Change*>& changes, const std::vector<
     for (std::size_t i = 0; i < logs.size(); ++i) intercepts.push_back(logs[i] - memory * shares[i]);
     const double shift = median(intercepts);
     std::vector<double> compute_res, memory_res;
-    for (std::size_t i = 0; i < logs.size(); ++i)
-        (shares[i] >= kMemoryBoundShare ? memory_res : compute_res).push_back(logs[i] - shift - memory * shares[i]);
+    for (std::size_t i = 0; i < logs.size(); ++i) {
+        h.residuals.emplace_back(shares[i], logs[i] - shift - memory * shares[i]);
+        (shares[i] >= kMemoryBoundShare ? memory_res : compute_res).push_back(h.residuals.back().second);
+    }
     h.memory_known = true;
     h.memory_rows = bound;
     h.memory = memory;
     h.shift = shift;
     h.sd = robust_sd(compute_res, 0);
     h.memory_sd = robust_sd(memory_res, 0);
-    for (std::size_t i = 0; i < logs.size(); ++i)
-        h.residuals.emplace_back(shares[i], logs[i] - shift - memory * shares[i]);
     return h;
 }
 
