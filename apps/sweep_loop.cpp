@@ -73,6 +73,15 @@ void drop_repeated_warnings(SweepFile& f, std::size_t had) {
     f.warnings = std::move(kept);
 }
 
+// The points this sweep can measure (a series of one of its kernels) that the file lacks, or holds and
+// measures again.
+std::vector<LoopPoint> plannable(const std::vector<LoopPoint>& points, const SweepOptions& opt, const SweepFile& f) {
+    std::vector<LoopPoint> out;
+    for (const LoopPoint& p : points)
+        if (!plan_extra(extra_points({p}, opt), f).sections.empty()) out.push_back(p);
+    return out;
+}
+
 RecommendOptions loop_question(const SweepOptions& opt) {
     RecommendOptions o;
     o.question.budget_s = opt.loop_budget_s;
@@ -91,23 +100,38 @@ SweepFile close_loop(SweepFile file, const SweepOptions& opt, SweepInputs in, co
     std::vector<LoopConstant> constants = first;
     std::string stopped;
     int passes = 0;
+    std::vector<LoopPoint> carried;  // points a pass had no time for: the next pass's, where still needed
     for (int pass = 1; pass <= kMaxPasses; ++pass) {
-        const std::vector<ExtraPoints> extra = extra_points(loop_points(constants, file, pass == 1), opt);
-        const SweepPlan plan = plan_extra(extra, file);
-        if (plan.sections.empty()) break;
+        std::vector<LoopPoint> wanted = plannable(loop_points(constants, file, pass == 1), opt, file);
+        for (const LoopPoint& p : still_needed(carried, constants, file))
+            if (std::find(wanted.begin(), wanted.end(), p) == wanted.end()) wanted.push_back(p);
+        carried.clear();
+        if (wanted.empty()) break;
         const double left = std::chrono::duration<double>(deadline - Clock::now()).count();
         if (left < kMinPassSeconds) {
-            stopped = fmt::format("time: {} points not measured", plan.sections.size());
+            stopped = fmt::format("time: {} points not measured", wanted.size());
             break;
         }
         SweepOptions o = opt;
         o.budget_s = pass < kMaxPasses ? 0.7 * left : left;
-        spdlog::info("closed loop, pass {}: {} constants for {} at {}; measuring {} points at and around them ({:.0f} s)",
-                     pass, constants.size(), format_duration(opt.loop_budget_s),
-                     format_frequency(opt.loop_min_freq_hz), plan.sections.size(), o.budget_s);
+        // Only what the pass is expected to finish: one planned past its time cuts every point's last round.
+        LoopSchedule schedule = schedule_loop_points(wanted, constants, file, opt.sampling.max_samples, o.budget_s);
+        carried = std::move(schedule.later);
+        const SweepPlan plan = plan_extra(extra_points(schedule.now, opt), file);
+        spdlog::info(
+            "closed loop, pass {}: {} constants for {} at {}; measuring {} points at and around them ({:.0f} s, "
+            "{:.0f} s expected){}",
+            pass, constants.size(), format_duration(opt.loop_budget_s), format_frequency(opt.loop_min_freq_hz),
+            plan.sections.size(), o.budget_s, schedule.expected_s,
+            carried.empty() ? "" : fmt::format("; {} farther from them for the next pass", carried.size()));
         in.resume = &file;
         const std::size_t had = file.warnings.size();
         SweepFile next = measure_into(plan, o, in, hooks);
+        if (const std::size_t back = keep_better_points(next, file, schedule.now))
+            spdlog::info(
+                "closed loop: {} points measured again ran out of time in more rounds than before; their "
+                "earlier measurement is kept",
+                back);
         file = std::move(next);
         drop_repeated_warnings(file, had);
         ++passes;
@@ -117,6 +141,9 @@ SweepFile close_loop(SweepFile file, const SweepOptions& opt, SweepInputs in, co
         }
         constants = provisional_constants(file, source, ro);
     }
+    if (const std::vector<LoopPoint> unmeasured = still_needed(carried, constants, file);
+        !unmeasured.empty() && stopped.empty())
+        stopped = fmt::format("time: {} points around the constants not measured", unmeasured.size());
     if (const std::size_t left = loop_points(constants, file, false).size(); left && stopped.empty())
         stopped = passes == kMaxPasses
                       ? fmt::format("{} passes: {} constants moved to a size not measured", kMaxPasses, left)

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -164,6 +165,128 @@ std::vector<LoopPoint> loop_points(const std::vector<LoopConstant>& constants, c
         }
     }
     return out;
+}
+
+namespace {
+
+// The file's wall seconds per second of section time: its elapsed time over every point's samples times its
+// median (2 where the file does not say; at least 1, at most 4).
+double wall_per_section_second(const SweepFile& f) {
+    double ticks = 0;
+    for (const SectionPoint& p : f.sections) ticks += static_cast<double>(p.ticks.samples) * p.ticks.p50;
+    for (const ThresholdPoint& p : f.thresholds) ticks += static_cast<double>(p.ticks.samples) * p.ticks.p50;
+    if (!(ticks > 0) || !(f.tsc_hz > 0) || !(f.sampling.elapsed_s > 0)) return 2;
+    return std::clamp(f.sampling.elapsed_s / (ticks / f.tsc_hz), 1.0, 4.0);
+}
+
+double all_sources(std::uint64_t bytes, std::uint32_t sources) {
+    return static_cast<double>(bytes) * std::max<std::uint32_t>(sources, 1);
+}
+
+double expected_with(const LoopPoint& p, const SweepFile& f, std::uint64_t max_samples, double per_second) {
+    if (!(f.tsc_hz > 0)) return 0;
+    const std::string state = std::string(name(p.cache));
+    const double total = all_sources(p.bytes, p.sources);
+    // Its own series where the file has it, else (a count's new series) its kernel's, by bytes in all sources.
+    const SectionPoint* ref = nullptr;
+    double best = 0;
+    for (const bool own : {true, false}) {
+        for (const SectionPoint& q : f.sections) {
+            if (q.cache != state || !q.ticks.samples || !(q.ticks.p50 > 0)) continue;
+            if (own ? q.kernel != p.series : q.kernel == p.series) continue;
+            if (!own) {
+                const KernelInfo* k = listed(f, q.kernel);
+                if (!k || k->kernel() != p.kernel) continue;
+            }
+            const double off = std::abs(std::log(all_sources(q.bytes, q.sources) / total));
+            if (!ref || off < best) {
+                ref = &q;
+                best = off;
+            }
+        }
+        if (ref) break;
+    }
+    if (!ref) return 0;  // nothing alike measured: not costed
+    const double samples = ref->unsettled_rounds ? static_cast<double>(max_samples)
+                                                 : static_cast<double>(std::min(ref->ticks.samples, max_samples));
+    const double ticks = ref->ticks.p50 * total / all_sources(ref->bytes, ref->sources);
+    return samples * ticks / f.tsc_hz * per_second;
+}
+
+// Does the point measure this count (its series of that many sources, or one more)?
+bool of_count(const LoopPoint& p, const LoopConstant& c) {
+    return c.sources && c.kernel == p.kernel && c.cache == p.cache &&
+           (p.sources == c.sources || p.sources == c.sources + 1);
+}
+
+// How far a point lies from the constant it measures: |log(size / constant)|, the nearest constant of its
+// series and state; a point of a count's series, from the count's stripe size (infinity: none).
+double distance_from_constants(const LoopPoint& p, const std::vector<LoopConstant>& constants) {
+    double best = std::numeric_limits<double>::infinity();
+    for (const LoopConstant& c : constants) {
+        const bool mine = of_count(p, c) || (c.series == p.series && c.cache == p.cache);
+        if (mine && c.bytes)
+            best = std::min(best, std::abs(std::log(static_cast<double>(p.bytes) / static_cast<double>(c.bytes))));
+    }
+    return best;
+}
+
+}  // namespace
+
+double expected_loop_seconds(const LoopPoint& p, const SweepFile& f, std::uint64_t max_samples) {
+    return expected_with(p, f, max_samples, wall_per_section_second(f));
+}
+
+LoopSchedule schedule_loop_points(const std::vector<LoopPoint>& points, const std::vector<LoopConstant>& constants,
+                                  const SweepFile& f, std::uint64_t max_samples, double seconds) {
+    std::vector<std::pair<double, const LoopPoint*>> order;
+    for (const LoopPoint& p : points) order.emplace_back(distance_from_constants(p, constants), &p);
+    std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    const double per_second = wall_per_section_second(f);
+    LoopSchedule out;
+    for (const auto& [distance, p] : order) {
+        const double cost = expected_with(*p, f, max_samples, per_second);
+        if (out.later.empty() && (out.now.empty() || out.expected_s + cost <= seconds)) {
+            out.now.push_back(*p);
+            out.expected_s += cost;
+        } else {
+            out.later.push_back(*p);
+        }
+    }
+    return out;
+}
+
+std::vector<LoopPoint> still_needed(const std::vector<LoopPoint>& points, const std::vector<LoopConstant>& constants,
+                                    const SweepFile& f) {
+    std::vector<LoopPoint> out;
+    const double reach = std::max(std::log(kDependsHi), -std::log(kDependsLo));
+    for (const LoopPoint& p : points) {
+        // A count's series: all of it (a line of its own), while the count is still there.
+        const bool near =
+            distance_from_constants(p, constants) <= reach ||
+            std::any_of(constants.begin(), constants.end(), [&](const LoopConstant& c) { return of_count(p, c); });
+        const SectionPoint* had = point_of(f, p.series, p.cache, p.bytes);
+        const bool lacking = p.again ? had && (had->unsettled_rounds || neighbour_held(had->rounds)) : !had;
+        if (near && lacking) out.push_back(p);
+    }
+    return out;
+}
+
+std::size_t keep_better_points(SweepFile& after, const SweepFile& before, const std::vector<LoopPoint>& again) {
+    std::size_t kept = 0;
+    for (const LoopPoint& p : again) {
+        if (!p.again) continue;
+        const SectionPoint* old = point_of(before, p.series, p.cache, p.bytes);
+        if (!old || neighbour_held(old->rounds)) continue;
+        const std::string state = std::string(name(p.cache));
+        for (SectionPoint& now : after.sections)
+            if (now.kernel == p.series && now.cache == state && now.bytes == p.bytes &&
+                now.unsettled_rounds > old->unsettled_rounds) {
+                now = *old;
+                ++kept;
+            }
+    }
+    return kept;
 }
 
 namespace {

@@ -75,6 +75,36 @@ inline constexpr double kDependsLo = 0.5, kDependsHi = 2.0;
 // the kernel's most.
 std::vector<LoopPoint> loop_points(const std::vector<LoopConstant>& constants, const SweepFile& f, bool around);
 
+// What measuring a loop point is expected to take, wall seconds: the samples the file's nearest point of its
+// series took, all rounds together (max_samples where a round ran out of time: its rule was not met), at that
+// point's median section time scaled to the size, times the file's own wall time per second of section time
+// (calibrations, flushes and the user-state save around each sample: 1.8-2.1 on the Zen 5 VM, 2026-12-03). A
+// count's new series is costed from its kernel's series nearest in bytes over all sources.
+double expected_loop_seconds(const LoopPoint& p, const SweepFile& f, std::uint64_t max_samples);
+
+// The loop's points in the order the constants need them, nearest their constant first (|log(size / constant)|;
+// a count's series: from its stripe size), and `now` the longest head of that order expected to take at most
+// `seconds` (one point at least); `later` the rest, for the next pass. A pass planned past its time ends every
+// point's last round short at the same count: in a sweep 26 % contended (Zen 5 VM, 2026-12-03) 987 points had
+// 500, 500, 500 and 395 samples of 500, and 772 of them counted as unsettled.
+struct LoopSchedule {
+    std::vector<LoopPoint> now, later;
+    double expected_s = 0;  // of `now`
+};
+LoopSchedule schedule_loop_points(const std::vector<LoopPoint>& points, const std::vector<LoopConstant>& constants,
+                                  const SweepFile& f, std::uint64_t max_samples, double seconds);
+
+// Of the points a pass had no time for, those the constants still need: near a constant of their series and state
+// (kDependsLo..kDependsHi of it; a count's series: a count of its kernel), and still lacking in `f` (a point
+// measured again: still unsettled there, or held by a neighbour).
+std::vector<LoopPoint> still_needed(const std::vector<LoopPoint>& points, const std::vector<LoopConstant>& constants,
+                                    const SweepFile& f);
+
+// After a pass: a point measured again (`again`) whose new measurement ran out of time in more rounds than the
+// one it replaced has the old one back, unless a neighbour held the old one in every round (that is why it was
+// measured again): nothing measured is lost to a pass that ran short. Returns how many were put back.
+std::size_t keep_better_points(SweepFile& after, const SweepFile& before, const std::vector<LoopPoint>& again);
+
 // After the first pass a limit counts as measured where the file has a point of its series within this share of
 // it: each refit moves the limits by a few blocks (the new points move the line), and chasing each move to its
 // exact size spent the loop's last passes on moves smaller than the interval (on the Intel Xeon VM, 2026-12-01:

@@ -201,6 +201,20 @@ TEST_CASE("closed loop: a count between measured series is asked for at that cou
         });
         CHECK(m == 9);  // the 16-source series' sizes, 256 B .. 64 KiB (4 KiB among them)
     }
+    // A pass short of time takes both counts at the stripe size before anything farther; the rest stays needed.
+    const LoopSchedule first = schedule_loop_points(pts, cs, f, 2000, 0);
+    REQUIRE(first.now.size() == 1);
+    std::vector<LoopPoint> order = first.now;
+    order.insert(order.end(), first.later.begin(), first.later.end());
+    auto at = [&](std::uint32_t n, std::uint64_t bytes) {
+        return std::find_if(order.begin(), order.end(),
+                            [&](const LoopPoint& p) { return p.sources == n && p.bytes == bytes; }) -
+               order.begin();
+    };
+    for (std::uint32_t n : {13u, 14u})
+        for (std::uint64_t farther : {2048u, 8192u, 256u, 65536u}) CHECK(at(n, 4096) < at(13, farther));
+    CHECK(at(14, 2048) < at(14, 256));
+    CHECK(still_needed(first.later, cs, f).size() == first.later.size());
 
     // Measured: the count stands, now on a series of its own, and fits where it was measured; the count's series
     // have no limit in bytes of their own.
@@ -316,4 +330,74 @@ TEST_CASE("closed loop: a limit in a gap between measured sizes is measured insi
     const std::vector<LoopConstant> toy = provisional_constants(toy_sweep(), "toy.json", question());
     REQUIRE(find(toy, "toy", false));
     CHECK(find(toy, "toy", false)->bracket_bytes.size() == 1);
+}
+
+TEST_CASE("closed loop: a pass takes the points nearest the constants that its time allows, and keeps what it had",
+          "[closed-loop]") {
+    SweepFile f = toy_sweep();  // 500 samples a point, ticks = cycles
+    double section_ticks = 0;
+    for (const SectionPoint& p : f.sections) section_ticks += 500 * p.ticks.p50;
+    f.sampling.elapsed_s = 2 * section_ticks / f.tsc_hz;  // twice the sections' own time, as on the VM
+    const std::vector<LoopConstant> cs = provisional_constants(f, "toy.json", question());
+    const LoopConstant* c = find(cs, "toy", false);
+    REQUIRE(c);
+
+    // Costed from the nearest point of the series, scaled to the size, at the file's wall time per section time.
+    const SectionPoint* ref = nullptr;
+    for (const SectionPoint& p : f.sections)
+        if (!ref || std::abs(std::log(static_cast<double>(p.bytes) / static_cast<double>(c->bytes))) <
+                        std::abs(std::log(static_cast<double>(ref->bytes) / static_cast<double>(c->bytes))))
+            ref = &p;
+    const LoopPoint at{"toy", "toy", Cache::cold, c->bytes, 0};
+    const double one = 500 * toy_cycles(static_cast<double>(ref->bytes)) * static_cast<double>(c->bytes) /
+                       static_cast<double>(ref->bytes) / f.tsc_hz * 2;
+    CHECK(expected_loop_seconds(at, f, 2000) == Approx(one));
+    // A reference whose time ran out in a round had not met its rule: the point may need every sample.
+    SweepFile short_of_time = f;
+    for (SectionPoint& p : short_of_time.sections) p.unsettled_rounds = 1;
+    CHECK(expected_loop_seconds(at, short_of_time, 2000) / expected_loop_seconds(at, f, 2000) ==
+          Approx(4).epsilon(0.05));  // the file's wall ratio moves a little with the samples it assumes
+    CHECK(expected_loop_seconds({"none", "none", Cache::cold, 4096, 0}, f, 2000) == 0);
+
+    // Nearest first; the head that fits, one point at least; the rest for the next pass.
+    const std::vector<LoopPoint> wanted = loop_points(cs, f, true);
+    REQUIRE(wanted.size() >= 3);
+    const LoopSchedule all = schedule_loop_points(wanted, cs, f, 2000, 1e9);
+    CHECK(all.later.empty());
+    CHECK(all.now.front().bytes == c->bytes);
+    const LoopSchedule two =
+        schedule_loop_points(wanted, cs, f, 2000, 1.01 * (one + expected_loop_seconds(all.now[1], f, 2000)));
+    CHECK(two.now.size() == 2);
+    CHECK(two.now.size() + two.later.size() == wanted.size());
+    CHECK(schedule_loop_points(wanted, cs, f, 2000, 0).now.size() == 1);
+
+    // What the next pass takes of them: still lacking and still near a constant.
+    SweepFile measured = f;
+    measured.sections.push_back(point("toy", two.later.front().bytes, 1000));
+    const std::vector<LoopPoint> next = still_needed(two.later, cs, measured);
+    CHECK(next.size() == two.later.size() - 1);
+    std::vector<LoopConstant> moved = cs;
+    for (LoopConstant& m : moved) m.bytes *= 8;
+    CHECK(still_needed(two.later, moved, f).empty());
+
+    // A point measured again that ran out of time in more rounds keeps its earlier measurement; one that did
+    // better, or whose earlier one a neighbour held, takes the new.
+    SweepFile before = f, after = f;
+    SectionPoint& old = before.sections[5];
+    old.unsettled_rounds = 1;
+    after.sections[5].unsettled_rounds = 2;
+    after.sections[5].cycles.p50 = 7;
+    const LoopPoint again{"toy", "toy", Cache::cold, old.bytes, 0, true};
+    SweepFile worse = after;
+    CHECK(keep_better_points(worse, before, {again}) == 1);
+    CHECK(worse.sections[5].unsettled_rounds == 1);
+    CHECK(worse.sections[5].cycles.p50 == old.cycles.p50);
+    SweepFile better = after;
+    better.sections[5].unsettled_rounds = 0;
+    CHECK(keep_better_points(better, before, {again}) == 0);
+    CHECK(better.sections[5].cycles.p50 == 7);
+    for (RoundStats& r : old.rounds) r.contended_samples = r.samples;
+    SweepFile held = after;
+    CHECK(keep_better_points(held, before, {again}) == 0);
+    CHECK(held.sections[5].cycles.p50 == 7);
 }
