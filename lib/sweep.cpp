@@ -854,6 +854,13 @@ SweepFile summarise_sweep(const SweepOptions& opt, const SweepInputs& in, const 
     add_sampling(f, opt, m);
     add_warnings(f, plan, m.pool, unmeasured, in);
     drop_impossible(f);
+    // The points the file holds with unsettled rounds: one measured again (--resume, the closed loop) replaced
+    // the one its earlier pass had counted (in a sweep of 75 s the count said 4786 of the file's 4434).
+    f.sampling.unsettled =
+        static_cast<std::uint64_t>(std::count_if(f.sections.begin(), f.sections.end(),
+                                                 [](const SectionPoint& p) { return p.unsettled_rounds > 0; }) +
+                                   std::count_if(f.thresholds.begin(), f.thresholds.end(),
+                                                 [](const ThresholdPoint& p) { return p.unsettled_rounds > 0; }));
     return f;
 }
 

@@ -153,6 +153,11 @@ TEST_CASE("CLI sweep: the closed loop measures each constant at its exact size a
     }
     CHECK(j["options"]["time_budget_s"] == 6);
     CHECK(j["options"]["closed_loop"]["budget_s"] == Approx(30e-6));
+    // The count of unsettled points is of those the file holds (a point measured again replaced the first's).
+    std::uint64_t unsettled = 0;
+    for (const char* kind : {"sections", "thresholds"})
+        for (const auto& p : j[kind]) unsettled += p.value("unsettled_rounds", 0) > 0;
+    CHECK(j["sampling"]["unsettled_points"] == unsettled);
 
     const std::string sized = (scratch() / "sized.json").string();
     const Result s = fputune("sweep -k sha256-avx2 --no-thresholds --cache hot --sizes 64,1024 --time-budget 1 -o " + sized);
