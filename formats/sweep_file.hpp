@@ -141,7 +141,7 @@ struct TimerTrace {
 
 // A stretch in which the host disturbed the measurement, waited out; its samples were measured again.
 struct DisturbanceRecord {
-    std::string kind;  // timer_slow | clock_collapse | interrupt_storm | preempted
+    std::string kind;  // timer_slow | clock_collapse | interrupt_storm | preempted | clock_step
     double start_s = 0;  // seconds since the sweep began
     double length_s = 0;
     std::uint64_t count = 1;  // neighbouring events of the kind merged into this one

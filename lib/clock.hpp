@@ -26,6 +26,19 @@ inline std::uint64_t tsc_end() noexcept {
     return t;
 }
 
+// The TSC as a timeline. A read behind the last one, or more than `max_gap` ticks past it, is a step of the
+// clock, not time that passed: a VM paused, restored from a snapshot or moved to another host (one such restore
+// put this guest's TSC 5.6 hours back in the middle of a sweep; the unsigned difference then made its elapsed
+// time 8.8e9 s). Returns what to add to every earlier anchor so that the step counts as no time (modulo 2^64,
+// like the TSC: an anchor d ticks before `last` ends d ticks before `now`), or 0 where there was no step.
+constexpr std::uint64_t tsc_step(std::uint64_t last, std::uint64_t now, std::uint64_t max_gap) noexcept {
+    return now >= last && now - last <= max_gap ? 0 : now - last;
+}
+// Seconds from t0 to t1 on the TSC at hz, never negative (a TSC behind t0 stepped back: no time known to pass).
+constexpr double tsc_seconds(std::uint64_t t0, std::uint64_t t1, double hz) noexcept {
+    return t1 > t0 ? static_cast<double>(t1 - t0) / hz : 0.0;
+}
+
 struct TscInfo {
     double hz = 0;
     std::string source;  // "cpuid 0x15", "hypervisor leaf 0x40000010", "calibrated against CLOCK_MONOTONIC_RAW"

@@ -34,6 +34,7 @@ const char* disturbance_name(DisturbanceKind k) noexcept {
         case DisturbanceKind::clock_collapse: return "clock_collapse";
         case DisturbanceKind::interrupt_storm: return "interrupt_storm";
         case DisturbanceKind::preempted: return "preempted";
+        case DisturbanceKind::clock_step: return "clock_step";
     }
     return "?";
 }

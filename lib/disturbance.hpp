@@ -22,7 +22,7 @@ struct Calibration {
     double contention_cycles = 0;
 };
 
-enum class DisturbanceKind { none, timer_slow, clock_collapse, interrupt_storm, preempted };
+enum class DisturbanceKind { none, timer_slow, clock_collapse, interrupt_storm, preempted, clock_step };
 const char* disturbance_name(DisturbanceKind k) noexcept;
 
 // What the sweep records for each disturbance: when it started (seconds since the sweep began), how

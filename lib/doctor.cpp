@@ -283,7 +283,7 @@ TimerHealth measure_timer_health(double seconds) {
         std::sort(v.begin(), v.end());
         return v[static_cast<std::size_t>(f * static_cast<double>(v.size() - 1))];
     };
-    h.seconds = static_cast<double>(tsc_begin() - t_start) / hz;
+    h.seconds = tsc_seconds(t_start, tsc_begin(), hz);
     // The thread's own CPU time against the wall: what the scheduler gave to other tasks (a hypervisor's
     // stalls are invisible here: the guest counts them as ours).
     const double wall = monotonic_s() - wall0, ran = clock_s(CLOCK_THREAD_CPUTIME_ID) - cpu0;

@@ -11,6 +11,8 @@
 #include <deque>
 #include <random>
 
+#include <fmt/format.h>
+
 #include "clock.hpp"
 #include "contention_levels.hpp"
 #include "stats.hpp"
@@ -18,8 +20,6 @@
 namespace fputune {
 
 namespace {
-
-double now_s_since(std::uint64_t t0, double hz) { return static_cast<double>(tsc_begin() - t0) / hz; }
 
 void sleep_ms(double ms) {
     timespec ts{0, static_cast<long>(ms * 1e6)};
@@ -95,8 +95,8 @@ Calibration calm_level(int n) {
         st.push_back(c.step_ticks);
         ra.push_back(c.core_per_tsc);
         co.push_back(c.contention_cycles);
-        const std::uint64_t until = c.tsc + static_cast<std::uint64_t>(0.25e-3 * hz);
-        while (tsc_begin() < until) {}
+        const auto gap = static_cast<std::uint64_t>(0.25e-3 * hz);
+        for (std::uint64_t now = tsc_begin(); now >= c.tsc && now - c.tsc < gap; now = tsc_begin()) {}  // (or a step)
     }
     auto med = [](std::vector<double>& v) {
         std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
@@ -136,12 +136,14 @@ public:
         max_r_ = std::max<std::size_t>(min_r_, ceil_div(static_cast<double>(rules.max_samples), r));
         probe_every_ = static_cast<std::uint64_t>(0.25e-3 * hz_);
         hard_end_ = static_cast<std::uint64_t>(2 * budget_s_ * hz_);
+        // Nothing between two samples takes this long but a pause of the whole machine (a wait is max_wait_s at most).
+        max_gap_ = static_cast<std::uint64_t>(std::max(10.0, 4 * rules.max_wait_s) * hz_);
     }
 
     PoolResult run() {
         prepare_memory_probe();  // each round begins with the probe: its first call must not eat the first round
-        start_ = tsc_begin();
-        before_ = calibrate_now(monitor_.probe_floor());
+        start_ = last_tsc_ = read_tsc();
+        before_ = calibrate(monitor_.probe_floor());
         const int rounds = std::max(1, rules_.rounds);
         bool complete = true;
         for (int r = 0; r < rounds && complete; ++r) {
@@ -149,7 +151,8 @@ public:
             complete = complete && run_round(r, rounds);
         }
         res_.complete = complete;
-        res_.elapsed_s = now_s_since(start_, hz_);
+        follow_tsc(read_tsc());
+        res_.elapsed_s = tsc_seconds(start_, last_tsc_, hz_);
         for (std::size_t i = 0; i < state_.size(); ++i) {
             res_.points[i].settled = complete && state_[i].rounds_settled == rounds;
             res_.unsettled += res_.points[i].unsettled_rounds > 0;
@@ -183,17 +186,17 @@ private:
     // Spins (the core kept busy, so its clock does not drop while idle) until round r's start, then takes the
     // levels afresh. False when stopped.
     bool wait_for_round(int r, int rounds) {
-        const std::uint64_t at = start_ + static_cast<std::uint64_t>(budget_s_ * hz_ * r / rounds);
-        std::uint64_t last_report = tsc_begin();
-        for (std::uint64_t now = tsc_begin(); now < at; now = tsc_begin()) {
+        const double at_s = budget_s_ * r / rounds;
+        std::uint64_t last_report = read_tsc();
+        while (follow_tsc(read_tsc()), tsc_seconds(start_, last_tsc_, hz_) < at_s) {
             if (hooks_.stop && hooks_.stop->load(std::memory_order_relaxed)) return false;
-            if (hooks_.progress && static_cast<double>(now - last_report) > 0.5 * hz_) {
+            if (hooks_.progress && tsc_seconds(last_report, last_tsc_, hz_) > 0.5) {
                 hooks_.progress({r, rounds, specs_.size(), specs_.size()});
-                last_report = now;
+                last_report = last_tsc_;
             }
             for (int i = 0; i < 1000; ++i) _mm_pause();
         }
-        before_ = calibrate_now(monitor_.probe_floor());
+        before_ = calibrate(monitor_.probe_floor());
         return true;
     }
 
@@ -204,12 +207,13 @@ private:
         if (hooks_.on_round) hooks_.on_round(r);
         const std::vector<double> memory = probe_memory_block();
         res_.clock.memory_ticks.insert(res_.clock.memory_ticks.end(), memory.begin(), memory.end());
-        before_ = calibrate_now(monitor_.probe_floor());  // the round's levels (with the hook's change in place)
+        before_ = calibrate(monitor_.probe_floor());  // the round's levels (with the hook's change in place)
         // The round's share of what is left once it is ready to sample: what the hook and the probes took is
         // not a share the points had.
-        const double remaining = budget_s_ - now_s_since(start_, hz_);
+        const double remaining = budget_s_ - since(start_);
         round_budget_s_ = std::max(remaining, 0.0) / (rounds - r);
-        round_start_ = tsc_begin();
+        follow_tsc(read_tsc());
+        round_start_ = last_tsc_;
         left_ = specs_.size();
         for (std::size_t i = 0; i < specs_.size(); ++i) {
             res_.points[i].round_begin.push_back(res_.points[i].cycles.size());
@@ -221,7 +225,7 @@ private:
         }
         std::vector<std::size_t> order(specs_.size());
         for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-        std::uint64_t last_report = tsc_begin();
+        std::uint64_t last_report = read_tsc();
         while (left_) {
             std::shuffle(order.begin(), order.end(), rng_);
             for (std::size_t i : order) {
@@ -231,9 +235,18 @@ private:
                     return false;
                 }
                 if (hooks_.on_point) hooks_.on_point(i, specs_.size());
-                const std::uint64_t t0 = tsc_begin();
+                const std::uint64_t t0 = read_tsc();
                 const RawSample raw = sample_(i);
-                const std::uint64_t t1 = tsc_end();
+                const std::uint64_t t1 = read_tsc(true);
+                if (follow_tsc(t1) || t1 < t0) {
+                    // This sample and those since the last calibration were taken across the step, on the
+                    // levels of before it: all taken again, on levels measured after it.
+                    for (const Pending& p : pending_) state_[p.point].spent_s -= static_cast<double>(p.wall) / hz_;
+                    pending_.clear();
+                    before_ = calibrate(monitor_.probe_floor());
+                    follow_tsc(before_.tsc);
+                    continue;
+                }
                 pending_.push_back({i, raw, t0, t1 - t0});
                 state_[i].spent_s += static_cast<double>(t1 - t0) / hz_;
                 if (t1 - before_.tsc >= probe_every_) close_interval();
@@ -259,7 +272,7 @@ private:
     // the host was disturbed (then waits it out).
     void close_interval() {
         if (pending_.empty()) return;
-        const Calibration after = calibrate_now(monitor_.probe_floor());
+        const Calibration after = calibrate(monitor_.probe_floor());
         res_.clock.probes_rejected += static_cast<std::uint64_t>(after.probes_rejected);
         // Noise only adds time: the smaller overhead and the larger ratio of the two around the interval.
         const double overhead = std::min(before_.overhead_ticks, after.overhead_ticks);
@@ -268,7 +281,7 @@ private:
         const double contention = interval_contention(before_, after);
         IntervalCounts counts;
         converted_.clear();
-        const bool lenient = now_s_since(start_, hz_) > 1.5 * budget_s_;  // past the budget: no more re-takes
+        const bool lenient = since(start_) > 1.5 * budget_s_;  // past the budget: no more re-takes
         for (const Pending& p : pending_) {
             PointSamples& pt = res_.points[p.point];
             const double corrected = p.raw.ticks - p.raw.timer_reads * overhead;
@@ -363,6 +376,41 @@ private:
         before_ = after;
     }
 
+    // The pool's timeline: the TSC (after earlier instructions, and for a sample's end after the section too), plus
+    // what a test adds to play a machine paused or moved.
+    std::uint64_t read_tsc(bool end = false) const {
+        return (end ? tsc_end() : tsc_begin()) + (hooks_.tsc_shift ? hooks_.tsc_shift() : 0);
+    }
+    Calibration calibrate(double probe_floor) const {
+        Calibration c = calibrate_now(probe_floor);
+        c.tsc += hooks_.tsc_shift ? hooks_.tsc_shift() : 0;
+        return c;
+    }
+    double since(std::uint64_t t0) const { return tsc_seconds(t0, read_tsc(), hz_); }
+
+    // Follows the TSC to `now`: where it stepped (tsc_step), every anchor moves with it, so that the step counts as
+    // no time (else a step back ends the pool at once, as twice its budget, and writes an elapsed time of 2^64
+    // ticks; a step forward does the first), and the step is recorded. True where there was one.
+    bool follow_tsc(std::uint64_t now) {
+        const std::uint64_t shift = tsc_step(last_tsc_, now, max_gap_);
+        last_tsc_ = now;
+        if (!shift) return false;
+        start_ += shift;
+        round_start_ += shift;
+        before_.tsc += shift;
+        if (coarse_since_) coarse_since_ += shift;
+        for (Pending& p : pending_) p.t0 += shift;
+        DisturbanceEvent e;
+        e.kind = DisturbanceKind::clock_step;
+        e.start_s = tsc_seconds(start_, now, hz_);
+        e.detail = fmt::format(
+            "the TSC stepped {:+.3f} s between two reads (the machine paused, restored or moved): counted as no time; "
+            "the samples since the last calibration taken again",
+            static_cast<double>(static_cast<std::int64_t>(shift)) / hz_);
+        note_event(e);
+        return true;
+    }
+
     // Twice the budget spent: the points still open end the round with what they have (a point without
     // a single possible sample is left out of the file, by name).
     void give_up() {
@@ -452,9 +500,9 @@ private:
         const double share = round_budget_s_ + (static_cast<double>(n) >= kGraceShare * static_cast<double>(max_r_)
                                                     ? std::min(kRoundGrace * round_budget_s_, kRoundGraceMaxS)
                                                     : 0.0);
-        const bool out_of_time = n < max_r_ && n >= 5 &&
-                                 (s.spent_s > rules_.point_cap_s / std::max(1, rules_.rounds) ||
-                                  now_s_since(round_start_, hz_) > share);
+        const bool out_of_time =
+            n < max_r_ && n >= 5 &&
+            (s.spent_s > rules_.point_cap_s / std::max(1, rules_.rounds) || since(round_start_) > share);
         bool finished = n >= max_r_ || out_of_time;
         if (!finished && n >= s.next_check) {
             s.next_check = n + std::max<std::size_t>(4, n / 16);  // sorting is not free: look again after ~6 % more
@@ -522,13 +570,15 @@ private:
         e.kind = kind;
         e.start_s = static_cast<double>(since - start_) / hz_;
         e.detail = detail;
-        const std::uint64_t wait_start = tsc_begin();
+        const std::uint64_t wait_start = read_tsc();
+        follow_tsc(wait_start);
         const double allowed =
             std::min(rules_.max_wait_s, std::max(0.0, rules_.wait_share * budget_s_ - res_.waited_s));
         int calm = 0;
         while (calm < 2) {
             if (hooks_.stop && hooks_.stop->load(std::memory_order_relaxed)) break;
-            if (now_s_since(wait_start, hz_) >= allowed) {
+            follow_tsc(read_tsc());  // a step while waiting is no time waited
+            if (tsc_seconds(wait_start, last_tsc_, hz_) >= allowed) {
                 monitor_.adopt(c);
                 e.adopted = true;
                 break;
@@ -537,14 +587,14 @@ private:
             bool storm_over = true;
             if (kind == DisturbanceKind::interrupt_storm)
                 storm_over = stall_rate_per_ms(0.5e-3, hz_) < monitor_.rules().storm_min_rate_per_ms;
-            c = calibrate_now(monitor_.probe_floor());
+            c = calibrate(monitor_.probe_floor());
             res_.clock.probes_rejected += static_cast<std::uint64_t>(c.probes_rejected);
             calm = monitor_.judge_calibration(c) == DisturbanceKind::none && storm_over ? calm + 1 : 0;
         }
-        if (c.core_per_tsc <= 0)
-            c = calibrate_now(0);  // adopted (or stopped) inside a collapse: its level, whatever it is
-        res_.waited_s += now_s_since(wait_start, hz_);
-        e.length_s = static_cast<double>(tsc_begin() - since) / hz_;
+        if (c.core_per_tsc <= 0) c = calibrate(0);  // adopted (or stopped) inside a collapse: its level, whatever it is
+        follow_tsc(read_tsc());
+        res_.waited_s += tsc_seconds(wait_start, last_tsc_, hz_);
+        e.length_s = tsc_seconds(since, last_tsc_, hz_);
         note_event(e);
         trace(c);
         return c;
@@ -572,6 +622,7 @@ private:
     double best_probe_ = 0;  // the contention probe's best so far (quiet_samples), from best_at_ probes
     std::size_t best_at_ = 0;
     std::uint64_t probe_every_ = 0, start_ = 0, hard_end_ = 0;
+    std::uint64_t last_tsc_ = 0, max_gap_ = 0;  // the TSC's last read, and the most two reads can be apart
     Calibration before_;
     std::vector<Pending> pending_;
     std::vector<Converted> converted_;

@@ -110,6 +110,9 @@ struct PoolHooks {
     // Before each sample, outside its timing: the point about to be sampled, of how many the pool has (a
     // `busy:same` sibling is told which kernel that runs).
     std::function<void(std::size_t point, std::size_t points)> on_point;
+    // Tests only: added to each TSC read of the pool's timeline (not to a sample's own ticks), to play a machine
+    // paused, restored from a snapshot or moved to another host (the TSC steps back or far forward).
+    std::function<std::uint64_t()> tsc_shift;
 };
 
 // Samples points 0..n-1 with `sample` in `rules.rounds` rounds, each round round-robin in shuffled order

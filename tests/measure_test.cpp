@@ -136,6 +136,70 @@ TEST_CASE("sampling pool: impossible samples are counted and measured again, nev
     for (double x : r.clock.core_per_tsc) CHECK(x > 0);
 }
 
+TEST_CASE("the TSC as a timeline: a step back, or far forward, is no time", "[sampler]") {
+    const std::uint64_t gap = 1000;
+    CHECK(tsc_step(5000, 5000, gap) == 0);
+    CHECK(tsc_step(5000, 6000, gap) == 0);
+    CHECK(tsc_step(5000, 6001, gap) == 1001);
+    // Back by 4000: an anchor 300 before the last read ends 300 before the new one (modulo 2^64).
+    const std::uint64_t back = tsc_step(5000, 1000, gap);
+    CHECK(back != 0);
+    CHECK((5000 - 300) + back == 1000 - 300);
+    CHECK((std::uint64_t{1} << 63) + tsc_step(1, 0, gap) == (std::uint64_t{1} << 63) - 1);
+    CHECK(tsc_seconds(100, 300, 100.0) == 2.0);
+    CHECK(tsc_seconds(300, 100, 100.0) == 0.0);  // never the 2^64 - 200 ticks of an unsigned difference
+}
+
+TEST_CASE("sampling pool: a machine paused, restored or moved mid-pool (the TSC steps) costs no samples and no time",
+          "[sampler]") {
+    // On a Zen 5 VM a snapshot's restore put the TSC 5.6 hours back in the middle of a sweep: the pool took it as
+    // twice its budget spent (each open point ended out of time) and wrote an elapsed time of 8.8e9 s.
+    const double hz = tsc_info().hz;
+    for (const double step_s : {-20195.0, 3600.0}) {
+        for (const bool spread : {false, true}) {
+            INFO("step " << step_s << " s, spread rounds " << spread);
+            SamplingRules rules;
+            rules.rounds = 4;
+            rules.min_samples = 6;
+            rules.max_samples = 40;
+            rules.spread_rounds = spread;
+            std::vector<PointSpec> specs(3);
+            std::uint64_t shift = 0, samples = 0;
+            auto sample = [&](std::size_t) -> RawSample {
+                if (++samples == 30) shift = static_cast<std::uint64_t>(static_cast<std::int64_t>(step_s * hz));
+                const std::uint64_t t0 = tsc_begin();
+                spin_core_cycles(2000);
+                return {static_cast<double>(tsc_end() - t0), 1, 1, -1};
+            };
+            PoolHooks hooks;
+            hooks.tsc_shift = [&] { return shift; };
+            const PoolResult r = sample_pool(specs, sample, rules, 0.4, calm_level(4), hooks);
+            CHECK(shift != 0);
+            CHECK(r.complete);
+            CHECK(r.elapsed_s > 0);
+            CHECK(r.elapsed_s < 0.8);  // within the pool's hard end, as without the step
+            CHECK(r.waited_s < 0.8);
+            std::size_t steps = 0;
+            for (const DisturbanceEvent& e : r.events) {
+                CHECK(e.start_s >= 0);
+                CHECK(e.start_s < 1);
+                CHECK(e.length_s < 1);
+                if (e.kind != DisturbanceKind::clock_step) continue;
+                ++steps;
+                CHECK(e.detail.find(step_s < 0 ? "-2019" : "+3600") != std::string::npos);
+            }
+            CHECK(steps == 1);
+            CHECK(std::string(disturbance_name(DisturbanceKind::clock_step)) == "clock_step");
+            for (const PointSamples& p : r.points) {
+                CHECK(p.settled);
+                CHECK(p.unsettled_rounds == 0);
+                CHECK(p.round_begin.size() == 4);
+                CHECK(p.cycles.size() >= 6);
+            }
+        }
+    }
+}
+
 TEST_CASE("sampling pool: a point that never gives a possible sample ends at twice the budget, with none",
           "[sampler]") {
     SamplingRules rules;
