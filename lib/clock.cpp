@@ -240,8 +240,7 @@ std::vector<double> probe_memory_block(int probes) {
     std::vector<double> out;
     const auto gap = static_cast<std::uint64_t>(kMemoryBlockGapS * tsc_info().hz);
     for (int i = 0; i < probes; ++i) {
-        const std::uint64_t until = tsc_begin() + gap;
-        while (tsc_begin() < until) _mm_pause();
+        spin_ticks(gap);
         if (const double t = probe_memory_ticks(); t > 0) out.push_back(t);
     }
     return out;

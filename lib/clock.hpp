@@ -39,6 +39,12 @@ constexpr double tsc_seconds(std::uint64_t t0, std::uint64_t t1, double hz) noex
     return t1 > t0 ? static_cast<double>(t1 - t0) / hz : 0.0;
 }
 
+// Spins until `ticks` have passed on the TSC, or it stepped back (never the hours of a step).
+inline void spin_ticks(std::uint64_t ticks) noexcept {
+    const std::uint64_t t0 = tsc_begin();
+    for (std::uint64_t now = t0; now >= t0 && now - t0 < ticks; now = tsc_begin()) _mm_pause();
+}
+
 struct TscInfo {
     double hz = 0;
     std::string source;  // "cpuid 0x15", "hypervisor leaf 0x40000010", "calibrated against CLOCK_MONOTONIC_RAW"

@@ -245,10 +245,10 @@ TimerHealth measure_timer_health(double seconds) {
     std::uint64_t probes = 0, rejected = 0, slow = 0, calibrations = 0;
     double spun = 0, lost = 0;
     const double wall0 = monotonic_s(), cpu0 = clock_s(CLOCK_THREAD_CPUTIME_ID);
-    const std::uint64_t t_start = tsc_begin(), t_end = t_start + static_cast<std::uint64_t>(seconds * hz);
+    const std::uint64_t t_start = tsc_begin(), span = static_cast<std::uint64_t>(seconds * hz);
     const auto gap = static_cast<std::uint64_t>(2e-6 * hz), spin = static_cast<std::uint64_t>(0.75e-3 * hz);
     Calibration before = start;
-    while (tsc_begin() < t_end) {
+    for (std::uint64_t now = t_start; now >= t_start && now - t_start < span; now = tsc_begin()) {  // (or a step)
         const Calibration c = calibrate_now(monitor.probe_floor());
         ++calibrations;
         probes += static_cast<std::uint64_t>(c.probes_rejected) + (c.core_per_tsc > 0 ? 1 : 0);
@@ -270,6 +270,7 @@ TimerHealth measure_timer_health(double seconds) {
         std::uint64_t s0 = __rdtsc(), prev = s0;
         while (prev - s0 < spin) {
             const std::uint64_t t = __rdtsc();
+            if (t < prev) break;  // the TSC stepped back (a restore): no stall of 2^64 ticks
             if (t - prev > gap) {
                 stalls_us.push_back(static_cast<double>(t - prev) / hz * 1e6);
                 lost += static_cast<double>(t - prev);
