@@ -119,10 +119,21 @@ std::vector<LoopConstant> provisional_constants(const SweepFile& f, const std::s
         for (const KernelInfo& k : f.kernels)
             if (k.kernel() == s.kernel && k.sources) block = k.block_bytes;
         if (!block) continue;
-        out.push_back({count_series(s.kernel, s.max_sources), s.kernel, s.cache,
-                       whole_blocks(static_cast<double>(s.stripe_bytes), block), s.max_sources, block,
-                       static_cast<double>(s.max_sources), static_cast<double>(s.max_sources), s.time_s,
-                       kin_contention(r, s), {}});
+        // Capped (every measured count fits): the count the line gives beyond them, not one more than the largest,
+        // which would take a pass per source.
+        const bool beyond = s.capped && s.line_sources > s.max_sources;
+        const std::uint32_t n = beyond ? s.line_sources : s.max_sources;
+        out.push_back({count_series(s.kernel, n),
+                       s.kernel,
+                       s.cache,
+                       whole_blocks(static_cast<double>(s.stripe_bytes), block),
+                       n,
+                       block,
+                       static_cast<double>(n),
+                       static_cast<double>(n),
+                       beyond ? s.line_time_s : s.time_s,
+                       kin_contention(r, s),
+                       {}});
         out.back().contention.kernel = out.back().series;
     }
     return out;

@@ -52,6 +52,11 @@ struct StripeResult {
     // Never a count outside the measured N's: capped when every measured N fits (max_sources = measured_max,
     // the kernel takes more); below_measured: the line's count below the smallest measured N (max_sources 0).
     bool capped = false;
+    // Where capped: the count the line gives past the largest measured N, drawn through it and the smallest (two
+    // adjacent N's differ by their noise alone), up to the kernel's most and 4x the largest measured, and its time.
+    // Never emitted: the count the closed loop measures next, rather than one more than the last (0: none fits).
+    std::uint32_t line_sources = 0;
+    double line_time_s = 0;
     std::uint32_t below_measured = 0;
     std::uint32_t measured_min = 0, measured_max = 0;
     std::vector<std::uint32_t> measured;  // every measured N, ascending

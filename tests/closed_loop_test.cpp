@@ -236,6 +236,40 @@ TEST_CASE("closed loop: a count between measured series is asked for at that cou
     CHECK(k.measured_s <= kBudget);
 }
 
+TEST_CASE("closed loop: a count every measured series fits is asked for where the line puts it, not one more",
+          "[closed-loop]") {
+    SweepFile f = empty_file();
+    for (std::uint32_t n : {4u, 8u}) add_stripy(f, n);
+    // 500 + 0.5 x N x 4096 x 1.1 <= 30 000: 13 sources by the line; measured to 8, the count is capped there.
+    const Recommendation r = recommend({fit_sweep(f, "stripy.json")}, question());
+    const StripeResult& s = r.stripes.at(0).bound;
+    CHECK(s.capped);
+    CHECK(s.max_sources == 8);
+    CHECK(s.line_sources == 13);
+    const std::vector<LoopConstant> cs = provisional_constants(f, "stripy.json", question());
+    const LoopConstant* count = find(cs, "stripy", true);
+    REQUIRE(count);
+    CHECK(count->sources == 13);
+    CHECK(count->series == "stripy.x13");
+    CHECK(count->predicted_s == Approx(s.line_time_s));
+    const std::vector<LoopPoint> pts = loop_points(cs, f, false);
+    for (std::uint32_t n : {13u, 14u})
+        CHECK(
+            std::any_of(pts.begin(), pts.end(), [&](const LoopPoint& p) { return p.sources == n && p.bytes == 4096; }));
+    CHECK(std::none_of(pts.begin(), pts.end(), [](const LoopPoint& p) { return p.sources == 9; }));
+    // Measured there: 13 fits and 14 does not, so the count is 13, no longer capped, in one pass.
+    for (std::uint32_t n : {13u, 14u}) {
+        add_stripy(f, n);
+        f.kernels.back().count_only = true;
+    }
+    const StripeResult after = recommend({fit_sweep(f, "stripy.json")}, question()).stripes.at(0).bound;
+    CHECK_FALSE(after.capped);
+    CHECK(after.max_sources == 13);
+    CHECK(after.fits_measured == 13);
+    CHECK(after.over_measured == 14);
+    CHECK(after.line_sources == 0);
+}
+
 TEST_CASE("closed loop: the record says what was measured and survives the sweep file", "[closed-loop]") {
     SweepFile f = toy_sweep();
     const std::vector<LoopConstant> first = provisional_constants(f, "toy.json", question());

@@ -239,6 +239,10 @@ TEST_CASE("multi-source: exact at the measured N, linear in N between, the count
     CHECK(most.measured == std::vector<std::uint32_t>{4, 8, 16, 24, 32});
     CHECK(most.fits_measured == 32);
     CHECK(most.over_measured == 0);
+    // What the closed loop measures next: the line's count past 32, not 33.
+    CHECK(most.line_sources == by_line);
+    CHECK(most.line_time_s <= 30e-6);
+    CHECK(stripe_time_s(s, by_line + 1, 4096, o) > 30e-6);
     // A budget no source fits.
     RecommendOptions tiny = o;
     tiny.question.budget_s = 1e-6;
@@ -306,6 +310,7 @@ TEST_CASE("multi-source: a count capped at the largest measured says so in the h
     const StripeResult all = recommend({raid_models(0.1, {4, 8, 16, 20}, 20)}, o).stripes.at(0).bound;
     CHECK(all.max_sources == 20);
     CHECK_FALSE(all.capped);
+    CHECK(all.line_sources == 0);
 }
 
 TEST_CASE("multi-source: fewer than the smallest measured N is no count either", "[models][shapes]") {
