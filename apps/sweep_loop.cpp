@@ -144,7 +144,12 @@ SweepFile close_loop(SweepFile file, const SweepOptions& opt, SweepInputs in, co
     if (const std::vector<LoopPoint> unmeasured = still_needed(carried, constants, file);
         !unmeasured.empty() && stopped.empty())
         stopped = fmt::format("time: {} points around the constants not measured", unmeasured.size());
-    if (const std::size_t left = loop_points(constants, file, false).size(); left && stopped.empty())
+    // Constants, not points: a count's one more source is measured at several sizes.
+    const auto left =
+        static_cast<std::size_t>(std::count_if(constants.begin(), constants.end(), [&](const LoopConstant& c) {
+            return !loop_points({c}, file, false).empty();
+        }));
+    if (left && stopped.empty())
         stopped = passes == kMaxPasses
                       ? fmt::format("{} passes: {} constants moved to a size not measured", kMaxPasses, left)
                       : fmt::format("{} constants at a size this sweep cannot measure", left);
