@@ -149,10 +149,11 @@ SweepFile close_loop(SweepFile file, const SweepOptions& opt, SweepInputs in, co
         static_cast<std::size_t>(std::count_if(constants.begin(), constants.end(), [&](const LoopConstant& c) {
             return !loop_points({c}, file, false).empty();
         }));
-    if (left && stopped.empty())
-        stopped = passes == kMaxPasses
-                      ? fmt::format("{} passes: {} constants moved to a size not measured", kMaxPasses, left)
-                      : fmt::format("{} constants at a size this sweep cannot measure", left);
+    if (left && stopped.empty()) {
+        const std::string what = left == 1 ? "1 constant" : fmt::format("{} constants", left);
+        stopped = passes == kMaxPasses ? fmt::format("{} passes: {} moved to a size not measured", kMaxPasses, what)
+                                       : fmt::format("{} at a size this sweep cannot measure", what);
+    }
     file.closed_loop = closed_loop_json(ro.question, first, constants, file, passes, stopped);
     return file;
 }
