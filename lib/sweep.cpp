@@ -238,8 +238,7 @@ namespace {
 
 // Spins on the TSC for `seconds` with integer instructions only: the vector units stay idle.
 void idle_vector_units(double seconds) noexcept {
-    const std::uint64_t t0 = __rdtsc(), ticks = static_cast<std::uint64_t>(seconds * tsc_info().hz);
-    for (std::uint64_t now = t0; now >= t0 && now - t0 < ticks; now = __rdtsc()) _mm_pause();  // (or a step back)
+    spin_ticks(static_cast<std::uint64_t>(seconds * tsc_info().hz));  // clock.hpp: integer only, ends on a step back
 }
 
 // A buffer's bytes rounded up to whole pages: where the next one starts.
