@@ -4,6 +4,7 @@
 #include "stripes.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <set>
 #include <string>
@@ -103,17 +104,16 @@ StripeResult solve_stripe_count(const StripeSeries& s, const RecommendOptions& o
     // Every measured N fits and the kernel takes more: more would fit by the line, but that count is not measured.
     r.capped = r.max_sources == r.measured_max && !r.over_measured && (!r.cap || r.cap > r.measured_max);
     if (r.capped && r.max_sources) {
-        const double t_max = stripe_time_s(s, r.measured_max, bytes, o);
-        const double n_min = r.measured_min, n_max = r.measured_max;
-        const double t_min = r.measured_min < r.measured_max ? stripe_time_s(s, r.measured_min, bytes, o) : 0;
-        const double per_source = r.measured_min < r.measured_max ? (t_max - t_min) / (n_max - n_min) : t_max / n_max;
-        const std::uint64_t most =
-            std::min<std::uint64_t>(r.cap ? r.cap : std::numeric_limits<std::uint32_t>::max(), 4ULL * r.measured_max);
-        for (std::uint64_t n = r.measured_max + 1; per_source > 0 && n <= most; ++n) {
-            const double t = t_max + per_source * (static_cast<double>(n) - n_max);
-            if (t > budget) break;
-            r.line_sources = static_cast<std::uint32_t>(n);
-            r.line_time_s = t;
+        const double n_min = r.measured_min, n_max = r.measured_max, t_max = stripe_time_s(s, r.measured_max, bytes, o);
+        const double per_source =
+            n_min < n_max ? (t_max - stripe_time_s(s, r.measured_min, bytes, o)) / (n_max - n_min) : t_max / n_max;
+        const double most = std::min<double>(r.cap ? r.cap : std::numeric_limits<std::uint32_t>::max(), 4 * n_max);
+        if (per_source > 0) {
+            const double n = std::min(most, std::floor(n_max + (budget - t_max) / per_source));
+            if (n > n_max) {
+                r.line_sources = static_cast<std::uint32_t>(n);
+                r.line_time_s = t_max + per_source * (n - n_max);
+            }
         }
     }
     if (r.max_sources && r.max_sources < r.measured_min) {
