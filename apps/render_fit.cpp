@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `fit`'s table.
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include <fmt/format.h>
@@ -19,7 +20,7 @@ std::string render_sensitivities(const ModelFile& m) {
         "{:.2f}\n",
         m.contention,
         m.contention == "observed" ? fmt::format("{:.2f}", m.contention_observed)
-        : m.contention == "quiet"  ? std::string("1")
+        : m.contention == "quiet"  ? fmt::format("{:g}", std::round(100 * m.contention_floor) / 100)
                                    : m.contention,
         m.contention_observed);
     std::vector<const CacheModel*> order;

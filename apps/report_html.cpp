@@ -269,7 +269,7 @@ std::string contention_html(const ReportData& d) {
         const std::optional<ModelFile>& m = d.inputs[i].model;
         if (!m) continue;
         const std::optional<ContentionTarget> t = parse_contention_target(m->contention);
-        const double level = t ? target_level(*t, m->contention_observed) : 0;
+        const double level = t ? target_level(*t, m->contention_observed, m->contention_floor) : 0;
         per += fmt::format("{}[{}] {}", per.empty() ? "" : "; ", i + 1,
                            m->contention.empty()            ? std::string("records no contention: as measured")
                            : level >= 1                     ? fmt::format("c = {:.2f}", level)

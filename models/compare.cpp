@@ -146,14 +146,16 @@ double HostMove::sd_at(double m) const {
     return robust_sd(r, 0);
 }
 
-double contention_widening(const CacheModel& a, double level_a, const CacheModel& b, double level_b,
-                           std::string& basis) {
+double contention_widening(const CacheModel& a, double level_a, const CacheModel& b, double level_b, std::string& basis,
+                           double quiet) {
     basis.clear();
     if (!(level_a >= 1) || !(level_b >= 1)) return 0;
     constexpr double z = 1.959963984540054;
+    quiet = quiet >= 1 ? quiet : 1;
+    const auto above = [quiet](double c) { return std::max(0.0, c - quiet); };
     // A known s: the error of moving the side's rounds to quiet with it, at the level that side met.
     auto known = [&](const CacheModel& m, double c) {
-        return (m.contention_s_hi - m.contention_s_lo) / (2 * z) * (c - 1) / contention_factor(m.contention_s, c);
+        return (m.contention_s_hi - m.contention_s_lo) / (2 * z) * above(c) / contention_factor(m.contention_s, c);
     };
     if (a.contention_known && b.contention_known) {
         basis = fmt::format("s {:.2f}..{:.2f} at c {:.2f}, {:.2f}..{:.2f} at c {:.2f}", a.contention_s_lo, a.contention_s_hi,
@@ -165,7 +167,7 @@ double contention_widening(const CacheModel& a, double level_a, const CacheModel
         double disagree = 0;
         if (apart > 0) {
             const double c = std::max(level_a, level_b);
-            disagree = apart / z * (c - 1) / contention_factor((a.contention_s + b.contention_s) / 2, c);
+            disagree = apart / z * above(c) / contention_factor((a.contention_s + b.contention_s) / 2, c);
             basis += fmt::format("; the two s {:.2f} apart beyond their intervals", apart);
         }
         return std::hypot(known(a, level_a), known(b, level_b), disagree);
@@ -176,7 +178,8 @@ double contention_widening(const CacheModel& a, double level_a, const CacheModel
     }
     const bool a_known = a.contention_known;
     basis = fmt::format("s unknown in {} at c {:.2f}", a_known ? "B" : "A", a_known ? level_b : level_a);
-    return std::hypot(a_known ? known(a, level_a) : (level_a - 1) / z, a_known ? (level_b - 1) / z : known(b, level_b));
+    return std::hypot(a_known ? known(a, level_a) : above(level_a) / z,
+                      a_known ? above(level_b) / z : known(b, level_b));
 }
 
 namespace {
@@ -266,12 +269,12 @@ double memory_share(const ModelFile& a, const ModelFile& b, const std::string& k
 // each test widened by what the two files' contention leaves uncertain.
 CompareRow compare_row(const KernelInfo& k, const CacheModel& ma, const CacheModel& mb, Cache used,
                        const std::optional<Recommendation>& ra, const std::optional<Recommendation>& rb,
-                       const CompareOptions& o, const std::pair<double, double>& levels) {
+                       const CompareOptions& o, const std::pair<double, double>& levels, double quiet) {
     CompareRow row;
     row.kernel = k.name;
     row.algorithm = k.algorithm;
     row.cache = used;
-    row.contention_se = contention_widening(ma, levels.first, mb, levels.second, row.contention_basis);
+    row.contention_se = contention_widening(ma, levels.first, mb, levels.second, row.contention_basis, quiet);
     const double w = row.contention_se;
     const Estimate pa = slope(ma.p50), pb = slope(mb.p50);
     row.p50_cpb = compare_estimates(pa, pb, pa.value, pb.value, true, o, w);
@@ -398,8 +401,20 @@ std::size_t holm_step_down(std::vector<CompareRow>& rows, const CompareOptions& 
     return all.size();
 }
 
-CompareResult compare_models(const ModelFile& a, const ModelFile& b, const CompareOptions& o) {
+CompareResult compare_models(const ModelFile& a_in, const ModelFile& b_in, const CompareOptions& o) {
     validate(o.recommend);
+    // Both files' quiet bounds and p50 lines at one level: the higher floor (quiet_level) where they differ.
+    const double quiet = std::max(a_in.contention_floor, b_in.contention_floor);
+    ModelFile a_moved, b_moved;
+    const bool move = a_in.contention_floor != b_in.contention_floor;
+    if (move) {
+        a_moved = a_in;
+        b_moved = b_in;
+        raise_floor(a_moved, quiet);
+        raise_floor(b_moved, quiet);
+    }
+    const ModelFile& a = move ? a_moved : a_in;
+    const ModelFile& b = move ? b_moved : b_in;
     CompareResult r;
     r.kind = "sweep";
     r.a = side_of(a);
@@ -434,7 +449,8 @@ CompareResult compare_models(const ModelFile& a, const ModelFile& b, const Compa
             continue;
         }
         if (ma->cache != cache) fell_back.push_back(k.name);
-        r.rows.push_back(compare_row(k, *ma, *mb, ma->cache, ra, rb, o, {a.contention_median, b.contention_median}));
+        r.rows.push_back(
+            compare_row(k, *ma, *mb, ma->cache, ra, rb, o, {a.contention_median, b.contention_median}, quiet));
         r.rows.back().memory_share = memory_share(a, b, k.name, ma->cache);
     }
     for (const auto& k : b.kernels)

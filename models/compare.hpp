@@ -163,8 +163,10 @@ Change compare_estimates(const Estimate& a, const Estimate& b, double shown_a, d
 // side without one (s unknown) is as measured at
 // its c, anywhere from immune to as exposed as the probe (s in 0..1): both unknown, |c_B - c_A| / 1.96; one
 // unknown, (c - 1) / 1.96 on that side. 0 when either file recorded no contention. `basis` says which.
-double contention_widening(const CacheModel& a, double level_a, const CacheModel& b, double level_b,
-                           std::string& basis);
+// `quiet`: the level both sides' bounds are stated at (1, or the higher of the two files' floors, quiet_level):
+// each side's move is from its c down to it.
+double contention_widening(const CacheModel& a, double level_a, const CacheModel& b, double level_b, std::string& basis,
+                           double quiet = 1);
 
 // Holm's step-down over every compared test of `rows` (p50, bound, limit): the i-th smallest p of m must be
 // below alpha / (m - i), up to the first that is not; a test that fails it is no longer significant, and

@@ -276,11 +276,12 @@ std::optional<ContentionTarget> parse_contention_target(std::string_view text) {
     return ContentionTarget{ContentionTarget::Kind::factor, v};
 }
 
-double target_level(const ContentionTarget& t, double observed_p90) {
+double target_level(const ContentionTarget& t, double observed_p90, double floor) {
+    floor = floor >= 1 ? floor : 1;
     switch (t.kind) {
-        case ContentionTarget::Kind::quiet: return 1;
-        case ContentionTarget::Kind::observed: return observed_p90 >= 1 ? observed_p90 : 0;
-        case ContentionTarget::Kind::factor: return t.factor;
+        case ContentionTarget::Kind::quiet: return floor;
+        case ContentionTarget::Kind::observed: return observed_p90 >= 1 ? std::max(observed_p90, floor) : 0;
+        case ContentionTarget::Kind::factor: return std::max(t.factor, floor);
         case ContentionTarget::Kind::as_measured: return 0;
     }
     return 0;
@@ -311,9 +312,22 @@ bool restate_model(CacheModel& cm, double level) {
     return true;
 }
 
+void raise_floor(ModelFile& m, double level) {
+    if (!(level > m.contention_floor)) return;
+    for (std::vector<CacheModel>* models : {&m.models, &m.prior_models})
+        for (CacheModel& cm : *models) {
+            if (!cm.contention_known || std::abs(cm.contention_level - m.contention_floor) > 1e-9) continue;
+            const double k =
+                contention_factor(cm.contention_s, level) / contention_factor(cm.contention_s, cm.contention_level);
+            for (double* v : {&cm.p50.a, &cm.p50.b, &cm.p50.a_lo, &cm.p50.a_hi, &cm.p50.b_lo, &cm.p50.b_hi}) *v *= k;
+            restate_model(cm, level);
+        }
+    m.contention_floor = level;
+}
+
 void restate_contention(ModelFile& m, const ContentionTarget& target) {
     if (m.contention.empty() || m.contention == kContentionAsMeasuredText) return;
-    const double level = target_level(target, m.contention_observed);
+    const double level = target_level(target, m.contention_observed, m.contention_floor);
     if (!(level >= 1)) return;
     m.contention = target.text();
     for (std::vector<CacheModel>* models : {&m.models, &m.prior_models})
@@ -360,7 +374,8 @@ std::size_t restate_as_header(ModelFile& m,
     return moved;
 }
 
-std::string contention_comment(const std::string& assumed, const std::vector<HeaderContention>& variants) {
+std::string contention_comment(const std::string& assumed, const std::vector<HeaderContention>& variants,
+                               const std::string& floor_note) {
     if (assumed.empty())
         return " * Contention:    as measured (no sensitivity known, or --contention as-measured): the bounds include\n"
                " *                whatever ran on the core beside the sections\n";
@@ -370,6 +385,7 @@ std::string contention_comment(const std::string& assumed, const std::vector<Hea
         "the\n"
         " *                s that moved the p90/p99 of a round the neighbour held nearly throughout):\n",
         assumed);
+    if (!floor_note.empty()) out += " *                " + floor_note + ":\n";
     for (const HeaderContention& v : variants) {
         auto two = [](double x) { return std::abs(x) < 0.005 ? 0.0 : x; };  // never "-0.00"
         if (v.known)
@@ -411,5 +427,11 @@ std::map<std::pair<std::string, std::string>, HeaderContention> parse_header_con
 }
 
 bool has_contention(const SweepFile& f) { return f.contention.probes > 0; }
+
+double quiet_level(const SweepFile& f) {
+    const ContentionTrace& c = f.contention;
+    if (!has_contention(f) || !(c.p10 >= kContendedLevel) || !std::isfinite(c.p10)) return 1;
+    return c.p10;
+}
 
 }  // namespace fputune

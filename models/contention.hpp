@@ -101,9 +101,18 @@ struct ContentionTarget {
 std::optional<ContentionTarget> parse_contention_target(std::string_view text);
 inline constexpr const char* kContentionAsMeasuredText = "as-measured";
 inline constexpr const char* kContentionChoices = "quiet, observed, as-measured, or a factor from 1 to 10 (e.g. 1.5)";
-// The level c it means: 1, the observed p90 (0 when unknown: nothing is adjusted), the factor; 0 for
-// as-measured.
-double target_level(const ContentionTarget& t, double observed_p90);
+// The level c it means: quiet the floor (1, or quiet_level's), the observed p90 (0 when unknown: nothing is
+// adjusted), the factor (at least the floor); 0 for as-measured.
+double target_level(const ContentionTarget& t, double observed_p90, double floor = 1);
+
+// The lowest level a sweep states a bound at, which "quiet" then means: 1 where the contention probe read quiet
+// (c < kContendedLevel) in at least kQuietShareMin of its probes; else its p10 level, the level its calmest tenth
+// met. Moving a bound to c = 1 from quiet samples that few extrapolates s beyond what was measured: on a 16-vCPU
+// Intel Emerald Rapids VM (2026-12-04), 98 % of three sweeps' probes read c = 1.17-1.18 (p10 1.171, 1.176, 1.181),
+// the same kernels' s came out 0.11, 0.70 and 0.25 at the median, their intervals apart for half of them, and the
+// quiet limits of sweeps two and three agreed within 10 % for 39 of 100 variants, at c = 1.18 for all 100.
+inline constexpr double kQuietShareMin = 0.1;
+double quiet_level(const SweepFile& f);
 
 // A round's statistic moved from the contention it was measured at to `level`: value x f(s, level) /
 // f(s, round's level). Unchanged when the sensitivity is unknown, or either level is.
@@ -126,6 +135,9 @@ void restate_contention(ModelFile& m, const ContentionTarget& target);
 // One model moved from the level its bounds are stated at to `level` (false, unchanged: its sensitivity or
 // either level is unknown).
 bool restate_model(CacheModel& cm, double level);
+// A source's quiet level raised to `level` (compare, between a floored sweep and another): every model stated at
+// the old floor moved there, its p50 line too, and m.contention_floor set. Nothing when `level` is not higher.
+void raise_floor(ModelFile& m, double level);
 
 // What a header states about one variant's contention, in its provenance comment, one line each:
 //  *   contention sha256-avx2 cold c=1.00 s=0.62 (0.55..0.70)
@@ -140,7 +152,9 @@ struct HeaderContention {
 // The comment lines (each starting " * "), after one line saying what the assumption is: `assumed` as
 // ModelFile::contention ("" = nothing known or --contention as-measured: one line saying so, no per-variant
 // lines).
-std::string contention_comment(const std::string& assumed, const std::vector<HeaderContention>& variants);
+// `floor_note`, when not empty, one more line before the variants' (what "quiet" meant where a sweep was floored).
+std::string contention_comment(const std::string& assumed, const std::vector<HeaderContention>& variants,
+                               const std::string& floor_note = "");
 // The lines back from a header's text, by (kernel, cache).
 std::map<std::pair<std::string, std::string>, HeaderContention> parse_header_contention(const std::string& text);
 // What a header states for a measured series (`verify`): its own line (this cache, then any), else the line of

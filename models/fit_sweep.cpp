@@ -123,7 +123,8 @@ ContentionAdjust kernel_adjust(CacheModel& cm,
 }
 
 // A point's p50 moved to quiet with its kernel's sensitivity: the pooled p50 x the mean of its rounds' p50
-// each divided by its contention factor / the mean of the rounds' p50 (unchanged when nothing is known).
+// each divided by its contention factor / the mean of the rounds' p50 (unchanged when nothing is known), at the
+// adjustment's level (1, or the sweep's floor: quiet_level).
 // The p50 line is then what the code costs, whatever the neighbours did in this sweep (`compare`).
 double quiet_p50(double pooled, const std::vector<RoundStats>& rounds, const ContentionAdjust& adjust) {
     if (!adjust.known) return pooled;
@@ -137,7 +138,7 @@ double quiet_p50(double pooled, const std::vector<RoundStats>& rounds, const Con
         else
             quiet += r.p50 / contention_factor(adjust.s, r.contention);
     }
-    return raw > 0 ? pooled * quiet / raw : pooled;
+    return raw > 0 ? pooled * quiet * contention_factor(adjust.s, adjust.level) / raw : pooled;
 }
 
 // A round bound_stats takes: samples enough for a tail, and its statistics known.
@@ -289,6 +290,12 @@ void sweep_notes(ModelFile& m, const SweepFile& sweep) {
         m.notes.push_back(
             fmt::format("core/TSC ratio moved during the sweep: {:.3f} -> {:.3f}; the start value is used",
                         sweep.core_per_tsc, sweep.core_per_tsc_end));
+    if (m.contention_floor > 1)
+        m.notes.push_back(fmt::format(
+            "contention: the core was contended (c >= {:.2f}) in {:.0f} % of the sweep's probes, quiet in too few to "
+            "state a bound at c = 1: a quiet bound is stated at c = {:.2f}, the level its calmest tenth met, not "
+            "extrapolated below it",
+            kContendedLevel, 100 * sweep.contention.contended_share, m.contention_floor));
 }
 
 }  // namespace
@@ -322,7 +329,9 @@ ModelFile fit_sweep(const SweepFile& sweep, const std::string& source, const std
     m.kernels = sweep.kernels;
     m.notes = sweep.notes;  // the points the reader skipped, named
     const auto sensitivities = sweep_sensitivities(sweep);
-    const double level = as_measured ? 0 : 1;  // quiet: restate_contention moves it
+    // quiet (c = 1, or the sweep's floor: quiet_level); restate_contention moves it
+    m.contention_floor = quiet_level(sweep);
+    const double level = as_measured ? 0 : m.contention_floor;
     if (has_contention(sweep)) {
         m.contention = as_measured ? kContentionAsMeasuredText : "quiet";
         m.contention_observed = sweep.contention.p90;

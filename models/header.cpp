@@ -125,7 +125,17 @@ std::string header_contention_lines(const Recommendation& r) {
         lines.push_back({v.kernel, cache, known, v.contention_level, v.contention_s, v.contention_s_lo,
                          v.contention_s_hi, v.contention_tail});
     }
-    return contention_comment(any_known ? r.options.question.contention : "", lines);
+    const std::string assumed = any_known ? r.options.question.contention : "";
+    // A sweep that met c = 1 too seldom states its quiet bounds at its floor (quiet_level): say so.
+    const bool floored = assumed == "quiet" && std::any_of(lines.begin(), lines.end(), [](const HeaderContention& h) {
+                             return h.known && h.level > 1.005;
+                         });
+    return contention_comment(assumed, lines,
+                              floored ? fmt::format("quiet is c = 1, or for a sweep whose probes read c < {:.2f} in "
+                                                    "under a tenth, its p10 level\n *                (no bound is "
+                                                    "moved below a level the sweep hardly met)",
+                                                    kContendedLevel)
+                                      : "");
 }
 
 // The limits that rounding down put below the low end of their own interval (as their comments print it), named

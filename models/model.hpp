@@ -96,6 +96,9 @@ struct ModelFile {
     // sweep's p90 level (0: unknown).
     std::string contention;
     double contention_observed = 0;
+    // The level "quiet" means for this source (quiet_level, models/contention.hpp): 1, or where the sweep met
+    // c < kContendedLevel in fewer than a tenth of its probes, its p10 level: no bound is stated below it.
+    double contention_floor = 1;
     double contention_median = 0;  // the sweep's p50 level (0: unknown): what `compare` sets against the other file
     // The sweep's memory probe (SweepFile::memory): a read of memory_bytes in no cache took memory_p50_ticks TSC
     // ticks at the median (0: unknown). What `verify` (through the header) and `compare` set theirs against.

@@ -170,6 +170,7 @@ json to_json(const ModelFile& m) {
         j["contention"] = {{"assumed", m.contention},
                            {"observed_p90", m.contention_observed},
                            {"observed_p50", m.contention_median},
+                           {"quiet_level", m.contention_floor},
                            {"model",
                             "time(c) = quiet x (1 + s x (c - 1)); each model's bound statistics are stated "
                             "at its \"level\" c, each round moved there from the level it met"}};
@@ -399,6 +400,8 @@ ModelFile model_from_json(const json& j, const std::string& source) {
                                               [](const json& v, const Path& p) { return real(v, p, 0, 1000); });
             m.contention_median = member_or(*mc, "observed_p50", at, 0.0,
                                             [](const json& v, const Path& p) { return real(v, p, 0, 1000); });
+            m.contention_floor = member_or(*mc, "quiet_level", at, 1.0,  // absent: older files, c = 1
+                                           [](const json& v, const Path& p) { return real(v, p, 1, 1000); });
         }
         if (const json* mm = optional_member(j, "memory", top)) {
             const Path at = top / "memory";

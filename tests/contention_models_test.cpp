@@ -2,6 +2,8 @@
 // The contention sensitivity fit (models/contention.hpp) on synthetic rounds, and on committed sweeps that
 // record no contention.
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <map>
@@ -10,8 +12,11 @@
 #include <string>
 #include <utility>
 
+#include "compare.hpp"
 #include "contention.hpp"
 #include "fit_sweep.hpp"
+#include "model_json.hpp"
+#include "report_test_util.hpp"
 #include "stats.hpp"
 #include "sweep_file.hpp"
 
@@ -729,4 +734,106 @@ TEST_CASE("contention: a point the neighbour held in every round leaves the boun
     const CacheModel* few = sparse.model("k", Cache::cold);
     REQUIRE(few);
     CHECK(std::count(few->bound_bytes.begin(), few->bound_bytes.end(), 1600u) == 1);
+}
+
+namespace {
+
+// The synthetic sweep (report_test_util.hpp's) with four rounds per point at levels 1.17, 1.18, 1.19 and 1.6, the
+// kernel exposed (s = 0.5), and a trace whose calmest tenth read `p10`.
+SweepFile floored_sweep(double p10) {
+    SweepFile f = report_test::synthetic_sweep("Test CPU", 2000, 0.8, 0.003, 1);
+    f.contention.probes = 1000;
+    f.contention.best_cycles = 2000;
+    f.contention.p10 = p10;
+    f.contention.p50 = 1.18;
+    f.contention.p90 = f.contention.max = 1.6;
+    f.contention.contended_share = p10 >= kContendedLevel ? 0.98 : 0.5;
+    f.contention.contended_above = kContendedLevel;
+    for (SectionPoint& p : f.sections) {
+        p.cycles = p.ticks;  // per-sample cycles (the rounds are only read beside them)
+        for (double* v : {&p.cycles.p10, &p.cycles.p50, &p.cycles.p90, &p.cycles.p99, &p.cycles.p99_clean,
+                          &p.cycles.p999, &p.cycles.min, &p.cycles.max})
+            *v *= 1.25;
+        for (double c : {1.17, 1.18, 1.19, 1.6}) {
+            const double k = 1.25 * (1 + 0.5 * (c - 1));  // cycles per tick x the kernel's stretch at c
+            p.rounds.push_back({50, p.ticks.p10 * k, p.ticks.p50 * k, p.ticks.p90 * k, p.ticks.p99_clean * k, 0, c});
+        }
+    }
+    return f;
+}
+
+}  // namespace
+
+TEST_CASE("contention: a sweep quiet in under a tenth of its probes states its quiet bounds at its p10 level",
+          "[contention]") {
+    // 98 % of the probes contended, the calmest tenth at c = 1.17: no bound is moved below that (s rests on quiet
+    // samples too few to carry it to c = 1).
+    const SweepFile busy = floored_sweep(1.17);
+    CHECK(quiet_level(busy) == Approx(1.17));
+    ModelFile m = fit_sweep(busy, "busy.json");
+    CHECK(m.contention == "quiet");
+    CHECK(m.contention_floor == Approx(1.17));
+    const CacheModel* cm = m.model("fake-avx2", Cache::cold);
+    REQUIRE(cm);
+    REQUIRE(cm->contention_known);
+    CHECK(cm->contention_s == Approx(0.5).margin(0.02));
+    CHECK(cm->contention_level == Approx(1.17));
+    CHECK_THAT(fmt::format("{}", fmt::join(m.notes, "\n")),
+               Catch::Contains("contended (c >= 1.15) in 98 % of the sweep's probes") &&
+                   Catch::Contains("stated at c = 1.17"));
+    const double p50_b = cm->p50.b, p99_b = cm->p99.b;
+    // recommend's quiet is the floor; a factor below it is raised to it, one above it is kept; observed is the p90.
+    const double p99 = cm->p99.a;
+    restate_contention(m, ContentionTarget{});
+    CHECK(m.model("fake-avx2", Cache::cold)->contention_level == Approx(1.17));
+    CHECK(m.model("fake-avx2", Cache::cold)->p99.a == Approx(p99));
+    restate_contention(m, *parse_contention_target("1.05"));
+    CHECK(m.model("fake-avx2", Cache::cold)->contention_level == Approx(1.17));
+    restate_contention(m, *parse_contention_target("observed"));
+    CHECK(m.model("fake-avx2", Cache::cold)->contention_level == Approx(1.6));
+    CHECK(m.model("fake-avx2", Cache::cold)->p99.a == Approx(p99 * (1 + 0.5 * 0.6) / (1 + 0.5 * 0.17)));
+    CHECK(target_level(ContentionTarget{}, 1.6, 1.17) == 1.17);
+    CHECK(target_level(*parse_contention_target("2"), 1.6, 1.17) == 2);
+    // The floor travels in a model file.
+    const ModelFile back = model_from_json(to_json(m), "m.json");
+    CHECK(back.contention_floor == Approx(1.17));
+
+    // Quiet in half the probes (the calmest tenth at c = 1.05): quiet is c = 1, as before.
+    const SweepFile half = floored_sweep(1.05);
+    CHECK(quiet_level(half) == 1);
+    const ModelFile h = fit_sweep(half, "half.json");
+    CHECK(h.contention_floor == 1);
+    CHECK(h.model("fake-avx2", Cache::cold)->contention_level == 1);
+    // The quiet lines at the floor are the ones at c = 1 moved up by s: 1 + 0.5 x 0.17.
+    CHECK(p50_b / h.model("fake-avx2", Cache::cold)->p50.b == Approx(1 + 0.5 * 0.17).epsilon(0.005));
+    CHECK(p99_b / h.model("fake-avx2", Cache::cold)->p99.b == Approx(1 + 0.5 * 0.17).epsilon(0.005));
+    // No contention recorded (an older file): nothing floored.
+    CHECK(quiet_level(report_test::synthetic_sweep("Test CPU", 2000, 0.8)) == 1);
+}
+
+TEST_CASE("compare: a floored sweep and one quiet enough to reach c = 1 are compared at the higher floor",
+          "[contention][compare]") {
+    // The same code met at the same levels; one file quiet in half its probes (floor 1), the other in 2 % (floor
+    // 1.17). At their own floors the lines differ by 1 + 0.5 x 0.17; raised to 1.17 both, they are the same.
+    const ModelFile floored = fit_sweep(floored_sweep(1.17), "busy.json");
+    const ModelFile calm = fit_sweep(floored_sweep(1.05), "calm.json");
+    ModelFile raised = calm;
+    raise_floor(raised, 1.17);
+    CHECK(raised.contention_floor == Approx(1.17));
+    const CacheModel* a = floored.model("fake-avx2", Cache::cold);
+    const CacheModel* b = raised.model("fake-avx2", Cache::cold);
+    CHECK(b->contention_level == Approx(1.17));
+    CHECK(b->p50.b == Approx(a->p50.b).epsilon(0.01));
+    CHECK(b->p99.b == Approx(a->p99.b).epsilon(0.01));
+    CHECK(calm.model("fake-avx2", Cache::cold)->p50.b * (1 + 0.5 * 0.17) == Approx(a->p50.b).epsilon(0.01));
+    CompareOptions o;
+    o.recommend.question.budget_s = 30e-6;
+    o.recommend.question.min_freq_hz = 1e9;
+    for (const CompareResult& r : {compare_models(calm, floored, o), compare_models(floored, calm, o)}) {
+        REQUIRE_FALSE(r.rows.empty());
+        for (const CompareRow& row : r.rows) {
+            INFO(row.kernel << ": " << row.verdict);
+            CHECK_FALSE(row.changed());
+        }
+    }
 }
