@@ -7,6 +7,7 @@
 #include <cmath>
 #include <iostream>
 #include <map>
+#include <set>
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -89,13 +90,28 @@ std::vector<Constant> map_constants(const std::string& text, const std::string& 
                                     std::vector<VerifyTarget>& targets, std::vector<std::string>& notes) {
     std::vector<std::string> skipped;
     std::vector<Constant> out;
-    for (const HeaderConstant& c : parse_header_constants(text, skipped, source)) {
+    const std::vector<HeaderConstant> constants = parse_header_constants(text, skipped, source);
+    // The header's per-variant stems: an algorithm's constant is judged on the variants it was computed over, which
+    // are those with a constant of their own beside it (a sweep of sha256-avx2 alone gives FPUTUNE_SHA256_FPU_BYTES
+    // from that variant: sha256-avx, never swept, is not what it promises). A header with no variant of the
+    // algorithm (written by hand) is judged on every variant, the slowest standing in for older CPUs.
+    std::set<std::string> stems;
+    for (const HeaderConstant& c : constants)
+        if (const MacroName m = parse_macro_name(c.name); m.kind == MacroKind::fpu_bytes) stems.insert(m.stem);
+    for (const HeaderConstant& c : constants) {
         if (map_count_constant(c, opt, targets, out, notes)) continue;
         const MacroName macro = parse_macro_name(c.name);
         if (macro.kind != MacroKind::fpu_bytes) continue;  // thresholds and the include guard are not sections
         const std::string& stem = macro.stem;
         Constant k{c, "", {}};
         std::vector<std::string> unavailable;
+        struct Match {
+            const Kernel* kern;
+            SeriesSpec series;
+            KernelInfo info;
+            bool as_kernel;
+        };
+        std::vector<Match> matches;
         for (const Kernel* kern : opt.kernels) {
             if (is_peer(*kern) || !kern->needs_fpu) continue;
             // Each series of the kernel's sections (lib/sweep.hpp: its primary shape, GCM's AAD) has its macro stem.
@@ -107,16 +123,32 @@ std::vector<Constant> map_constants(const std::string& text, const std::string& 
                     unavailable.push_back(kern->name);
                     continue;
                 }
-                k.target = as_kernel ? info.name : info.algorithm;
-                const std::uint64_t bytes = std::max<std::uint64_t>(1, c.value / kern->block_bytes) * kern->block_bytes;
-                if (bytes != c.value)
-                    notes.push_back(
-                        fmt::format("{} (line {}): {} B is not whole blocks of {} B; {} measures {} B per section",
-                                    c.name, c.line, c.value, kern->block_bytes, info.name, bytes));
-                k.points.push_back(targets.size());
-                targets.push_back({kern, series, bytes});
+                matches.push_back({kern, series, info, as_kernel});
             }
         }
+        const auto own = [&](const Match& m) { return !m.as_kernel && stems.count(series_stem(m.info)) > 0; };
+        const bool some_own = std::any_of(matches.begin(), matches.end(), own);
+        std::vector<std::string> not_covered;
+        for (const Match& m : matches) {
+            if (some_own && !own(m) && !m.as_kernel) {
+                not_covered.push_back(m.info.name);
+                continue;
+            }
+            k.target = m.as_kernel ? m.info.name : m.info.algorithm;
+            const std::uint64_t block = m.kern->block_bytes;
+            const std::uint64_t bytes = std::max<std::uint64_t>(1, c.value / block) * block;
+            if (bytes != c.value)
+                notes.push_back(
+                    fmt::format("{} (line {}): {} B is not whole blocks of {} B; {} measures {} B per section", c.name,
+                                c.line, c.value, block, m.info.name, bytes));
+            k.points.push_back(targets.size());
+            targets.push_back({m.kern, m.series, bytes});
+        }
+        if (!not_covered.empty() && !k.points.empty())
+            notes.push_back(
+                fmt::format("{} (line {}): judged on the variants this header has a constant of; not on "
+                            "{} (none here: the sweep behind it did not measure them)",
+                            c.name, c.line, fmt::join(not_covered, ", ")));
         if (k.points.empty()) {
             notes.push_back(unavailable.empty()
                                 ? fmt::format("ignored {} (line {}): no kernel or algorithm of ours is named '{}'",

@@ -243,9 +243,9 @@ std::string algorithm_lines(const Recommendation& r) {
     if (o.per_algorithm == PerAlgorithm::selected)
         h += "\n/* Per algorithm (--per-algorithm selected): the variant the kernel selects on " +
              std::string(r.machines.size() > 1 ? "each CPU, the smallest across CPUs" : "this CPU") +
-             "; where that is unknown, the smallest across its variants. */\n";
+             "; where that is unknown, the smallest across its variants swept. */\n";
     else
-        h += "\n/* Per algorithm (--per-algorithm slowest): the smallest across its variants" +
+        h += "\n/* Per algorithm (--per-algorithm slowest): the smallest across its variants swept" +
              std::string(r.machines.size() > 1 ? " and CPUs" : "") + ", the slowest standing in for older CPUs. */\n";
     for (const auto& a : r.algorithms) {
         const std::string by = a.kernel + (r.machines.size() > 1 ? " on " + a.machine : "");

@@ -97,6 +97,37 @@ TEST_CASE("CLI verify: a constant within the budget passes, one over it fails wi
     CHECK_THAT(over.out, Catch::Contains("p over  verdict\n"));
 }
 
+TEST_CASE("CLI verify: an algorithm's constant is judged on the variants the header has a constant of",
+          "[verify][cli]") {
+    // What `sweep -k sha256-ssse3` then `recommend --header` writes: the variant's constant and its algorithm's,
+    // computed over that one variant. The algorithm's constant does not promise the variants never swept.
+    const std::string header =
+        put("one.h", "#define FPUTUNE_SHA256_SSSE3_FPU_BYTES 64U\n#define FPUTUNE_SHA256_FPU_BYTES 64U\n");
+    const Result r = fputune("verify " + header + " --budget 1ms --min-freq 1GHz --time-budget 2 --json");
+    INFO(r.out << r.err);
+    REQUIRE(r.rc == 0);
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    std::size_t algorithm_rows = 0;
+    for (const auto& row : j["results"]) {
+        CHECK(row["kernel"] == "sha256-ssse3");
+        algorithm_rows += row["constant"] == "FPUTUNE_SHA256_FPU_BYTES";
+    }
+    CHECK(algorithm_rows == 1);
+    // Without a variant's own constant beside it (a header written by hand), every variant this CPU runs.
+    const Result all = fputune("verify " + put("all.h", "#define FPUTUNE_SHA256_FPU_BYTES 64U\n") +
+                               " --budget 1ms --min-freq 1GHz --time-budget 2 --json");
+    INFO(all.out << all.err);
+    REQUIRE(all.rc == 0);
+    std::size_t rows = nlohmann::json::parse(all.out)["results"].size();
+    CHECK(rows >= 1);
+    bool said = false;
+    for (const auto& n : j["notes"])
+        said |= n.get<std::string>().find(
+                    "FPUTUNE_SHA256_FPU_BYTES (line 2): judged on the variants this header has "
+                    "a constant of; not on") != std::string::npos;
+    CHECK(said == (rows > 1));  // named where the CPU runs another variant
+}
+
 TEST_CASE("CLI verify and doctor: each mistake is one line and exit 2", "[verify][doctor][cli]") {
     const std::string header = put("one.h", "#define FPUTUNE_SHA256_FPU_BYTES 4096U\n");
     const std::string none = put("none.h", "#define NOTHING 1\n");
