@@ -11,7 +11,8 @@ namespace fputune {
 
 // `contention` (models/contention.hpp): "as-measured" takes the samples as the sweep measured them,
 // whatever ran beside; the default, "quiet", states every bound at contention level 1 (what the code costs
-// with the core's other thread idle) where the sweep recorded contention (docs/contention.md).
+// with the core's other thread idle) where the sweep recorded contention, or at the level its calmest tenth met
+// where it was hardly ever quiet (quiet_level, docs/contention.md).
 inline constexpr const char* kContentionAsMeasured = "as-measured";
 inline constexpr const char* kContentionDefault = "quiet";
 

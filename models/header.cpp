@@ -7,6 +7,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <optional>
 #include <string_view>
 #include <map>
 #include <string>
@@ -127,13 +128,19 @@ std::string header_contention_lines(const Recommendation& r) {
     }
     const std::string assumed = any_known ? r.options.question.contention : "";
     // A sweep that met c = 1 too seldom states its quiet bounds at its floor (quiet_level): say so.
-    const bool floored = assumed == "quiet" && std::any_of(lines.begin(), lines.end(), [](const HeaderContention& h) {
-                             return h.known && h.level > 1.005;
+    // A sweep that met c = 1 too seldom states its bounds no lower than its floor (quiet_level): say so where a
+    // variant's level is above the one asked for (quiet, or a factor).
+    const std::optional<ContentionTarget> target = parse_contention_target(assumed);
+    const double asked = target && target->kind == ContentionTarget::Kind::quiet    ? 1
+                         : target && target->kind == ContentionTarget::Kind::factor ? target->factor
+                                                                                    : 0;
+    const bool floored = asked >= 1 && std::any_of(lines.begin(), lines.end(), [asked](const HeaderContention& h) {
+                             return h.known && h.level > asked + 0.005;
                          });
     return contention_comment(assumed, lines,
-                              floored ? fmt::format("quiet is c = 1, or for a sweep whose probes read c < {:.2f} in "
-                                                    "under a tenth, its p10 level\n *                (no bound is "
-                                                    "moved below a level the sweep hardly met)",
+                              floored ? fmt::format("where a sweep's probes read c < {:.2f} in under a tenth, no bound "
+                                                    "is stated below its p10 level,\n *                the level its "
+                                                    "calmest tenth met (it was hardly ever quiet)",
                                                     kContendedLevel)
                                       : "");
 }

@@ -15,7 +15,9 @@
 #include "compare.hpp"
 #include "contention.hpp"
 #include "fit_sweep.hpp"
+#include "header.hpp"
 #include "model_json.hpp"
+#include "recommend.hpp"
 #include "report_test_util.hpp"
 #include "stats.hpp"
 #include "sweep_file.hpp"
@@ -797,6 +799,19 @@ TEST_CASE("contention: a sweep quiet in under a tenth of its probes states its q
     // The floor travels in a model file.
     const ModelFile back = model_from_json(to_json(m), "m.json");
     CHECK(back.contention_floor == Approx(1.17));
+    // The header states each variant's level, and says why it is not 1 (quiet asked, or a factor below it).
+    for (const char* asked : {"quiet", "1.05"}) {
+        RecommendOptions o;
+        o.question.budget_s = 30e-6;
+        o.question.min_freq_hz = 1e9;
+        o.question.contention = asked;
+        const std::string h = render_header(recommend({fit_sweep(busy, "busy.json")}, o), "limits.h");
+        INFO(asked << "\n" << h);
+        CHECK_THAT(h, Catch::Contains(" *   contention fake-avx2 cold c=1.17 s=0.50") &&
+                          Catch::Contains("no bound is stated below its p10 level"));
+        const auto stated = parse_header_contention(h);
+        CHECK(stated.at({"fake-avx2", "cold"}).level == Approx(1.17));
+    }
 
     // Quiet in half the probes (the calmest tenth at c = 1.05): quiet is c = 1, as before.
     const SweepFile half = floored_sweep(1.05);
