@@ -47,12 +47,26 @@ struct Constant {
 // A multi-source kernel's count at md's 4 KiB stripes (FPUTUNE_RAID6_AVX512_MAX_DISKS_4K, FPUTUNE_XOR_MAX_SOURCES_4K):
 // one section of that many disks (data + P + Q) or sources of 4096 B each, on the kernel or on every variant
 // of the algorithm. False: not such a constant.
-bool map_count_constant(const HeaderConstant& c, const SweepOptions& opt, std::vector<VerifyTarget>& targets,
-                        std::vector<Constant>& out, std::vector<std::string>& notes) {
+// `stems`: every constant's macro stem in the header. An algorithm's count is judged, as its bytes are
+// (map_constants), on the variants with a count of their own beside it, where it has any.
+bool map_count_constant(const HeaderConstant& c, const SweepOptions& opt, const std::set<std::string>& stems,
+                        std::vector<VerifyTarget>& targets, std::vector<Constant>& out,
+                        std::vector<std::string>& notes) {
     constexpr std::uint64_t kStripeBytes = 4096;
     const std::string stem = parse_macro_name(c.name).stem;
     Constant k{c, "", {}};
     bool matched = false, refused = false;
+    const auto own_count = [&](const Kernel& kern) {
+        return stems.count(stripe_count_stem(kern.name, stripe_unit(series_info(kern, {SectionShape::stripe, 1})),
+                                             kStripeBytes)) > 0;
+    };
+    bool some_own = false;
+    for (const Kernel* kern : opt.kernels)
+        if (!is_peer(*kern) && kern->needs_fpu && is_multisource(*kern) && own_count(*kern) &&
+            stripe_count_stem(kern->algorithm, stripe_unit(series_info(*kern, {SectionShape::stripe, 1})),
+                              kStripeBytes) == stem)
+            some_own = true;
+    std::vector<std::string> not_covered;
     for (const Kernel* kern : opt.kernels) {
         if (is_peer(*kern) || !kern->needs_fpu || !is_multisource(*kern)) continue;
         const StripeUnit unit = stripe_unit(series_info(*kern, {SectionShape::stripe, 1}));
@@ -60,6 +74,10 @@ bool map_count_constant(const HeaderConstant& c, const SweepOptions& opt, std::v
             if (stripe_count_stem(name, unit, kStripeBytes) != stem) continue;
             matched = true;
             if (missing_features(*kern, usable_features())) break;
+            if (name != kern->name && some_own && !own_count(*kern)) {
+                not_covered.push_back(kern->name);
+                break;
+            }
             const std::uint64_t sources = c.value > unit.extra ? c.value - unit.extra : 0;
             if (sources < std::max(1u, kern->min_sources) || (kern->max_sources && sources > kern->max_sources)) {
                 notes.push_back(fmt::format(
@@ -78,6 +96,11 @@ bool map_count_constant(const HeaderConstant& c, const SweepOptions& opt, std::v
         }
     }
     if (!matched) return false;
+    if (!not_covered.empty() && !k.points.empty())
+        notes.push_back(
+            fmt::format("{} (line {}): judged on the variants this header has a count of; not on {} "
+                        "(none here: the sweep behind it did not measure them)",
+                        c.name, c.line, fmt::join(not_covered, ", ")));
     if (k.points.empty() && !refused)
         notes.push_back(fmt::format("ignored {} (line {}): no variant of it is available on this CPU", c.name, c.line));
     if (!k.points.empty()) out.push_back(std::move(k));
@@ -95,11 +118,14 @@ std::vector<Constant> map_constants(const std::string& text, const std::string& 
     // are those with a constant of their own beside it (a sweep of sha256-avx2 alone gives FPUTUNE_SHA256_FPU_BYTES
     // from that variant: sha256-avx, never swept, is not what it promises). A header with no variant of the
     // algorithm (written by hand) is judged on every variant, the slowest standing in for older CPUs.
-    std::set<std::string> stems;
-    for (const HeaderConstant& c : constants)
-        if (const MacroName m = parse_macro_name(c.name); m.kind == MacroKind::fpu_bytes) stems.insert(m.stem);
+    std::set<std::string> stems, all_stems;
     for (const HeaderConstant& c : constants) {
-        if (map_count_constant(c, opt, targets, out, notes)) continue;
+        const MacroName m = parse_macro_name(c.name);
+        if (m.kind == MacroKind::fpu_bytes) stems.insert(m.stem);
+        all_stems.insert(m.stem);
+    }
+    for (const HeaderConstant& c : constants) {
+        if (map_count_constant(c, opt, all_stems, targets, out, notes)) continue;
         const MacroName macro = parse_macro_name(c.name);
         if (macro.kind != MacroKind::fpu_bytes) continue;  // thresholds and the include guard are not sections
         const std::string& stem = macro.stem;

@@ -126,6 +126,21 @@ TEST_CASE("CLI verify: an algorithm's constant is judged on the variants the hea
                     "FPUTUNE_SHA256_FPU_BYTES (line 2): judged on the variants this header has "
                     "a constant of; not on") != std::string::npos;
     CHECK(said == (rows > 1));  // named where the CPU runs another variant
+    // The same for a multi-source count: the algorithm's count on the variant that has its own.
+    const Result count = fputune("verify " +
+                                 put("xor.h",
+                                     "#define FPUTUNE_XOR_SSE_MAX_SOURCES_4K 4U\n"
+                                     "#define FPUTUNE_XOR_MAX_SOURCES_4K 4U\n") +
+                                 " --budget 1ms --min-freq 1GHz --time-budget 2 --json");
+    INFO(count.out << count.err);
+    REQUIRE(count.rc == 0);
+    std::size_t xor_rows = 0;
+    const nlohmann::json counted = nlohmann::json::parse(count.out);
+    for (const auto& row : counted["results"]) {
+        CHECK(row["kernel"] == "xor-sse.x4");
+        xor_rows += row["constant"] == "FPUTUNE_XOR_MAX_SOURCES_4K";
+    }
+    CHECK(xor_rows == 1);
 }
 
 TEST_CASE("CLI verify and doctor: each mistake is one line and exit 2", "[verify][doctor][cli]") {
