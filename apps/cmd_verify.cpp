@@ -46,9 +46,8 @@ struct Constant {
 
 // A multi-source kernel's count at md's 4 KiB stripes (FPUTUNE_RAID6_AVX512_MAX_DISKS_4K, FPUTUNE_XOR_MAX_SOURCES_4K):
 // one section of that many disks (data + P + Q) or sources of 4096 B each, on the kernel or on every variant
-// of the algorithm. False: not such a constant.
-// `stems`: every constant's macro stem in the header. An algorithm's count is judged, as its bytes are
-// (map_constants), on the variants with a count of their own beside it, where it has any.
+// of the algorithm (those with a count of their own in the header, `stems`, where it has any: as map_constants
+// judges an algorithm's bytes). False: not such a constant.
 bool map_count_constant(const HeaderConstant& c, const SweepOptions& opt, const std::set<std::string>& stems,
                         std::vector<VerifyTarget>& targets, std::vector<Constant>& out,
                         std::vector<std::string>& notes) {
@@ -56,19 +55,17 @@ bool map_count_constant(const HeaderConstant& c, const SweepOptions& opt, const 
     const std::string stem = parse_macro_name(c.name).stem;
     Constant k{c, "", {}};
     bool matched = false, refused = false;
-    const auto own_count = [&](const Kernel& kern) {
-        return stems.count(stripe_count_stem(kern.name, stripe_unit(series_info(kern, {SectionShape::stripe, 1})),
-                                             kStripeBytes)) > 0;
+    const auto counted = [](const Kernel* kern) { return !is_peer(*kern) && kern->needs_fpu && is_multisource(*kern); };
+    const auto count_stem = [&](const Kernel& kern, const std::string& name) {
+        return stripe_count_stem(name, stripe_unit(series_info(kern, {SectionShape::stripe, 1})), kStripeBytes);
     };
-    bool some_own = false;
-    for (const Kernel* kern : opt.kernels)
-        if (!is_peer(*kern) && kern->needs_fpu && is_multisource(*kern) && own_count(*kern) &&
-            stripe_count_stem(kern->algorithm, stripe_unit(series_info(*kern, {SectionShape::stripe, 1})),
-                              kStripeBytes) == stem)
-            some_own = true;
+    const auto own_count = [&](const Kernel& kern) { return stems.count(count_stem(kern, kern.name)) > 0; };
+    const bool some_own = std::any_of(opt.kernels.begin(), opt.kernels.end(), [&](const Kernel* kern) {
+        return counted(kern) && count_stem(*kern, kern->algorithm) == stem && own_count(*kern);
+    });
     std::vector<std::string> not_covered;
     for (const Kernel* kern : opt.kernels) {
-        if (is_peer(*kern) || !kern->needs_fpu || !is_multisource(*kern)) continue;
+        if (!counted(kern)) continue;
         const StripeUnit unit = stripe_unit(series_info(*kern, {SectionShape::stripe, 1}));
         for (const std::string& name : {std::string(kern->name), std::string(kern->algorithm)}) {
             if (stripe_count_stem(name, unit, kStripeBytes) != stem) continue;
@@ -156,7 +153,7 @@ std::vector<Constant> map_constants(const std::string& text, const std::string& 
         const bool some_own = std::any_of(matches.begin(), matches.end(), own);
         std::vector<std::string> not_covered;
         for (const Match& m : matches) {
-            if (some_own && !own(m) && !m.as_kernel) {
+            if (some_own && !m.as_kernel && !own(m)) {
                 not_covered.push_back(m.info.name);
                 continue;
             }
