@@ -331,6 +331,32 @@ void refuse_same_files(const std::vector<NamedPath>& outputs, const std::vector<
                                 says(*outs[i].named), says(*outs[j].named)));
 }
 
+namespace {
+
+// A compressor's name and command, when `text` begins with its magic number. Every file fputune reads is text
+// (JSON, CSV, a C header), so a compressed one is a mistake to name, not a file to parse: a committed sweep of
+// data/machines/ given as it lies (.json.xz) was "neither a sweep/model JSON file nor a reference CSV".
+struct Compressor {
+    std::string_view name, magic, suffix;
+    std::string_view keep, stream;  // decompress beside it (the original kept), and to standard output
+};
+constexpr Compressor kCompressors[] = {
+    {"xz", std::string_view("\xFD" "7zXZ\0", 6), ".xz", "xz -dk", "xz -dc"},
+    {"gzip", "\x1F\x8B", ".gz", "gzip -dk", "gzip -dc"},
+    {"zstd", "\x28\xB5\x2F\xFD", ".zst", "zstd -d", "zstd -dc"},
+    {"bzip2", "BZh", ".bz2", "bzip2 -dk", "bzip2 -dc"},
+};
+
+// bzip2's "BZh" is followed by the block size, '1'..'9', and a block's magic (pi in BCD) or the end-of-stream one.
+bool starts_with_magic(std::string_view text, const Compressor& c) {
+    if (!text.starts_with(c.magic)) return false;
+    if (c.name != "bzip2") return true;
+    return text.size() >= 10 && text[3] >= '1' && text[3] <= '9' &&
+           (text.substr(4, 6) == "\x31\x41\x59\x26\x53\x59" || text.substr(4, 6) == "\x17\x72\x45\x38\x50\x90");
+}
+
+}  // namespace
+
 std::string read_file(const std::string& path) {
     auto fail = [&](const std::string& why) { return InputError("cannot read '" + path + "': " + why); };
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
@@ -359,6 +385,14 @@ std::string read_file(const std::string& path) {
         if (text.size() + static_cast<std::size_t>(n) > kMaxInputBytes)
             throw fail(fmt::format("more than any fputune file ({} MiB at most)", kMaxInputBytes >> 20));
         text.append(buf, static_cast<std::size_t>(n));
+    }
+    for (const Compressor& c : kCompressors) {
+        if (!starts_with_magic(text, c)) continue;
+        const bool suffixed = path.size() > c.suffix.size() && path.ends_with(c.suffix);
+        const std::string how =
+            suffixed ? fmt::format("{} '{}', then give '{}'", c.keep, path, path.substr(0, path.size() - c.suffix.size()))
+                     : fmt::format("{} '{}' > FILE, then give FILE", c.stream, path);
+        throw fail(fmt::format("it is compressed ({}); fputune reads its files uncompressed: {}", c.name, how));
     }
     return text;
 }

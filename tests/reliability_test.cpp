@@ -370,6 +370,27 @@ TEST_CASE("reads: a missing file, a folder, a huge device are refused with the p
     CHECK_THROWS_WITH(read_file("/dev/zero"), Catch::Contains("/dev/zero") && Catch::Contains("MiB"));
 }
 
+TEST_CASE("reads: a compressed file is named as such, with the command that decompresses it", "[reliab][read]") {
+    Scratch s;
+    auto put = [&](const std::string& name, std::string_view bytes) { return s.write(name, std::string(bytes)); };
+    const std::string xz = put("sweep.json.xz", std::string_view("\xFD" "7zXZ\0\0\x04\xE6\xD6\xB4\x46", 12));
+    CHECK_THROWS_WITH(read_file(xz), Catch::Contains("compressed (xz)") &&
+                                         Catch::Contains("xz -dk '" + xz + "', then give '" + s / "sweep.json" + "'"));
+    // No suffix to take off: to standard output, into a file of the user's naming.
+    const std::string gz = put("sweep", "\x1F\x8B\x08\x00");
+    CHECK_THROWS_WITH(read_file(gz), Catch::Contains("compressed (gzip)") && Catch::Contains("gzip -dc '" + gz + "' > FILE"));
+    CHECK_THROWS_WITH(read_file(put("h.zst", "\x28\xB5\x2F\xFD\x04")), Catch::Contains("compressed (zstd)"));
+    CHECK_THROWS_WITH(read_file(put("h.bz2", std::string_view("BZh91AY&SY\0", 11))), Catch::Contains("compressed (bzip2)"));
+    // Text that merely begins as bzip2's magic does, and JSON, are read as they are.
+    CHECK(read_file(put("bzh.csv", "BZh,bytes\n")) == "BZh,bytes\n");
+    CHECK(read_file(put("a.json", "{}")) == "{}");
+    // Through a command: one line, exit 2.
+    const Run r = run(s, {"recommend", "--from", xz, "--budget", "30us"});
+    CHECK(r.exit.code == 2);
+    CHECK_THAT(r.err, Catch::Contains("compressed (xz)"));
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+}
+
 // ---- Exit codes ----------------------------------------------------------------------------------
 
 TEST_CASE("exit codes: 0 ok, 2 usage, 3 system, every --help says so", "[reliab][exit]") {
