@@ -29,14 +29,14 @@ struct BenchRow {
     BenchResult r;
 };
 
-// Every selected kernel the CPU can run at every size; the others listed with why not.
+// Every selected kernel the CPU can run at every size, the others listed with why not. The kernels of one
+// algorithm at one size (its variants, its peers, the kernel's own code) are measured side by side
+// (bench_group), so a phase of the host falls on all of them and their ratios are taken round by round; the
+// rows come back in the order of `kernels`, then sizes.
 std::vector<BenchRow> measure_rows(const std::vector<const Kernel*>& kernels, const std::vector<std::uint64_t>& sizes,
                                    double time_cap, std::vector<std::string>& skipped) {
     const bool tty = isatty(STDERR_FILENO);
-    std::vector<BenchRow> rows;
-    std::size_t done = 0, total = 0;
-    for (const Kernel* k : kernels)
-        if (!missing_features(*k, usable_features())) total += sizes.size();
+    std::vector<const Kernel*> runnable;
     for (const Kernel* k : kernels) {
         if (FeatureSet missing = missing_features(*k, usable_features())) {
             skipped.push_back(fmt::format("{}: unavailable ({} {})", k->name,
@@ -44,39 +44,59 @@ std::vector<BenchRow> measure_rows(const std::vector<const Kernel*>& kernels, co
                                           feature_list_string(missing)));
             continue;
         }
-        for (std::uint64_t size : sizes) {
-            if (tty)
-                std::cerr << fmt::format("\r[{}/{}] {} {}        ", ++done, total, k->name, format_size(size))
-                          << std::flush;
-            rows.push_back({k, bench_kernel(*k, size, time_cap)});
-        }
+        runnable.push_back(k);
     }
-    if (tty) std::cerr << "\r" << std::string(60, ' ') << "\r";
+    // Groups in order of first appearance.
+    std::vector<std::pair<std::pair<std::string, std::uint64_t>, std::vector<std::size_t>>> groups;
+    std::vector<BenchRow> rows;
+    for (const Kernel* k : runnable)
+        for (std::uint64_t size : sizes) {
+            const std::pair<std::string, std::uint64_t> key{k->algorithm, size};
+            auto g = std::find_if(groups.begin(), groups.end(), [&](const auto& e) { return e.first == key; });
+            if (g == groups.end()) g = groups.insert(groups.end(), {key, {}});
+            g->second.push_back(rows.size());
+            rows.push_back({k, {}});
+        }
+    std::size_t done = 0;
+    for (std::size_t gi = 0; gi < groups.size(); ++gi) {
+        const auto& [key, members] = groups[gi];
+        std::vector<BenchPoint> points;
+        for (std::size_t i : members) points.push_back({rows[i].k, key.second});
+        if (tty)
+            std::cerr << fmt::format("\r[{}/{}] {} {}: {} kernels side by side        ", done + members.size(),
+                                     rows.size(), key.first, format_size(key.second), members.size())
+                      << std::flush;
+        const std::vector<BenchResult> results = bench_group(points, time_cap);
+        for (std::size_t j = 0; j < members.size(); ++j) rows[members[j]].r = results[j];
+        done += members.size();
+    }
+    if (tty) std::cerr << "\r" << std::string(70, ' ') << "\r";
     return rows;
 }
 
 // The ratio columns: against the first peer of each algorithm, and with the linux provider against the kernel's
-// code of the same name + "-linux", both at the same size.
+// code of the same name + "-linux", both at the same size, round by round (paired_ratio: they were measured
+// side by side).
 struct Yardsticks {
-    std::map<std::pair<std::string, std::uint64_t>, double> peer_cpb, linux_cpb;
+    std::map<std::pair<std::string, std::uint64_t>, const BenchRow*> peer, linux_code;
     explicit Yardsticks(const std::vector<BenchRow>& rows) {
         for (const BenchRow& row : rows) {
-            const double cpb = row.r.ticks_per_call.p50 / row.r.bytes;
-            if (is_peer(*row.k)) peer_cpb.emplace(std::pair{std::string(row.k->algorithm), row.r.bytes}, cpb);
+            if (is_peer(*row.k)) peer.emplace(std::pair{std::string(row.k->algorithm), row.r.bytes}, &row);
             if (std::string_view(row.k->provider).starts_with("linux "))
-                linux_cpb.emplace(std::pair{std::string(row.k->name), row.r.bytes}, cpb);
+                linux_code.emplace(std::pair{std::string(row.k->name), row.r.bytes}, &row);
         }
     }
     std::optional<double> vs_peer(const BenchRow& row) const {
-        auto it = peer_cpb.find({row.k->algorithm, row.r.bytes});
-        if (it == peer_cpb.end()) return std::nullopt;
-        return row.r.ticks_per_call.p50 / row.r.bytes / it->second;
+        auto it = peer.find({row.k->algorithm, row.r.bytes});
+        if (it == peer.end()) return std::nullopt;
+        return paired_ratio(row.r, it->second->r);
     }
     std::optional<double> vs_linux(const BenchRow& row) const {
-        auto it = linux_cpb.find({std::string(row.k->name) + "-linux", row.r.bytes});
-        if (it == linux_cpb.end()) return std::nullopt;
-        return row.r.ticks_per_call.p50 / row.r.bytes / it->second;
+        auto it = linux_code.find({std::string(row.k->name) + "-linux", row.r.bytes});
+        if (it == linux_code.end()) return std::nullopt;
+        return paired_ratio(row.r, it->second->r);
     }
+    bool any_linux() const { return !linux_code.empty(); }
 };
 
 // What machine spoke, and how the figures were taken.
@@ -95,21 +115,24 @@ void print_json(const std::vector<BenchRow>& rows, const std::vector<std::string
                 const BenchContext& c) {
     nlohmann::json j;
     j["schema"] = "fputune.bench/1";
-    j["context"] = {{"cpu_brand", c.id.brand},
-                    {"cpu_vendor", c.id.vendor},
-                    {"pinned_cpu", c.cpu},
-                    {"tsc_hz", c.tsc.hz},
-                    {"tsc_source", c.tsc.source},
-                    {"core_per_tsc", c.ratio.best},
-                    {"core_per_tsc_spread", c.ratio.spread()},
-                    {"tool_version", tool_version()},
-                    {"tool_commit", tool_commit()},
-                    {"date", utc_now_iso8601()},
-                    {"masked_features", feature_list_string(disabled_features() & detected_features())},
-                    // OpenSSL's own capability mask, which puts the openssl peers on one path (README).
-                    {"openssl_ia32cap", std::getenv("OPENSSL_ia32cap") ? std::getenv("OPENSSL_ia32cap") : ""},
-                    {"time_cap_s", c.time_cap},
-                    {"method", c.method + " on hot buffers, batches >= 20k ticks, median per call"}};
+    j["context"] = {
+        {"cpu_brand", c.id.brand},
+        {"cpu_vendor", c.id.vendor},
+        {"pinned_cpu", c.cpu},
+        {"tsc_hz", c.tsc.hz},
+        {"tsc_source", c.tsc.source},
+        {"core_per_tsc", c.ratio.best},
+        {"core_per_tsc_spread", c.ratio.spread()},
+        {"tool_version", tool_version()},
+        {"tool_commit", tool_commit()},
+        {"date", utc_now_iso8601()},
+        {"masked_features", feature_list_string(disabled_features() & detected_features())},
+        // OpenSSL's own capability mask, which puts the openssl peers on one path (README).
+        {"openssl_ia32cap", std::getenv("OPENSSL_ia32cap") ? std::getenv("OPENSSL_ia32cap") : ""},
+        {"time_cap_s", c.time_cap},
+        {"method", c.method + " on hot buffers, batches >= 20k ticks, median per call; the kernels of an algorithm "
+                              "at a size side by side, one batch of each in turn; vs_peer and vs_linux the "
+                              "median of the ratio within each turn"}};
     j["results"] = nlohmann::json::array();
     for (const BenchRow& row : rows) {
         const double cpb = row.r.ticks_per_call.p50 / row.r.bytes;
@@ -129,7 +152,7 @@ void print_json(const std::vector<BenchRow>& rows, const std::vector<std::string
              {"core_cycles_per_byte", cpb * c.ratio.best},
              {"gb_per_s", row.r.bytes / (row.r.ticks_per_call.p50 / c.tsc.hz) / 1e9},
              {"vs_peer", opt_json(y.vs_peer(row))}});
-        if (!y.linux_cpb.empty()) j["results"].back()["vs_linux"] = opt_json(y.vs_linux(row));
+        if (y.any_linux()) j["results"].back()["vs_linux"] = opt_json(y.vs_linux(row));
     }
     j["skipped"] = skipped;
     std::cout << j.dump(1) << "\n";
@@ -143,12 +166,15 @@ void print_text_head(const std::vector<BenchRow>& rows, const Yardsticks& y, con
               << "\n";
     std::cout << "# one section per call on hot buffers: " << c.method
               << "\n"
-                 "# median per call of batches >= 20k ticks; +-% = 95% CI of the median;\n"
-                 "# core c/B = TSC c/B x core/TSC; vs peer = TSC c/B / the algorithm's first peer's at the same size "
-                 "(<1 = faster)\n";
-    if (!y.linux_cpb.empty())
+                 "# median per call of batches >= 20k ticks; +-% = 95% CI of the median; the kernels of an algorithm "
+                 "at a size\n"
+                 "# run side by side, one batch of each in turn, so a phase of the host falls on all of them;\n"
+                 "# core c/B = TSC c/B x core/TSC; vs peer = TSC c/B / the algorithm's first peer's at the same size, "
+                 "the median\n"
+                 "# of that ratio within each turn (<1 = faster)\n";
+    if (y.any_linux())
         std::cout << "# vs linux = TSC c/B / that of the kernel's own code of the same name, <name>-linux, at the same "
-                     "size (<1 = ours faster)\n";
+                     "size, turn by turn (<1 = ours faster)\n";
     if (std::any_of(rows.begin(), rows.end(), [](const BenchRow& row) { return is_multisource(*row.k); }))
         std::cout << fmt::format(
             "# multi-source kernels (raid6, xor): one stripe() over {} sources of --sizes bytes each, shown as "
@@ -156,7 +182,7 @@ void print_text_head(const std::vector<BenchRow>& rows, const Yardsticks& y, con
             kStripeSources[0]);
     std::cout << fmt::format("{:<24} {:>9} {:>10} {:>7} {:>9} {:>8} {:>8}", "kernel", "bytes", "TSC c/B", "+-%",
                              "core c/B", "GB/s", "vs peer")
-              << (y.linux_cpb.empty() ? "" : fmt::format(" {:>8}", "vs linux")) << fmt::format(" {:>8}\n", "samples");
+              << (!y.any_linux() ? "" : fmt::format(" {:>8}", "vs linux")) << fmt::format(" {:>8}\n", "samples");
 }
 
 void print_text(const std::vector<BenchRow>& rows, const std::vector<std::string>& skipped, const Yardsticks& y,
@@ -174,7 +200,7 @@ void print_text(const std::vector<BenchRow>& rows, const std::vector<std::string
         std::cout << fmt::format("{:<24} {:>9} {:>10.3f} {:>7.1f} {:>9.3f} {:>8.2f} {:>8}", row.k->name, bytes, cpb,
                                  100 * row.r.ticks_per_call.rel_ci50, cpb * c.ratio.best,
                                  row.r.bytes / (row.r.ticks_per_call.p50 / c.tsc.hz) / 1e9, ratio(y.vs_peer(row)))
-                  << (y.linux_cpb.empty() ? "" : fmt::format(" {:>8}", ratio(y.vs_linux(row))))
+                  << (!y.any_linux() ? "" : fmt::format(" {:>8}", ratio(y.vs_linux(row))))
                   << fmt::format(" {:>8}{}\n", row.r.ticks_per_call.samples, unstable);
     }
     for (const auto& s : skipped) std::cout << "# skipped " << s << "\n";

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
-// The bulk-throughput measurement behind `fputune bench`.
+// The bulk-throughput measurement behind `fputune bench`: points side by side, one batch of each in turn.
 #include "bench.hpp"
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstdint>
 #include <cstring>
+#include <memory>
+#include <numeric>
 #include <random>
 #include <vector>
 
@@ -17,42 +20,6 @@ namespace fputune {
 
 namespace {
 
-// Sizes a batch of calls so one sample is >= ~20 000 ticks (warming up), then samples batches, the timer's
-// overhead probed beside them, until the median is known to ~1 % or the time cap is reached.
-template <class Call>
-void sample_calls(const Call& call, double time_cap_s, BenchResult& r) {
-    const TscInfo& tsc = tsc_info();
-    std::uint64_t batch = 1;
-    for (;;) {
-        std::uint64_t t0 = tsc_begin();
-        for (std::uint64_t i = 0; i < batch; ++i) call();
-        std::uint64_t t1 = tsc_end();
-        if (t1 - t0 >= 20000 || batch >= (1u << 20)) break;
-        batch *= 2;
-    }
-    r.calls_per_sample = batch;
-    const std::uint64_t cap_ticks = static_cast<std::uint64_t>(time_cap_s * tsc.hz);
-    const std::uint64_t start = tsc_begin();
-    std::vector<double> samples;
-    TimerProbe timer = probe_timer();  // the timer's overhead moves within seconds: probed beside the samples
-    for (std::uint64_t n = 0;; ++n) {
-        if (n % 8 == 7) timer = probe_timer();
-        std::uint64_t t0 = tsc_begin();
-        for (std::uint64_t i = 0; i < batch; ++i) call();
-        std::uint64_t t1 = tsc_end();
-        const double corrected = static_cast<double>(t1 - t0) - timer.overhead_ticks;
-        if (corrected > timer.step_ticks)
-            samples.push_back(corrected / static_cast<double>(batch));  // else impossible: taken again
-        if (samples.size() >= 15 && samples.size() % 8 == 0) {
-            std::vector<double> sorted = samples;
-            std::sort(sorted.begin(), sorted.end());
-            if (median_rel_ci(sorted) < 0.01 && samples.size() >= 31) break;
-        }
-        if (t1 - start > cap_ticks && (samples.size() >= 5 || t1 - start > 4 * cap_ticks)) break;
-    }
-    r.ticks_per_call = summarize(samples);
-}
-
 // A 64-byte aligned stretch of `bytes` random bytes inside `storage`.
 std::uint8_t* random_buffer(std::vector<std::uint8_t>& storage, std::uint64_t bytes, std::mt19937_64& rng) {
     storage.resize(bytes + 64);
@@ -61,52 +28,154 @@ std::uint8_t* random_buffer(std::vector<std::uint8_t>& storage, std::uint64_t by
     return p;
 }
 
-// A multi-source kernel (RAID6, xor): stripe() over kStripeSources[0] sources of size_bytes each (whole blocks),
-// every buffer 64-byte aligned and resident; bytes = sources x stripe bytes, the data one call reads (as Linux's
-// raid6 and xor boot benchmarks and ISA-L count throughput).
-BenchResult bench_stripe(const Kernel& k, std::uint64_t size_bytes, double time_cap_s) {
-    BenchResult r;
-    const std::size_t n = std::clamp<std::size_t>(kStripeSources[0], k.min_sources, k.max_sources);
-    const std::uint64_t bytes = std::max<std::uint64_t>(1, size_bytes / k.block_bytes) * k.block_bytes;
-    r.bytes = n * bytes;
-    r.size_bytes = bytes;
-    r.sources = static_cast<std::uint32_t>(n);
-    std::mt19937_64 rng(1);
-    std::vector<std::vector<std::uint8_t>> storage(n + k.dest_count);
-    std::vector<const std::uint8_t*> src;
-    std::vector<std::uint8_t*> dst;
-    for (std::size_t i = 0; i < storage.size(); ++i) {
-        std::uint8_t* p = random_buffer(storage[i], bytes, rng);
-        if (i < n)
-            src.push_back(p);
-        else
-            dst.push_back(p);
+// One point ready to be called: its buffers, its context, and its batch.
+class Prepared {
+public:
+    Prepared(const Kernel& k, std::uint64_t size_bytes) : k_(k) {
+        std::mt19937_64 rng(1);
+        if (is_multisource(k)) {
+            // stripe() over kStripeSources[0] sources of size_bytes each (whole blocks), every buffer 64-byte
+            // aligned and resident; bytes = sources x stripe bytes, the data one call reads (as Linux's raid6 and
+            // xor boot benchmarks and ISA-L count throughput).
+            sources_ = std::clamp<std::size_t>(kStripeSources[0], k.min_sources, k.max_sources);
+            stripe_ = std::max<std::uint64_t>(1, size_bytes / k.block_bytes) * k.block_bytes;
+            result.bytes = sources_ * stripe_;
+            result.size_bytes = stripe_;
+            result.sources = static_cast<std::uint32_t>(sources_);
+            storage_.resize(sources_ + k.dest_count);
+            for (std::size_t i = 0; i < storage_.size(); ++i) {
+                std::uint8_t* p = random_buffer(storage_[i], stripe_, rng);
+                if (i < sources_)
+                    src_.push_back(p);
+                else
+                    dst_.push_back(p);
+            }
+            return;
+        }
+        nblocks_ = std::max<std::uint64_t>(1, size_bytes / k.block_bytes);
+        result.bytes = nblocks_ * k.block_bytes;
+        result.size_bytes = result.bytes;
+        storage_.resize(2);
+        data_ = random_buffer(storage_[0], result.bytes, rng);
+        std::vector<std::uint8_t> key(k.key_bytes);
+        for (auto& b : key) b = static_cast<std::uint8_t>(rng());
+        // A cipher writes a destination of the section's size (out of place, as dm-crypt and IPsec do).
+        out_ = is_cipher(k) ? random_buffer(storage_[1], result.bytes, rng) : nullptr;
+        ctx_storage_.resize(kMaxCtxBytes + kCtxAlign);
+        ctx_ = ctx_storage_.data() +
+               (kCtxAlign - reinterpret_cast<std::uintptr_t>(ctx_storage_.data()) % kCtxAlign) % kCtxAlign;
+        k.init(ctx_, key.empty() ? nullptr : key.data());
+        started_ = true;
     }
-    sample_calls([&] { k.stripe(n, bytes, src.data(), dst.data()); }, time_cap_s, r);
-    return r;
+    Prepared(const Prepared&) = delete;
+    Prepared& operator=(const Prepared&) = delete;
+    ~Prepared() {
+        if (!started_) return;
+        std::vector<std::uint8_t> digest(k_.out_bytes);
+        k_.final(ctx_, nullptr, 0, digest.data());  // end the request (frees a peer's context)
+    }
+
+    void call() const noexcept {
+        if (sources_)
+            k_.stripe(sources_, stripe_, src_.data(), dst_.data());
+        else
+            run_section(k_, ctx_, data_, out_, nblocks_);
+    }
+    // TSC ticks of one batch, raw.
+    std::uint64_t time_batch() const noexcept {
+        const std::uint64_t t0 = tsc_begin();
+        for (std::uint64_t i = 0; i < result.calls_per_sample; ++i) call();
+        return tsc_end() - t0;
+    }
+    // Doubles the batch until one takes >= ~20 000 ticks (warming the point up).
+    void size_batch() noexcept {
+        result.calls_per_sample = 1;
+        while (time_batch() < 20000 && result.calls_per_sample < (1u << 20)) result.calls_per_sample *= 2;
+    }
+
+    BenchResult result;
+    std::vector<double> samples;  // possible ones, per call
+
+private:
+    const Kernel& k_;
+    std::vector<std::vector<std::uint8_t>> storage_;
+    std::vector<std::uint8_t> ctx_storage_;
+    void* ctx_ = nullptr;
+    bool started_ = false;
+    const std::uint8_t* data_ = nullptr;
+    std::uint8_t* out_ = nullptr;
+    std::uint64_t nblocks_ = 0;
+    std::size_t sources_ = 0;
+    std::uint64_t stripe_ = 0;
+    std::vector<const std::uint8_t*> src_;
+    std::vector<std::uint8_t*> dst_;
+};
+
+bool settled(std::vector<double> samples) {
+    if (samples.size() < 31) return false;
+    std::sort(samples.begin(), samples.end());
+    return median_rel_ci(samples) < 0.01;
 }
 
 }  // namespace
 
+std::vector<BenchResult> bench_group(const std::vector<BenchPoint>& points, double time_cap_s) {
+    std::vector<std::unique_ptr<Prepared>> ps;
+    for (const BenchPoint& p : points) ps.push_back(std::make_unique<Prepared>(*p.k, p.size_bytes));
+    for (auto& p : ps) p->size_batch();
+    const std::size_t n = ps.size();
+    const std::uint64_t cap_ticks = static_cast<std::uint64_t>(time_cap_s * static_cast<double>(n) * tsc_info().hz);
+    // The timer's overhead moves within seconds: probed beside the samples, about every 8 of them.
+    const std::size_t probe_every = std::max<std::size_t>(1, 8 / std::max<std::size_t>(n, 1));
+    std::vector<std::size_t> order(n);
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::mt19937_64 shuffle_rng(2);
+    const std::uint64_t start = tsc_begin();
+    TimerProbe timer = probe_timer();
+    for (std::size_t round = 0; n > 0; ++round) {
+        if (round % probe_every == probe_every - 1) timer = probe_timer();
+        std::shuffle(order.begin(), order.end(), shuffle_rng);
+        for (std::size_t i : order) {
+            Prepared& p = *ps[i];
+            const double batch = static_cast<double>(p.result.calls_per_sample);
+            const double corrected = static_cast<double>(p.time_batch()) - timer.overhead_ticks;
+            // At or below the timer's step: impossible, a round without this point's sample.
+            const double per_call = corrected > timer.step_ticks ? corrected / batch : 0;
+            if (per_call > 0) p.samples.push_back(per_call);
+            p.result.round_ticks.push_back(per_call);
+        }
+        std::size_t fewest = SIZE_MAX;
+        for (const auto& p : ps) fewest = std::min(fewest, p->samples.size());
+        if (fewest >= 31 && round % 8 == 7 &&
+            std::all_of(ps.begin(), ps.end(), [](const auto& p) { return settled(p->samples); }))
+            break;
+        const std::uint64_t spent = tsc_end() - start;
+        if (spent > cap_ticks && (fewest >= 5 || spent > 4 * cap_ticks)) break;
+    }
+    std::vector<BenchResult> out;
+    for (auto& p : ps) {
+        p->result.ticks_per_call = summarize(p->samples);
+        out.push_back(p->result);
+    }
+    return out;
+}
+
 BenchResult bench_kernel(const Kernel& k, std::uint64_t size_bytes, double time_cap_s) {
-    if (is_multisource(k)) return bench_stripe(k, size_bytes, time_cap_s);
-    BenchResult r;
-    const std::uint64_t nblocks = std::max<std::uint64_t>(1, size_bytes / k.block_bytes);
-    r.bytes = nblocks * k.block_bytes;
-    r.size_bytes = r.bytes;
-    std::mt19937_64 rng(1);
-    std::vector<std::uint8_t> storage, dst_storage;
-    const std::uint8_t* data = random_buffer(storage, r.bytes, rng);
-    std::vector<std::uint8_t> key(k.key_bytes);
-    for (auto& b : key) b = static_cast<std::uint8_t>(rng());
-    alignas(kCtxAlign) static thread_local std::uint8_t ctx[kMaxCtxBytes];
-    std::vector<std::uint8_t> out(k.out_bytes);
-    // A cipher writes a destination of the section's size (out of place, as dm-crypt and IPsec do).
-    std::uint8_t* dst = is_cipher(k) ? random_buffer(dst_storage, r.bytes, rng) : nullptr;
-    k.init(ctx, key.empty() ? nullptr : key.data());
-    sample_calls([&] { run_section(k, ctx, data, dst, nblocks); }, time_cap_s, r);
-    k.final(ctx, nullptr, 0, out.data());  // end the request (frees a peer's context)
-    return r;
+    return bench_group({{&k, size_bytes}}, time_cap_s).at(0);
+}
+
+std::optional<double> paired_ratio(const BenchResult& a, const BenchResult& b) {
+    if (!(a.bytes > 0 && b.bytes > 0)) return std::nullopt;
+    std::vector<double> ratios;
+    for (std::size_t r = 0; r < std::min(a.round_ticks.size(), b.round_ticks.size()); ++r)
+        if (a.round_ticks[r] > 0 && b.round_ticks[r] > 0)
+            ratios.push_back(a.round_ticks[r] / static_cast<double>(a.bytes) /
+                             (b.round_ticks[r] / static_cast<double>(b.bytes)));
+    if (ratios.size() < 3) return std::nullopt;
+    const auto mid = ratios.begin() + static_cast<std::ptrdiff_t>(ratios.size() / 2);
+    std::nth_element(ratios.begin(), mid, ratios.end());
+    if (ratios.size() % 2) return *mid;
+    return (*mid + *std::max_element(ratios.begin(), mid)) / 2;
 }
 
 std::string bench_call(const Kernel& k) {

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
-// Throughput of one kernel's bulk entry at one size, hot cache, like `openssl speed`.
+// Throughput of kernels' bulk entries at a size, hot cache, side by side, like `openssl speed`.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "kernel.hpp"
 #include "sweep_file.hpp"
@@ -15,12 +17,32 @@ struct BenchResult {
     std::uint32_t sources = 0;  // a multi-source kernel's sources per call; 0 for the others
     std::uint64_t calls_per_sample = 0;
     PointStats ticks_per_call;  // per section call (timer overhead subtracted, batch-averaged)
+    // Ticks per call in each round of its group (bench_group), 0 where that round's sample was impossible (at or
+    // below the timer's step): a ratio to another point of the group is taken round by round (paired_ratio).
+    std::vector<double> round_ticks;
 };
 
-// Times one section (blocks(), a cipher's crypt(), a multi-source kernel's stripe() over kStripeSources[0]
-// sources) on hot buffers: init once, then batches of calls long enough (>= ~20k ticks) to resolve the TSC's
-// steps; samples until the median is known to ~1 % or the time cap is reached.
+// One kernel at one size, as `--sizes` gives it (per source for a multi-source kernel).
+struct BenchPoint {
+    const Kernel* k = nullptr;
+    std::uint64_t size_bytes = 0;
+};
+
+// Times one section per call (blocks(), a cipher's crypt(), a multi-source kernel's stripe() over
+// kStripeSources[0] sources) of each point on hot buffers, side by side: each point's batch of calls is sized
+// alone (>= ~20k ticks, to resolve the TSC's steps; warming it up), then one batch of every point in turn, in a
+// new random order each round, until every point's median is known to ~1 % (31 samples or more) or the group's
+// time (time_cap_s x points) is spent. A phase of the host (another tenant on the core's other thread, which
+// slowed SSSE3 SHA-256 up to 2.3x for seconds at a time on an AMD Zen 3 VM, 2026-12-01, while SHA-NI held) then falls on every point
+// of the group alike. Results in the order of `points`.
+std::vector<BenchResult> bench_group(const std::vector<BenchPoint>& points, double time_cap_s);
+
+// One point alone (bench_group of one).
 BenchResult bench_kernel(const Kernel& k, std::uint64_t size_bytes, double time_cap_s);
+
+// a's ticks per byte over b's, two points of one bench_group: the median over the rounds both sampled of the
+// ratio within each round, so what the host did in a round cancels; nullopt where they share fewer than 3.
+std::optional<double> paired_ratio(const BenchResult& a, const BenchResult& b);
 
 // What one bench call of a kernel runs, in words, for the table's header: "blocks()" (hashes, MACs, CRCs),
 // "crypt() into a second buffer" (ciphers), stripe() over N sources (RAID6, xor).

@@ -358,6 +358,53 @@ TEST_CASE("bench: a multi-source kernel runs at the size given, per source, and 
     CHECK(s.sources == 0);
 }
 
+TEST_CASE("bench: a group is measured side by side, every point in every round, results in the order asked",
+          "[bench]") {
+    const Kernel* sha = select_kernels({"sha256-generic"}).at(0);
+    const Kernel* xor_sse = select_kernels({"xor-sse"}).at(0);
+    const std::vector<BenchResult> g = bench_group({{sha, 4096}, {xor_sse, 1024}, {sha, 64}}, 0.002);
+    REQUIRE(g.size() == 3);
+    CHECK(g[0].bytes == 4096);
+    CHECK(g[1].sources == kStripeSources[0]);
+    CHECK(g[1].size_bytes == 1024);
+    CHECK(g[2].bytes == 64);
+    // One sample slot per round for each point: a round is one batch of every point in turn.
+    CHECK(g[0].round_ticks.size() >= 5);
+    CHECK(g[1].round_ticks.size() == g[0].round_ticks.size());
+    CHECK(g[2].round_ticks.size() == g[0].round_ticks.size());
+    for (const BenchResult& r : g) {
+        CHECK(std::count_if(r.round_ticks.begin(), r.round_ticks.end(), [](double t) { return t > 0; }) ==
+              static_cast<std::ptrdiff_t>(r.ticks_per_call.samples));
+        CHECK(r.calls_per_sample >= 1);
+    }
+    CHECK(paired_ratio(g[0], g[2]).has_value());
+}
+
+TEST_CASE("bench: a ratio is taken within each round, then its median, rounds either lacks left out", "[bench]") {
+    BenchResult a, b;
+    a.bytes = 1000;
+    b.bytes = 500;
+    // A phase doubles rounds 2-4 of both: the ratio in each round is the same (a per byte = 1.5 x b per byte).
+    a.round_ticks = {300, 300, 600, 600, 600, 0, 300};
+    b.round_ticks = {100, 100, 200, 200, 200, 100, 0};
+    REQUIRE(paired_ratio(a, b).has_value());
+    CHECK(*paired_ratio(a, b) == Approx(1.5));
+    CHECK(*paired_ratio(b, a) == Approx(1 / 1.5));
+    // The median, not the mean: one round a disturbance hit alone moves nothing.
+    a.round_ticks = {300, 300, 3000, 300, 300};
+    b.round_ticks = {100, 100, 100, 100, 100};
+    CHECK(*paired_ratio(a, b) == Approx(1.5));
+    // An even count: the middle two's mean.
+    a.round_ticks = {300, 300, 600, 600};
+    CHECK(*paired_ratio(a, b) == Approx(2.25));
+    // Fewer than 3 rounds in common: no ratio.
+    a.round_ticks = {300, 0, 300, 0};
+    b.round_ticks = {100, 100, 0, 100};
+    CHECK_FALSE(paired_ratio(a, b).has_value());
+    b.bytes = 0;
+    CHECK_FALSE(paired_ratio(a, b).has_value());
+}
+
 TEST_CASE("sweep: the closed loop's extra points are planned once, those the file has never, new series listed",
           "[sweep]") {
     const Kernel* raid = select_kernels({"raid6-sse2"}).at(0);

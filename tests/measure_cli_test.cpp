@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include <catch2/catch.hpp>
@@ -141,6 +142,30 @@ TEST_CASE("CLI verify: an algorithm's constant is judged on the variants the hea
         xor_rows += row["constant"] == "FPUTUNE_XOR_MAX_SOURCES_4K";
     }
     CHECK(xor_rows == 1);
+}
+
+TEST_CASE("CLI bench: an algorithm's kernels and its peer side by side, the ratio to the peer in each row",
+          "[bench][cli]") {
+    const Result r =
+        fputune("bench -k sha256-generic -k sha256-openssl -k crc32c-generic --sizes 64,4KiB --time 0.01 --json");
+    INFO(r.out << r.err);
+    REQUIRE(r.rc == 0);
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    CHECK_THAT(j["context"]["method"].get<std::string>(), Catch::Contains("side by side"));
+    std::map<std::string, std::size_t> rows;
+    for (const auto& row : j["results"]) {
+        ++rows[row["kernel"].get<std::string>()];
+        const std::string k = row["kernel"];
+        if (k == "sha256-openssl") CHECK(row["vs_peer"].get<double>() == Approx(1.0));
+        if (k == "sha256-generic") CHECK(row["vs_peer"].get<double>() > 0);
+        if (k == "crc32c-generic") CHECK(row["vs_peer"].is_null());  // no peer of crc32c asked for
+    }
+    CHECK(rows ==
+          std::map<std::string, std::size_t>{{"crc32c-generic", 2}, {"sha256-generic", 2}, {"sha256-openssl", 2}});
+    // Rows in the order asked: each kernel's sizes together.
+    CHECK(j["results"][0]["kernel"] == "sha256-generic");
+    CHECK(j["results"][1]["kernel"] == "sha256-generic");
+    CHECK(j["results"][1]["bytes"] == 4096);
 }
 
 TEST_CASE("CLI verify and doctor: each mistake is one line and exit 2", "[verify][doctor][cli]") {
