@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench.hpp"
+#include "contention_levels.hpp"
 #include "cli.hpp"
 #include "clock.hpp"
 #include "cpu.hpp"
@@ -34,7 +35,8 @@ struct BenchRow {
 // (bench_group), so a phase of the host falls on all of them and their ratios are taken round by round; the
 // rows come back in the order of `kernels`, then sizes.
 std::vector<BenchRow> measure_rows(const std::vector<const Kernel*>& kernels, const std::vector<std::uint64_t>& sizes,
-                                   double time_cap, std::vector<std::string>& skipped) {
+                                   double time_cap, std::vector<std::string>& skipped,
+                                   std::vector<double>& contention_probes) {
     const bool tty = isatty(STDERR_FILENO);
     std::vector<const Kernel*> runnable;
     for (const Kernel* k : kernels) {
@@ -68,6 +70,9 @@ std::vector<BenchRow> measure_rows(const std::vector<const Kernel*>& kernels, co
                       << std::flush;
         const std::vector<BenchResult> results = bench_group(points, time_cap);
         for (std::size_t j = 0; j < members.size(); ++j) rows[members[j]].r = results[j];
+        if (!results.empty())
+            contention_probes.insert(contention_probes.end(), results[0].round_contention_cycles.begin(),
+                                     results[0].round_contention_cycles.end());
         done += members.size();
     }
     if (tty) std::cerr << "\r" << std::string(70, ' ') << "\r";
@@ -107,6 +112,12 @@ struct BenchContext {
     int cpu = -1;
     double time_cap = 0;
     std::string method;  // what a call runs, per kind of kernel measured (bench.hpp)
+    // The contention probe as each turn began, against its best in this run (lib/contention_levels.hpp).
+    ContentionTrace contention;
+    // A row's level: the median over the turns of its group.
+    double level(const BenchRow& row) const {
+        return median_contention(row.r.round_contention_cycles, contention.best_cycles);
+    }
 };
 
 nlohmann::json opt_json(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); }
@@ -130,6 +141,18 @@ void print_json(const std::vector<BenchRow>& rows, const std::vector<std::string
         // OpenSSL's own capability mask, which puts the openssl peers on one path (README).
         {"openssl_ia32cap", std::getenv("OPENSSL_ia32cap") ? std::getenv("OPENSSL_ia32cap") : ""},
         {"time_cap_s", c.time_cap},
+        {"contention",
+         {{"probes", c.contention.probes},
+          {"best_cycles", c.contention.best_cycles},
+          {"p10", c.contention.p10},
+          {"p50", c.contention.p50},
+          {"p90", c.contention.p90},
+          {"max", c.contention.max},
+          {"contended_above", c.contention.contended_above},
+          {"contended_share", c.contention.contended_share},
+          {"use",
+           "c = the contention probe's time as each turn began / its best in this run; each result's "
+           "contention is the median c of its turns"}}},
         {"method", c.method + " on hot buffers, batches >= 20k ticks, median per call; the kernels of an algorithm "
                               "at a size side by side, one batch of each in turn; vs_peer and vs_linux the "
                               "median of the ratio within each turn"}};
@@ -144,6 +167,7 @@ void print_json(const std::vector<BenchRow>& rows, const std::vector<std::string
              {"size_bytes", row.r.size_bytes},
              {"sources", row.r.sources ? nlohmann::json(row.r.sources) : nlohmann::json(nullptr)},
              {"samples", row.r.ticks_per_call.samples},
+             {"contention", c.level(row) >= 1 ? nlohmann::json(c.level(row)) : nlohmann::json(nullptr)},
              {"ticks_p50", row.r.ticks_per_call.p50},
              {"ticks_p10", row.r.ticks_per_call.p10},
              {"ticks_p90", row.r.ticks_per_call.p90},
@@ -172,6 +196,12 @@ void print_text_head(const std::vector<BenchRow>& rows, const Yardsticks& y, con
                  "# core c/B = TSC c/B x core/TSC; vs peer = TSC c/B / the algorithm's first peer's at the same size, "
                  "the median\n"
                  "# of that ratio within each turn (<1 = faster)\n";
+    if (c.contention.probes)
+        std::cout << fmt::format(
+            "# contention: throughput-bound code ran {:.2f}x its best at p50, {:.2f}x at p90, {:.2f}x at most, "
+            "contended (>= {:.2f}x) in {:.0f} % of {} turns (c: a row's median; what else ran on the core)\n",
+            c.contention.p50, c.contention.p90, c.contention.max, c.contention.contended_above,
+            100 * c.contention.contended_share, c.contention.probes);
     if (y.any_linux())
         std::cout << "# vs linux = TSC c/B / that of the kernel's own code of the same name, <name>-linux, at the same "
                      "size, turn by turn (<1 = ours faster)\n";
@@ -182,7 +212,8 @@ void print_text_head(const std::vector<BenchRow>& rows, const Yardsticks& y, con
             kStripeSources[0]);
     std::cout << fmt::format("{:<24} {:>9} {:>10} {:>7} {:>9} {:>8} {:>8}", "kernel", "bytes", "TSC c/B", "+-%",
                              "core c/B", "GB/s", "vs peer")
-              << (!y.any_linux() ? "" : fmt::format(" {:>8}", "vs linux")) << fmt::format(" {:>8}\n", "samples");
+              << (!y.any_linux() ? "" : fmt::format(" {:>8}", "vs linux"))
+              << fmt::format(" {:>5} {:>8}\n", "c", "samples");
 }
 
 void print_text(const std::vector<BenchRow>& rows, const std::vector<std::string>& skipped, const Yardsticks& y,
@@ -201,7 +232,8 @@ void print_text(const std::vector<BenchRow>& rows, const std::vector<std::string
                                  100 * row.r.ticks_per_call.rel_ci50, cpb * c.ratio.best,
                                  row.r.bytes / (row.r.ticks_per_call.p50 / c.tsc.hz) / 1e9, ratio(y.vs_peer(row)))
                   << (!y.any_linux() ? "" : fmt::format(" {:>8}", ratio(y.vs_linux(row))))
-                  << fmt::format(" {:>8}{}\n", row.r.ticks_per_call.samples, unstable);
+                  << fmt::format(" {:>5} {:>8}{}\n", c.level(row) >= 1 ? fmt::format("{:.2f}", c.level(row)) : "-",
+                                 row.r.ticks_per_call.samples, unstable);
     }
     for (const auto& s : skipped) std::cout << "# skipped " << s << "\n";
 }
@@ -234,7 +266,9 @@ int run_bench(const Args& args) {
     c.ratio = measure_core_per_tsc();
     c.id = cpu_identity();
     std::vector<std::string> skipped;
-    const std::vector<BenchRow> rows = measure_rows(kernels, sizes, c.time_cap, skipped);
+    std::vector<double> probes;
+    const std::vector<BenchRow> rows = measure_rows(kernels, sizes, c.time_cap, skipped, probes);
+    c.contention = summarise_contention(probes);
     const Yardsticks y(rows);
     for (const BenchRow& row : rows)
         if (c.method.find(bench_call(*row.k)) == std::string::npos)

@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "clock.hpp"
+#include "sampler.hpp"
 #include "stats.hpp"
 
 namespace fputune {
@@ -125,15 +126,19 @@ std::vector<BenchResult> bench_group(const std::vector<BenchPoint>& points, doub
     for (auto& p : ps) p->size_batch();
     const std::size_t n = ps.size();
     const std::uint64_t cap_ticks = static_cast<std::uint64_t>(time_cap_s * static_cast<double>(n) * tsc_info().hz);
-    // The timer's overhead moves within seconds: probed beside the samples, about every 8 of them.
-    const std::size_t probe_every = std::max<std::size_t>(1, 8 / std::max<std::size_t>(n, 1));
     std::vector<std::size_t> order(n);
     std::iota(order.begin(), order.end(), std::size_t{0});
     std::mt19937_64 shuffle_rng(2);
     const std::uint64_t start = tsc_begin();
-    TimerProbe timer = probe_timer();
+    // Each turn begins with a calibration: the timer's overhead (it moves within seconds) and the contention
+    // probe, whose level says what else ran on the core while the turn's batches did.
+    const Calibration first = calibrate_now(0);
+    const double ratio_floor = 0.8 * first.core_per_tsc;  // a ratio probe below it was interrupted
+    std::vector<double> contention;
     for (std::size_t round = 0; n > 0; ++round) {
-        if (round % probe_every == probe_every - 1) timer = probe_timer();
+        const Calibration cal = round == 0 ? first : calibrate_now(ratio_floor);
+        const TimerProbe timer{cal.overhead_ticks, cal.step_ticks};
+        contention.push_back(cal.contention_cycles);
         std::shuffle(order.begin(), order.end(), shuffle_rng);
         for (std::size_t i : order) {
             Prepared& p = *ps[i];
@@ -155,6 +160,7 @@ std::vector<BenchResult> bench_group(const std::vector<BenchPoint>& points, doub
     std::vector<BenchResult> out;
     for (auto& p : ps) {
         p->result.ticks_per_call = summarize(p->samples);
+        p->result.round_contention_cycles = contention;
         out.push_back(p->result);
     }
     return out;

@@ -20,6 +20,9 @@ struct BenchResult {
     // Ticks per call in each round of its group (bench_group), 0 where that round's sample was impossible (at or
     // below the timer's step): a ratio to another point of the group is taken round by round (paired_ratio).
     std::vector<double> round_ticks;
+    // The contention probe (clock.hpp probe_contention_ticks) as each round began, core cycles (0: not probed),
+    // one per round, the same for every point of the group: lib/contention_levels.hpp turns them into levels.
+    std::vector<double> round_contention_cycles;
 };
 
 // One kernel at one size, as `--sizes` gives it (per source for a multi-source kernel).

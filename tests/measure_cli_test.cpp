@@ -152,6 +152,9 @@ TEST_CASE("CLI bench: an algorithm's kernels and its peer side by side, the rati
     REQUIRE(r.rc == 0);
     const nlohmann::json j = nlohmann::json::parse(r.out);
     CHECK_THAT(j["context"]["method"].get<std::string>(), Catch::Contains("side by side"));
+    // What else ran on the core: the contention probe as each turn began, over the run and per row.
+    CHECK(j["context"]["contention"]["probes"].get<int>() >= 5);
+    CHECK(j["context"]["contention"]["p50"].get<double>() >= 1);
     std::map<std::string, std::size_t> rows;
     for (const auto& row : j["results"]) {
         ++rows[row["kernel"].get<std::string>()];
@@ -159,6 +162,7 @@ TEST_CASE("CLI bench: an algorithm's kernels and its peer side by side, the rati
         if (k == "sha256-openssl") CHECK(row["vs_peer"].get<double>() == Approx(1.0));
         if (k == "sha256-generic") CHECK(row["vs_peer"].get<double>() > 0);
         if (k == "crc32c-generic") CHECK(row["vs_peer"].is_null());  // no peer of crc32c asked for
+        CHECK((row["contention"].is_null() || row["contention"].get<double>() >= 1));
     }
     CHECK(rows ==
           std::map<std::string, std::size_t>{{"crc32c-generic", 2}, {"sha256-generic", 2}, {"sha256-openssl", 2}});
