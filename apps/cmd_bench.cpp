@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "bench.hpp"
@@ -112,6 +113,7 @@ struct BenchContext {
     int cpu = -1;
     double time_cap = 0;
     std::string method;  // what a call runs, per kind of kernel measured (bench.hpp)
+    std::vector<std::string> peers_added;  // measured beside the kernels -k selected (add_peers)
     // The contention probe as each turn began, against its best in this run (lib/contention_levels.hpp).
     ContentionTrace contention;
     // A row's level: the median over the turns of its group.
@@ -119,6 +121,28 @@ struct BenchContext {
         return median_contention(row.r.round_contention_cycles, contention.best_cycles);
     }
 };
+
+// The yardstick of each algorithm -k selected a kernel of but no peer of: its first peer this CPU runs (the one
+// vs peer divides by), added to `kernels` in the registry's order. Their names.
+std::vector<std::string> add_peers(std::vector<const Kernel*>& kernels) {
+    std::vector<std::string> added;
+    for (const Kernel* k : all_kernels()) {
+        if (!is_peer(*k) || missing_features(*k, usable_features())) continue;
+        const auto of_algorithm = [&](const Kernel* x) { return std::string_view(x->algorithm) == k->algorithm; };
+        const bool wanted = std::any_of(kernels.begin(), kernels.end(), of_algorithm);
+        const bool has_peer = std::any_of(kernels.begin(), kernels.end(),
+                                          [&](const Kernel* x) { return of_algorithm(x) && is_peer(*x); });
+        if (!wanted || has_peer) continue;
+        kernels.push_back(k);
+        added.push_back(k->name);
+    }
+    if (added.empty()) return added;
+    std::vector<const Kernel*> ordered;
+    for (const Kernel* k : all_kernels())
+        if (std::find(kernels.begin(), kernels.end(), k) != kernels.end()) ordered.push_back(k);
+    kernels = std::move(ordered);
+    return added;
+}
 
 nlohmann::json opt_json(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); }
 
@@ -141,6 +165,7 @@ void print_json(const std::vector<BenchRow>& rows, const std::vector<std::string
         // OpenSSL's own capability mask, which puts the openssl peers on one path (README).
         {"openssl_ia32cap", std::getenv("OPENSSL_ia32cap") ? std::getenv("OPENSSL_ia32cap") : ""},
         {"time_cap_s", c.time_cap},
+        {"peers_added", c.peers_added},
         {"contention",
          {{"probes", c.contention.probes},
           {"best_cycles", c.contention.best_cycles},
@@ -196,6 +221,9 @@ void print_text_head(const std::vector<BenchRow>& rows, const Yardsticks& y, con
                  "# core c/B = TSC c/B x core/TSC; vs peer = TSC c/B / the algorithm's first peer's at the same size, "
                  "the median\n"
                  "# of that ratio within each turn (<1 = faster)\n";
+    if (!c.peers_added.empty())
+        std::cout << "# peers measured beside the kernels -k selected, the yardsticks of vs peer (--no-peers: none): "
+                  << fmt::format("{}", fmt::join(c.peers_added, ", ")) << "\n";
     if (c.contention.probes)
         std::cout << fmt::format(
             "# contention: throughput-bound code ran {:.2f}x its best at p50, {:.2f}x at p90, {:.2f}x at most, "
@@ -247,9 +275,12 @@ int run_bench(const Args& args) {
         "sizes", po::value<std::string>()->default_value("64,256,1KiB,4KiB,16KiB,64KiB"),
         "bytes per call, comma-separated (1 B .. 1 GiB)")("time", po::value<double>()->default_value(0.15, "0.15"),
                                                           "time cap per point in seconds")(
-        "cpu", po::value<int>(), "pin to this CPU (default: the last allowed)")("json", "print JSON");
+        "cpu", po::value<int>(), "pin to this CPU (default: the last allowed)")(
+        "no-peers", "with -k: only the kernels it selects (else each one's peer is measured beside it, for vs peer)")(
+        "json", "print JSON");
     po::variables_map vm;
-    if (!parse("bench", "[-k GLOB]... [--sizes LIST] [--json] [--disable FEATURES]", desc, args, vm)) return kExitOk;
+    if (!parse("bench", "[-k GLOB]... [--no-peers] [--sizes LIST] [--json] [--disable FEATURES]", desc, args, vm))
+        return kExitOk;
     std::vector<std::uint64_t> sizes;
     try {
         sizes = parse_size_list(vm["sizes"].as<std::string>(), 1ull << 30, "--sizes");
@@ -260,7 +291,8 @@ int run_bench(const Args& args) {
     c.time_cap = vm["time"].as<double>();
     if (!(c.time_cap > 0 && c.time_cap <= 60))
         throw UsageError(fmt::format("--time {}: must be > 0 and <= 60 seconds", c.time_cap));
-    const std::vector<const Kernel*> kernels = selected_kernels(vm);
+    std::vector<const Kernel*> kernels = selected_kernels(vm);
+    if (vm.count("kernel") && !vm.count("no-peers")) c.peers_added = add_peers(kernels);
     c.cpu = pin_cpu(vm);
     c.tsc = tsc_info();
     c.ratio = measure_core_per_tsc();

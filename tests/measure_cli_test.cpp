@@ -146,8 +146,8 @@ TEST_CASE("CLI verify: an algorithm's constant is judged on the variants the hea
 
 TEST_CASE("CLI bench: an algorithm's kernels and its peer side by side, the ratio to the peer in each row",
           "[bench][cli]") {
-    const Result r =
-        fputune("bench -k sha256-generic -k sha256-openssl -k crc32c-generic --sizes 64,4KiB --time 0.01 --json");
+    const Result r = fputune(
+        "bench -k sha256-generic -k sha256-openssl -k crc32c-generic --no-peers --sizes 64,4KiB --time 0.01 --json");
     INFO(r.out << r.err);
     REQUIRE(r.rc == 0);
     const nlohmann::json j = nlohmann::json::parse(r.out);
@@ -170,6 +170,27 @@ TEST_CASE("CLI bench: an algorithm's kernels and its peer side by side, the rati
     CHECK(j["results"][0]["kernel"] == "sha256-generic");
     CHECK(j["results"][1]["kernel"] == "sha256-generic");
     CHECK(j["results"][1]["bytes"] == 4096);
+}
+
+TEST_CASE("CLI bench: -k without a peer measures the algorithm's peer beside it and says so, --no-peers does not",
+          "[bench][cli]") {
+    const Result r = fputune("bench -k sha256-generic --sizes 64 --time 0.01 --json");
+    INFO(r.out << r.err);
+    REQUIRE(r.rc == 0);
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    REQUIRE(j["context"]["peers_added"].size() == 1);
+    const std::string peer = j["context"]["peers_added"][0];
+    CHECK_THAT(peer, Catch::StartsWith("sha256-"));
+    REQUIRE(j["results"].size() == 2);
+    for (const auto& row : j["results"]) CHECK(row["vs_peer"].is_number());
+    const Result text = fputune("bench -k sha256-generic --sizes 64 --time 0.01");
+    CHECK_THAT(text.out, Catch::Contains("peers measured beside the kernels -k selected") && Catch::Contains(peer));
+    const Result alone = fputune("bench -k sha256-generic --no-peers --sizes 64 --time 0.01 --json");
+    REQUIRE(alone.rc == 0);
+    const nlohmann::json a = nlohmann::json::parse(alone.out);
+    CHECK(a["context"]["peers_added"].empty());
+    REQUIRE(a["results"].size() == 1);
+    CHECK(a["results"][0]["vs_peer"].is_null());
 }
 
 TEST_CASE("CLI verify and doctor: each mistake is one line and exit 2", "[verify][doctor][cli]") {
