@@ -472,6 +472,7 @@ struct BenchRow {
     std::string kernel, algorithm;
     std::uint64_t bytes = 0;
     double cpb = 0, rel_ci50 = 0;
+    double contention = 0;  // the median level of the turns it ran in (0: unknown, an older file)
 };
 
 std::vector<BenchRow> bench_rows(const json& j, const std::string& path, CompareSide& side) {
@@ -491,9 +492,13 @@ std::vector<BenchRow> bench_rows(const json& j, const std::string& path, Compare
         side.tool_version = c.value("tool_version", "");
         side.tool_commit = c.value("tool_commit", "");
         side.masked_features = c.value("masked_features", "");
+        if (const auto k = c.find("contention");
+            k != c.end() && k->is_object() && k->contains("p50") && (*k)["p50"].is_number())
+            side.contention = (*k)["p50"].get<double>();
         for (const auto& x : j.at("results")) {
             BenchRow b{x.at("kernel").get<std::string>(), x.value("algorithm", ""), x.at("bytes").get<std::uint64_t>(),
                        x.at("core_cycles_per_byte").get<double>(), x.value("rel_ci50", 0.0)};
+            if (const auto c = x.find("contention"); c != x.end() && c->is_number()) b.contention = c->get<double>();
             if (!(b.cpb > 0) || !std::isfinite(b.cpb) || !(b.rel_ci50 >= 0))
                 throw fail(fmt::format("malformed bench file: {} at {} B has core_cycles_per_byte {} (must be > 0)",
                                        b.kernel, b.bytes, b.cpb));
@@ -530,7 +535,11 @@ CompareResult compare_bench(const json& a, const std::string& path_a, const json
         row.bytes = x.bytes;
         const Estimate ea{x.cpb, x.cpb * (1 - x.rel_ci50), x.cpb * (1 + x.rel_ci50)};
         const Estimate eb{y.cpb, y.cpb * (1 - y.rel_ci50), y.cpb * (1 + y.rel_ci50)};
-        row.p50_cpb = compare_estimates(ea, eb, ea.value, eb.value, true, o);
+        // What else ran on the core in each file's turns: no sensitivity is known to a bench, so as a sweep's row
+        // with none (contention_widening), anywhere from immune to as exposed as the probe.
+        row.contention_se =
+            contention_widening(CacheModel{}, x.contention, CacheModel{}, y.contention, row.contention_basis, 1);
+        row.p50_cpb = compare_estimates(ea, eb, ea.value, eb.value, true, o, row.contention_se);
         row.bound_cpb = not_compared("a bench file has no bound line");
         row.limit = not_compared("a bench file has no limit");
         summarise(row);

@@ -215,6 +215,33 @@ TEST_CASE("compare bench files: per kernel and size, p50 only", "[compare]") {
     CHECK_THROWS_WITH(compare_bench(broken, "broken.json", broken, "broken.json", o), Catch::Contains("must be > 0"));
 }
 
+TEST_CASE("compare bench files: a row whose turns met other contention in the two files is widened by it",
+          "[compare]") {
+    const CompareOptions o = compare_options();
+    auto at = [](double cpb, double level) {
+        nlohmann::json j = bench_json("A", cpb, 0.005);
+        j["context"]["contention"] = {{"probes", 96}, {"p50", level}, {"p90", level}, {"contended_share", 0}};
+        for (auto& row : j["results"]) row["contention"] = level;
+        return j;
+    };
+    // A neighbour took the core in B's turns (c 1.9) and the row ran 1.5x as long: the contention explains it.
+    CompareResult r = compare_bench(at(1.0, 1.0), "a.json", at(1.5, 1.9), "b.json", o);
+    REQUIRE(r.rows.size() == 2);
+    CHECK(r.b.contention == Approx(1.9));
+    CHECK(r.rows[1].contention_se == Approx(0.9 / 1.959963984540054));
+    CHECK_THAT(r.rows[1].contention_basis, Catch::Contains("c 1.00 in A, 1.90 in B"));
+    CHECK_FALSE(r.rows[1].changed());
+    CHECK(regressions(r, 5).empty());
+    // The same move at the same level is the code's.
+    r = compare_bench(at(1.0, 1.0), "a.json", at(1.5, 1.0), "b.json", o);
+    CHECK(r.rows[1].contention_se == 0);
+    CHECK(r.rows[1].p50_cpb.verdict == "slower");
+    // An older file (no levels): as before, nothing widened.
+    r = compare_bench(bench_json("A", 1.0, 0.005), "a.json", at(1.5, 1.9), "b.json", o);
+    CHECK(r.rows[1].contention_se == 0);
+    CHECK(r.rows[1].changed());
+}
+
 TEST_CASE("CLI: compare the committed machines, the same file, bench files - exit 0 unless --fail-on-regression",
           "[compare][cli]") {
     const std::string zen5 = source_file("data/machines/zen5-turin-vm-2026-11-30.json");
