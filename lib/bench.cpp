@@ -143,6 +143,9 @@ std::vector<BenchResult> bench_group(const std::vector<BenchPoint>& points, doub
         for (std::size_t i : order) {
             Prepared& p = *ps[i];
             const double batch = static_cast<double>(p.result.calls_per_sample);
+            // One call untimed first: the points before it in the turn evicted its buffers, and a bench is of
+            // hot buffers, as it was when each point was timed alone.
+            p.call();
             const double corrected = static_cast<double>(p.time_batch()) - timer.overhead_ticks;
             // At or below the timer's step: impossible, a round without this point's sample.
             const double per_call = corrected > timer.step_ticks ? corrected / batch : 0;
