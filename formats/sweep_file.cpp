@@ -144,17 +144,6 @@ void read_point_contention(const json& p, const jsonc::Path& at, SectionPoint& p
     }
 }
 
-json contention_json(const ContentionTrace& c) {
-    return {{"probes", c.probes},
-            {"best_cycles", c.best_cycles},
-            {"level", {{"p10", c.p10}, {"p50", c.p50}, {"p90", c.p90}, {"max", c.max}}},
-            {"contended_share", c.contended_share},
-            {"contended_above", c.contended_above},
-            {"use",
-             "c = the contention probe's time (8 SSE2 and 4 scalar independent integer chains) / its best in the "
-             "sweep, probed at every calibration; each point and round records the median c of its samples"}};
-}
-
 ContentionTrace contention_from(const json& j, const jsonc::Path& at) {
     using namespace jsonc;
     object(j, at);
@@ -231,7 +220,11 @@ void write_measurement_record(json& j, const SweepFile& f) {
                           {"detail", d.detail}});
     if (f.sampling.rounds || !f.disturbances.empty()) j["disturbances"] = events;
     if (!f.doctor.is_null()) j["doctor"] = f.doctor;
-    if (f.contention.probes) j["contention"] = contention_json(f.contention);
+    if (f.contention.probes)
+        j["contention"] = contention_json(
+            f.contention,
+            "c = the contention probe's time (8 SSE2 and 4 scalar independent integer chains) / its best in the sweep, "
+            "probed at every calibration; each point and round records the median c of its samples");
     if (f.memory.probes) j["memory"] = memory_json(f.memory);
     if (f.closed_loop.is_object()) j["closed_loop"] = f.closed_loop;
     if (f.cold_buffer.bytes) {
@@ -353,6 +346,15 @@ bool possible(const PointStats& s) {
 }
 
 }  // namespace
+
+nlohmann::json contention_json(const ContentionTrace& c, std::string_view use) {
+    return {{"probes", c.probes},
+            {"best_cycles", c.best_cycles},
+            {"level", {{"p10", c.p10}, {"p50", c.p50}, {"p90", c.p90}, {"max", c.max}}},
+            {"contended_share", c.contended_share},
+            {"contended_above", c.contended_above},
+            {"use", use}};
+}
 
 namespace {
 constexpr std::uint32_t kMaxSources = 1u << 16;  // sources of a multi-source series, as read

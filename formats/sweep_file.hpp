@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -60,6 +61,9 @@ struct ContentionTrace {
     double contended_share = 0;  // share of calibrations with c >= contended_above
     double contended_above = 0;
 };
+// As a sweep file (and a bench file) states it: probes, best_cycles, level {p10, p50, p90, max},
+// contended_share, contended_above, and `use`, in words, what c is there.
+nlohmann::json contention_json(const ContentionTrace& c, std::string_view use);
 
 // The memory probe (a read of `bytes` in no cache, lib/clock.hpp), in a block as each round began: how long
 // the host's memory took while the sweep ran, in TSC ticks (time, not core cycles: DRAM does not run at the

@@ -492,9 +492,10 @@ std::vector<BenchRow> bench_rows(const json& j, const std::string& path, Compare
         side.tool_version = c.value("tool_version", "");
         side.tool_commit = c.value("tool_commit", "");
         side.masked_features = c.value("masked_features", "");
-        if (const auto k = c.find("contention");
-            k != c.end() && k->is_object() && k->contains("p50") && (*k)["p50"].is_number())
-            side.contention = (*k)["p50"].get<double>();
+        // As a sweep file states it (contention_json): the median level under "level".
+        if (const auto k = c.find("contention"); k != c.end() && k->is_object() && k->contains("level") &&
+                                                 (*k)["level"].is_object() && (*k)["level"].value("p50", 0.0) >= 1)
+            side.contention = (*k)["level"]["p50"].get<double>();
         for (const auto& x : j.at("results")) {
             BenchRow b{x.at("kernel").get<std::string>(), x.value("algorithm", ""), x.at("bytes").get<std::uint64_t>(),
                        x.at("core_cycles_per_byte").get<double>(), x.value("rel_ci50", 0.0)};

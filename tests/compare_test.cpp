@@ -220,7 +220,8 @@ TEST_CASE("compare bench files: a row whose turns met other contention in the tw
     const CompareOptions o = compare_options();
     auto at = [](double cpb, double level) {
         nlohmann::json j = bench_json("A", cpb, 0.005);
-        j["context"]["contention"] = {{"probes", 96}, {"p50", level}, {"p90", level}, {"contended_share", 0}};
+        j["context"]["contention"] = {
+            {"probes", 96}, {"level", {{"p50", level}, {"p90", level}}}, {"contended_share", 0}};
         for (auto& row : j["results"]) row["contention"] = level;
         return j;
     };

@@ -154,7 +154,7 @@ TEST_CASE("CLI bench: an algorithm's kernels and its peer side by side, the rati
     CHECK_THAT(j["context"]["method"].get<std::string>(), Catch::Contains("side by side"));
     // What else ran on the core: the contention probe as each turn began, over the run and per row.
     CHECK(j["context"]["contention"]["probes"].get<int>() >= 5);
-    CHECK(j["context"]["contention"]["p50"].get<double>() >= 1);
+    CHECK(j["context"]["contention"]["level"]["p50"].get<double>() >= 1);
     std::map<std::string, std::size_t> rows;
     for (const auto& row : j["results"]) {
         ++rows[row["kernel"].get<std::string>()];
