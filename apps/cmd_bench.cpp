@@ -166,9 +166,10 @@ void print_json(const std::vector<BenchRow>& rows, const std::vector<std::string
         {"openssl_ia32cap", std::getenv("OPENSSL_ia32cap") ? std::getenv("OPENSSL_ia32cap") : ""},
         {"time_cap_s", c.time_cap},
         {"peers_added", c.peers_added},
-        {"contention", contention_json(c.contention, "c = the contention probe's time as each turn began / its best "
-                                                     "in this run; each result's contention is the median c of its "
-                                                     "turns")},
+        {"contention", contention_json(c.contention,
+                                       "c = the contention probe's time as each turn began / its best "
+                                       "in this run; each result's contention is the median c of its "
+                                       "turns")},
         {"method", c.method + " on hot buffers, batches >= 20k ticks, median per call; the kernels of an algorithm "
                               "at a size side by side, one batch of each in turn; vs_peer and vs_linux the "
                               "median of the ratio within each turn"}};
