@@ -116,9 +116,10 @@ struct BenchContext {
     std::vector<std::string> peers_added;  // measured beside the kernels -k selected (add_peers)
     // The contention probe as each turn began, against its best in this run (lib/contention_levels.hpp).
     ContentionTrace contention;
-    // A row's level: the median over the turns of its group.
-    double level(const BenchRow& row) const {
-        return median_contention(row.r.round_contention_cycles, contention.best_cycles);
+    // A row's level: the median over the turns of its group (none where no probe was known).
+    std::optional<double> level(const BenchRow& row) const {
+        const double c = median_contention(row.r.round_contention_cycles, contention.best_cycles);
+        return c >= 1 ? std::optional<double>(c) : std::nullopt;
     }
 };
 
@@ -176,23 +177,22 @@ void print_json(const std::vector<BenchRow>& rows, const std::vector<std::string
     j["results"] = nlohmann::json::array();
     for (const BenchRow& row : rows) {
         const double cpb = row.r.ticks_per_call.p50 / row.r.bytes;
-        j["results"].push_back(
-            {{"kernel", row.k->name},
-             {"algorithm", row.k->algorithm},
-             {"provider", row.k->provider},
-             {"bytes", row.r.bytes},
-             {"size_bytes", row.r.size_bytes},
-             {"sources", row.r.sources ? nlohmann::json(row.r.sources) : nlohmann::json(nullptr)},
-             {"samples", row.r.ticks_per_call.samples},
-             {"contention", c.level(row) >= 1 ? nlohmann::json(c.level(row)) : nlohmann::json(nullptr)},
-             {"ticks_p50", row.r.ticks_per_call.p50},
-             {"ticks_p10", row.r.ticks_per_call.p10},
-             {"ticks_p90", row.r.ticks_per_call.p90},
-             {"rel_ci50", row.r.ticks_per_call.rel_ci50},
-             {"tsc_cycles_per_byte", cpb},
-             {"core_cycles_per_byte", cpb * c.ratio.best},
-             {"gb_per_s", row.r.bytes / (row.r.ticks_per_call.p50 / c.tsc.hz) / 1e9},
-             {"vs_peer", opt_json(y.vs_peer(row))}});
+        j["results"].push_back({{"kernel", row.k->name},
+                                {"algorithm", row.k->algorithm},
+                                {"provider", row.k->provider},
+                                {"bytes", row.r.bytes},
+                                {"size_bytes", row.r.size_bytes},
+                                {"sources", row.r.sources ? nlohmann::json(row.r.sources) : nlohmann::json(nullptr)},
+                                {"samples", row.r.ticks_per_call.samples},
+                                {"contention", opt_json(c.level(row))},
+                                {"ticks_p50", row.r.ticks_per_call.p50},
+                                {"ticks_p10", row.r.ticks_per_call.p10},
+                                {"ticks_p90", row.r.ticks_per_call.p90},
+                                {"rel_ci50", row.r.ticks_per_call.rel_ci50},
+                                {"tsc_cycles_per_byte", cpb},
+                                {"core_cycles_per_byte", cpb * c.ratio.best},
+                                {"gb_per_s", row.r.bytes / (row.r.ticks_per_call.p50 / c.tsc.hz) / 1e9},
+                                {"vs_peer", opt_json(y.vs_peer(row))}});
         if (y.any_linux()) j["results"].back()["vs_linux"] = opt_json(y.vs_linux(row));
     }
     j["skipped"] = skipped;
@@ -252,8 +252,7 @@ void print_text(const std::vector<BenchRow>& rows, const std::vector<std::string
                                  100 * row.r.ticks_per_call.rel_ci50, cpb * c.ratio.best,
                                  row.r.bytes / (row.r.ticks_per_call.p50 / c.tsc.hz) / 1e9, ratio(y.vs_peer(row)))
                   << (!y.any_linux() ? "" : fmt::format(" {:>8}", ratio(y.vs_linux(row))))
-                  << fmt::format(" {:>5} {:>8}{}\n", c.level(row) >= 1 ? fmt::format("{:.2f}", c.level(row)) : "-",
-                                 row.r.ticks_per_call.samples, unstable);
+                  << fmt::format(" {:>5} {:>8}{}\n", ratio(c.level(row)), row.r.ticks_per_call.samples, unstable);
     }
     for (const auto& s : skipped) std::cout << "# skipped " << s << "\n";
 }
