@@ -37,7 +37,7 @@ struct BenchRow {
 // rows come back in the order of `kernels`, then sizes.
 std::vector<BenchRow> measure_rows(const std::vector<const Kernel*>& kernels, const std::vector<std::uint64_t>& sizes,
                                    double time_cap, std::vector<std::string>& skipped,
-                                   std::vector<double>& contention_probes) {
+                                   std::vector<double>& contention_probes, std::vector<double>& turn_ratios) {
     const bool tty = isatty(STDERR_FILENO);
     std::vector<const Kernel*> runnable;
     for (const Kernel* k : kernels) {
@@ -74,6 +74,9 @@ std::vector<BenchRow> measure_rows(const std::vector<const Kernel*>& kernels, co
         if (!results.empty())
             contention_probes.insert(contention_probes.end(), results[0].round_contention_cycles.begin(),
                                      results[0].round_contention_cycles.end());
+        if (!results.empty())
+            for (double r : results[0].round_core_per_tsc)
+                if (r > 0) turn_ratios.push_back(r);
         done += members.size();
     }
     if (tty) std::cerr << "\r" << std::string(70, ' ') << "\r";
@@ -116,6 +119,17 @@ struct BenchContext {
     std::vector<std::string> peers_added;  // measured beside the kernels -k selected (add_peers)
     // The contention probe as each turn began, against its best in this run (lib/contention_levels.hpp).
     ContentionTrace contention;
+    // The core/TSC ratio as each turn began (the accepted probes), sorted.
+    std::vector<double> turn_ratios;
+    double turn_ratio(double q) const {
+        return turn_ratios.empty() ? 0 : turn_ratios[static_cast<std::size_t>(q * (turn_ratios.size() - 1) + 0.5)];
+    }
+    // A row's core cycles per byte: its turns' ticks each times that turn's ratio (the host moves the core clock
+    // within seconds), or with too few ratios the run's.
+    double core_cpb(const BenchRow& row) const {
+        const auto cycles = core_cycles_per_call(row.r);
+        return (cycles ? *cycles : row.r.ticks_per_call.p50 * ratio.best) / static_cast<double>(row.r.bytes);
+    }
     // A row's level: the median over the turns of its group (none where no probe was known).
     std::optional<double> level(const BenchRow& row) const {
         const double c = median_contention(row.r.round_contention_cycles, contention.best_cycles);
@@ -159,6 +173,16 @@ void print_json(const std::vector<BenchRow>& rows, const std::vector<std::string
         {"tsc_source", c.tsc.source},
         {"core_per_tsc", c.ratio.best},
         {"core_per_tsc_spread", c.ratio.spread()},
+        {"core_per_tsc_turns",
+         {{"turns", c.turn_ratios.size()},
+          {"use",
+           "the ratio as each turn began; a result's core_cycles_per_byte is its turns' ticks each times "
+           "that turn's ratio"},
+          {"p10", c.turn_ratio(0.1)},
+          {"p50", c.turn_ratio(0.5)},
+          {"p90", c.turn_ratio(0.9)},
+          {"min", c.turn_ratio(0)},
+          {"max", c.turn_ratio(1)}}},
         {"tool_version", tool_version()},
         {"tool_commit", tool_commit()},
         {"date", utc_now_iso8601()},
@@ -190,7 +214,7 @@ void print_json(const std::vector<BenchRow>& rows, const std::vector<std::string
                                 {"ticks_p90", row.r.ticks_per_call.p90},
                                 {"rel_ci50", row.r.ticks_per_call.rel_ci50},
                                 {"tsc_cycles_per_byte", cpb},
-                                {"core_cycles_per_byte", cpb * c.ratio.best},
+                                {"core_cycles_per_byte", c.core_cpb(row)},
                                 {"gb_per_s", row.r.bytes / (row.r.ticks_per_call.p50 / c.tsc.hz) / 1e9},
                                 {"vs_peer", opt_json(y.vs_peer(row))}});
         if (y.any_linux()) j["results"].back()["vs_linux"] = opt_json(y.vs_linux(row));
@@ -210,9 +234,16 @@ void print_text_head(const std::vector<BenchRow>& rows, const Yardsticks& y, con
                  "# median per call of batches >= 20k ticks; +-% = 95% CI of the median; the kernels of an algorithm "
                  "at a size\n"
                  "# run side by side, one batch of each in turn, so a phase of the host falls on all of them;\n"
-                 "# core c/B = TSC c/B x core/TSC; vs peer = TSC c/B / the algorithm's first peer's at the same size, "
-                 "the median\n"
-                 "# of that ratio within each turn (<1 = faster)\n";
+                 "# core c/B = the median over its turns of TSC cycles x that turn's core/TSC, per byte; vs peer = TSC "
+                 "c/B / the\n"
+                 "# algorithm's first peer's at the same size, the median of that ratio within each turn (<1 = "
+                 "faster)\n";
+    if (!c.turn_ratios.empty())
+        std::cout << fmt::format(
+            "# core/TSC as the turns began: {:.3f} at p50, {:.3f}-{:.3f} p10-p90, {:.3f}-{:.3f} in all ({} turns; the "
+            "host moves the core clock)\n",
+            c.turn_ratio(0.5), c.turn_ratio(0.1), c.turn_ratio(0.9), c.turn_ratio(0), c.turn_ratio(1),
+            c.turn_ratios.size());
     if (!c.peers_added.empty())
         std::cout << "# peers measured beside the kernels -k selected, the yardsticks of vs peer (--no-peers: none): "
                   << fmt::format("{}", fmt::join(c.peers_added, ", ")) << "\n";
@@ -249,7 +280,7 @@ void print_text(const std::vector<BenchRow>& rows, const std::vector<std::string
         const std::string bytes =
             row.r.sources ? fmt::format("{}x{}", row.r.sources, row.r.size_bytes) : fmt::format("{}", row.r.bytes);
         std::cout << fmt::format("{:<24} {:>9} {:>10.3f} {:>7.1f} {:>9.3f} {:>8.2f} {:>8}", row.k->name, bytes, cpb,
-                                 100 * row.r.ticks_per_call.rel_ci50, cpb * c.ratio.best,
+                                 100 * row.r.ticks_per_call.rel_ci50, c.core_cpb(row),
                                  row.r.bytes / (row.r.ticks_per_call.p50 / c.tsc.hz) / 1e9, ratio(y.vs_peer(row)))
                   << (!y.any_linux() ? "" : fmt::format(" {:>8}", ratio(y.vs_linux(row))))
                   << fmt::format(" {:>5} {:>8}{}\n", ratio(c.level(row)), row.r.ticks_per_call.samples, unstable);
@@ -290,7 +321,8 @@ int run_bench(const Args& args) {
     c.id = cpu_identity();
     std::vector<std::string> skipped;
     std::vector<double> probes;
-    const std::vector<BenchRow> rows = measure_rows(kernels, sizes, c.time_cap, skipped, probes);
+    const std::vector<BenchRow> rows = measure_rows(kernels, sizes, c.time_cap, skipped, probes, c.turn_ratios);
+    std::sort(c.turn_ratios.begin(), c.turn_ratios.end());
     c.contention = summarise_contention(probes);
     const Yardsticks y(rows);
     for (const BenchRow& row : rows)

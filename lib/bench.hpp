@@ -23,6 +23,10 @@ struct BenchResult {
     // The contention probe (clock.hpp probe_contention_ticks) as each round began, core cycles (0: not probed),
     // one per round, the same for every point of the group: lib/contention_levels.hpp turns them into levels.
     std::vector<double> round_contention_cycles;
+    // The core/TSC ratio as each round began (0: its probe was rejected), the same for every point of the group:
+    // the host moves the core clock within seconds (1.73 to 1.66 between two runs 20 s apart on an AMD Zen 5 VM,
+    // 2026-12-04), so a run-wide ratio turns a clock move into a change of the code's core cycles.
+    std::vector<double> round_core_per_tsc;
 };
 
 // One kernel at one size, as `--sizes` gives it (per source for a multi-source kernel).
@@ -46,6 +50,10 @@ BenchResult bench_kernel(const Kernel& k, std::uint64_t size_bytes, double time_
 // a's ticks per byte over b's, two points of one bench_group: the median over the rounds both sampled of the
 // ratio within each round, so what the host did in a round cancels; nullopt where they share fewer than 3.
 std::optional<double> paired_ratio(const BenchResult& a, const BenchResult& b);
+
+// Core cycles per call: the median over the rounds with a sample and a ratio of that round's ticks x its core/TSC
+// ratio; nullopt where fewer than 3 rounds have both.
+std::optional<double> core_cycles_per_call(const BenchResult& r);
 
 // What one bench call of a kernel runs, in words, for the table's header: "blocks()" (hashes, MACs, CRCs),
 // "crypt() into a second buffer" (ciphers), stripe() over N sources (RAID6, xor).

@@ -378,6 +378,32 @@ TEST_CASE("bench: a group is measured side by side, every point in every round, 
         CHECK(r.calls_per_sample >= 1);
     }
     CHECK(paired_ratio(g[0], g[2]).has_value());
+    // The core/TSC ratio as each round began, one per round, each an accepted probe (within 20 % of the best).
+    REQUIRE(g[0].round_core_per_tsc.size() == g[0].round_ticks.size());
+    const auto [lo, hi] = std::minmax_element(g[0].round_core_per_tsc.begin(), g[0].round_core_per_tsc.end());
+    CHECK(*lo >= 0.8 * *hi - 1e-9);
+    CHECK(core_cycles_per_call(g[0]).has_value());
+}
+
+TEST_CASE("bench: core cycles per call are each round's ticks times that round's core/TSC, then their median",
+          "[bench]") {
+    BenchResult r;
+    // The host lowers the core clock 4 % from round 3 on: the code takes 4 % more TSC ticks and the same
+    // core cycles; a run-wide ratio would have called it a change of the code.
+    r.round_ticks = {1000, 1000, 1000, 1041.67, 1041.67, 1041.67, 1041.67};
+    r.round_core_per_tsc = {1.75, 1.75, 1.75, 1.68, 1.68, 1.68, 1.68};
+    REQUIRE(core_cycles_per_call(r).has_value());
+    CHECK(*core_cycles_per_call(r) == Approx(1750).epsilon(1e-4));
+    // A round without a sample (0 ticks) or without an accepted ratio (0) is left out; the median of the rest.
+    r.round_ticks = {1000, 0, 1000, 5000, 1000};
+    r.round_core_per_tsc = {1.5, 1.5, 0, 1.5, 1.7};
+    CHECK(*core_cycles_per_call(r) == Approx(1700));
+    // Fewer than 3 rounds with both: none (the caller falls back to the run's ratio).
+    r.round_ticks = {1000, 0, 1000};
+    r.round_core_per_tsc = {1.5, 1.5, 0};
+    CHECK_FALSE(core_cycles_per_call(r).has_value());
+    r.round_core_per_tsc.clear();
+    CHECK_FALSE(core_cycles_per_call(r).has_value());
 }
 
 TEST_CASE("bench: a ratio is taken within each round, then its median, rounds either lacks left out", "[bench]") {

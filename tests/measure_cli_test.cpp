@@ -155,9 +155,18 @@ TEST_CASE("CLI bench: an algorithm's kernels and its peer side by side, the rati
     // What else ran on the core: the contention probe as each turn began, over the run and per row.
     CHECK(j["context"]["contention"]["probes"].get<int>() >= 5);
     CHECK(j["context"]["contention"]["level"]["p50"].get<double>() >= 1);
+    // The core/TSC ratio as each turn began: a row's core cycles are its turns' ticks each times that turn's ratio,
+    // so they lie within the turns' range of ratios times its TSC cycles.
+    const auto& turns = j["context"]["core_per_tsc_turns"];
+    REQUIRE(turns["turns"].get<int>() >= 5);
+    CHECK(turns["min"].get<double>() <= turns["p50"].get<double>());
+    CHECK(turns["p50"].get<double>() <= turns["max"].get<double>());
     std::map<std::string, std::size_t> rows;
     for (const auto& row : j["results"]) {
         ++rows[row["kernel"].get<std::string>()];
+        const double tsc = row["tsc_cycles_per_byte"], core = row["core_cycles_per_byte"];
+        CHECK(core >= 0.9 * tsc * turns["min"].get<double>());
+        CHECK(core <= 1.1 * tsc * turns["max"].get<double>());
         const std::string k = row["kernel"];
         if (k == "sha256-openssl") CHECK(row["vs_peer"].get<double>() == Approx(1.0));
         if (k == "sha256-generic") CHECK(row["vs_peer"].get<double>() > 0);
