@@ -28,6 +28,7 @@ namespace {
 
 struct BenchRow {
     const Kernel* k;
+    std::uint64_t asked = 0;  // the size --sizes gave: the group it ran in (its algorithm at that size)
     BenchResult r;
 };
 
@@ -52,14 +53,34 @@ std::vector<BenchRow> measure_rows(const std::vector<const Kernel*>& kernels, co
     // Groups in order of first appearance.
     std::vector<std::pair<std::pair<std::string, std::uint64_t>, std::vector<std::size_t>>> groups;
     std::vector<BenchRow> rows;
-    for (const Kernel* k : runnable)
+    for (const Kernel* k : runnable) {
+        // Sizes that round to the same whole blocks of this kernel are one point, not two rows of one kernel and
+        // bytes: it runs at the size asked for nearest its bytes (the smaller of two as near), so that a kernel of
+        // larger blocks meets the others where their bytes are alike.
+        std::map<std::uint64_t, std::uint64_t> nearest;  // bytes per call -> the size it runs at
         for (std::uint64_t size : sizes) {
+            const std::uint64_t bytes = bench_size_bytes(*k, size);
+            const auto distance = [bytes](std::uint64_t s) { return s > bytes ? s - bytes : bytes - s; };
+            const auto [at, fresh] = nearest.emplace(bytes, size);
+            if (!fresh && (distance(size) < distance(at->second) ||
+                           (distance(size) == distance(at->second) && size < at->second)))
+                at->second = size;
+        }
+        for (std::uint64_t size : sizes) {
+            const std::uint64_t runs_at = nearest.at(bench_size_bytes(*k, size));
+            if (runs_at != size) {
+                skipped.push_back(fmt::format("{} at {}: the same {} B per call as at {} (whole {} B blocks)", k->name,
+                                              format_size(size), bench_size_bytes(*k, size), format_size(runs_at),
+                                              k->block_bytes));
+                continue;
+            }
             const std::pair<std::string, std::uint64_t> key{k->algorithm, size};
             auto g = std::find_if(groups.begin(), groups.end(), [&](const auto& e) { return e.first == key; });
             if (g == groups.end()) g = groups.insert(groups.end(), {key, {}});
             g->second.push_back(rows.size());
-            rows.push_back({k, {}});
+            rows.push_back({k, size, {}});
         }
+    }
     std::size_t done = 0;
     for (std::size_t gi = 0; gi < groups.size(); ++gi) {
         const auto& [key, members] = groups[gi];
@@ -84,24 +105,24 @@ std::vector<BenchRow> measure_rows(const std::vector<const Kernel*>& kernels, co
 }
 
 // The ratio columns: against the first peer of each algorithm, and with the linux provider against the kernel's
-// code of the same name + "-linux", both at the same size, round by round (paired_ratio: they were measured
-// side by side).
+// code of the same name + "-linux", both in the same group (the same size asked for), round by round
+// (paired_ratio: they were measured side by side; rounds of two groups are not paired).
 struct Yardsticks {
     std::map<std::pair<std::string, std::uint64_t>, const BenchRow*> peer, linux_code;
     explicit Yardsticks(const std::vector<BenchRow>& rows) {
         for (const BenchRow& row : rows) {
-            if (is_peer(*row.k)) peer.emplace(std::pair{std::string(row.k->algorithm), row.r.bytes}, &row);
+            if (is_peer(*row.k)) peer.emplace(std::pair{std::string(row.k->algorithm), row.asked}, &row);
             if (std::string_view(row.k->provider).starts_with("linux "))
-                linux_code.emplace(std::pair{std::string(row.k->name), row.r.bytes}, &row);
+                linux_code.emplace(std::pair{std::string(row.k->name), row.asked}, &row);
         }
     }
     std::optional<double> vs_peer(const BenchRow& row) const {
-        auto it = peer.find({row.k->algorithm, row.r.bytes});
+        auto it = peer.find({row.k->algorithm, row.asked});
         if (it == peer.end()) return std::nullopt;
         return paired_ratio(row.r, it->second->r);
     }
     std::optional<double> vs_linux(const BenchRow& row) const {
-        auto it = linux_code.find({std::string(row.k->name) + "-linux", row.r.bytes});
+        auto it = linux_code.find({std::string(row.k->name) + "-linux", row.asked});
         if (it == linux_code.end()) return std::nullopt;
         return paired_ratio(row.r, it->second->r);
     }

@@ -42,7 +42,7 @@ public:
             // page-aligned, as Linux passes pages and the sweep lays them out, and resident; bytes = sources x stripe bytes, the data one call reads (as Linux's raid6 and
             // xor boot benchmarks and ISA-L count throughput).
             sources_ = std::clamp<std::size_t>(kStripeSources[0], k.min_sources, k.max_sources);
-            stripe_ = std::max<std::uint64_t>(1, size_bytes / k.block_bytes) * k.block_bytes;
+            stripe_ = bench_size_bytes(k, size_bytes);
             result.bytes = sources_ * stripe_;
             result.size_bytes = stripe_;
             result.sources = static_cast<std::uint32_t>(sources_);
@@ -56,7 +56,7 @@ public:
             }
             return;
         }
-        nblocks_ = std::max<std::uint64_t>(1, size_bytes / k.block_bytes);
+        nblocks_ = bench_size_bytes(k, size_bytes) / k.block_bytes;
         result.bytes = nblocks_ * k.block_bytes;
         result.size_bytes = result.bytes;
         storage_.resize(2);
@@ -122,6 +122,10 @@ bool settled(std::vector<double> samples) {
 }
 
 }  // namespace
+
+std::uint64_t bench_size_bytes(const Kernel& k, std::uint64_t size_bytes) {
+    return std::max<std::uint64_t>(1, size_bytes / k.block_bytes) * k.block_bytes;
+}
 
 std::vector<BenchResult> bench_group(const std::vector<BenchPoint>& points, double time_cap_s) {
     std::vector<std::unique_ptr<Prepared>> ps;

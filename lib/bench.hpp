@@ -29,6 +29,10 @@ struct BenchResult {
     std::vector<double> round_core_per_tsc;
 };
 
+// The bytes a bench call of k covers for a size asked for (per source for a multi-source kernel): whole blocks,
+// at least one. Two sizes that give the same are one point.
+std::uint64_t bench_size_bytes(const Kernel& k, std::uint64_t size_bytes);
+
 // One kernel at one size, as `--sizes` gives it (per source for a multi-source kernel).
 struct BenchPoint {
     const Kernel* k = nullptr;

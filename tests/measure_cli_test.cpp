@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include <catch2/catch.hpp>
@@ -200,6 +201,24 @@ TEST_CASE("CLI bench: -k without a peer measures the algorithm's peer beside it 
     CHECK(a["context"]["peers_added"].empty());
     REQUIRE(a["results"].size() == 1);
     CHECK(a["results"][0]["vs_peer"].is_null());
+}
+
+TEST_CASE("CLI bench: sizes that round to the same whole blocks are one row, at the size nearest its bytes",
+          "[bench][cli]") {
+    // xor-sse's blocks are 256 B: 64 and 256 both give 4 x 256 B (it runs at 256, the size asked for nearest);
+    // sha256-generic's 64 B blocks: 64 and 100 both give 64 B.
+    const Result r = fputune("bench -k xor-sse -k sha256-generic --no-peers --sizes 64,100,256 --time 0.01 --json");
+    INFO(r.out << r.err);
+    REQUIRE(r.rc == 0);
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    std::set<std::pair<std::string, std::uint64_t>> seen;
+    for (const auto& row : j["results"])
+        CHECK(seen.insert({row["kernel"].get<std::string>(), row["bytes"].get<std::uint64_t>()}).second);
+    CHECK(seen == std::set<std::pair<std::string, std::uint64_t>>{
+                      {"xor-sse", 4 * 256}, {"sha256-generic", 64}, {"sha256-generic", 256}});
+    const std::string skipped = j["skipped"].dump();
+    CHECK_THAT(skipped, Catch::Contains("xor-sse at 64 B: the same 256 B per call as at 256 B") &&
+                            Catch::Contains("sha256-generic at 100 B: the same 64 B per call as at 64 B"));
 }
 
 TEST_CASE("CLI verify and doctor: each mistake is one line and exit 2", "[verify][doctor][cli]") {
