@@ -5,6 +5,8 @@
 #include <map>
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "compare.hpp"
@@ -241,6 +243,47 @@ TEST_CASE("compare bench files: a row whose turns met other contention in the tw
     r = compare_bench(bench_json("A", 1.0, 0.005), "a.json", at(1.5, 1.9), "b.json", o);
     CHECK(r.rows[1].contention_se == 0);
     CHECK(r.rows[1].changed());
+}
+
+TEST_CASE("compare bench files: a move of every row on one kind of CPU is the host's - one row's beyond it is not",
+          "[compare]") {
+    const CompareOptions o = compare_options();
+    // 12 kernels x 2 sizes; B: every row 4 % faster (a move of the host's core clock that the ratio missed, or
+    // its memory), scattered +-0.3 %, and kernel 7 at 4 KiB 30 % slower than that.
+    auto file = [](double tsc_hz, bool b) {
+        nlohmann::json j = bench_json("A", 1, 0.005);
+        j["context"]["cpu_vendor"] = "AuthenticAMD";
+        j["context"]["tsc_hz"] = tsc_hz;
+        j["results"] = nlohmann::json::array();
+        for (int k = 0; k < 12; ++k)
+            for (std::uint64_t bytes : {64, 4096}) {
+                double cpb = 1 + 0.1 * k;
+                if (b) cpb *= 0.96 * (1 + 0.003 * ((k % 3) - 1)) * (k == 7 && bytes == 4096 ? 1.3 : 1);
+                j["results"].push_back({{"kernel", fmt::format("fake{}-avx2", k)},
+                                        {"algorithm", "fake"},
+                                        {"bytes", bytes},
+                                        {"core_cycles_per_byte", cpb},
+                                        {"rel_ci50", 0.002}});
+            }
+        return j;
+    };
+    CompareResult r = compare_bench(file(2.6e9, false), "a.json", file(2.6e9, true), "b.json", o);
+    REQUIRE(r.rows.size() == 24);
+    CHECK(r.host_p50.known);
+    CHECK(std::expm1(r.host_p50.shift) == Approx(-0.04).margin(0.004));
+    std::size_t changed = 0;
+    for (const CompareRow& row : r.rows) changed += row.changed();
+    CHECK(changed == 1);
+    const std::vector<std::string> worse = regressions(r, 20);
+    REQUIRE(worse.size() == 1);
+    CHECK_THAT(worse[0], Catch::StartsWith("fake7-avx2 4096 B"));
+    CHECK_THAT(fmt::format("{}", fmt::join(r.notes, "\n")), Catch::Contains("moved by -4"));
+    // Another TSC (another kind of CPU, or another host): nothing is taken off; every row is its own change.
+    r = compare_bench(file(2.6e9, false), "a.json", file(2.1e9, true), "b.json", o);
+    CHECK_FALSE(r.host_p50.known);
+    changed = 0;
+    for (const CompareRow& row : r.rows) changed += row.changed();
+    CHECK(changed == 24);
 }
 
 TEST_CASE("CLI: compare the committed machines, the same file, bench files - exit 0 unless --fail-on-regression",
