@@ -361,11 +361,14 @@ void judge_beyond_host(CompareResult& r, const CompareOptions& o) {
                 100 * kMemoryBoundShare, 100 * kMemoryBoundShare, 100 * h.sd, 100 * h.memory_sd));
             continue;
         }
+        // A bench file's rows are kernels at sizes, a sweep's its variants.
+        const bool bench = r.kind == "bench";
         r.notes.push_back(fmt::format(
-            "{}: the variants moved by {} at the median from A to B, and their changes scatter {:.1f} % about "
-            "that ({} variants): the host, or a change shared by all of them; each variant is judged by its change "
-            "beyond that, with that scatter added to its spread",
-            q.what, percent(std::expm1(h.shift)), 100 * h.sd, h.rows));
+            "{}: the {} moved by {} at the median from A to B, and their changes scatter {:.1f} % about that ({} {}): "
+            "the host, or a change shared by all of them; each {} is judged by its change beyond that, with that "
+            "scatter added to its spread",
+            q.what, bench ? "rows (kernels at sizes)" : "variants", percent(std::expm1(h.shift)), 100 * h.sd, h.rows,
+            bench ? "rows" : "variants", bench ? "row" : "variant"));
     }
     // What the host's memory did between the two (cold sections move with it): the one probe of ours that can
     // say the host moved, where the contention probe holds still.
