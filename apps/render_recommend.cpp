@@ -390,12 +390,14 @@ std::string render_table(const Recommendation& r, const RecommendView& view) {
                         : o.round == Round::kib ? "KiB (and blocks)"
                                                 : "blocks, a power of two";
     out += fmt::format(
-               "\nlimit: largest section in whole {} whose predicted time (upper 95 % bound of the {} fit, "
-               "core cycles = ticks x core/TSC) at the minimum frequency ",
+               "\nlimit: largest section in whole {} whose predicted time (upper 95 % bound of the {} fit scaled to "
+               "the points near that size, core cycles = ticks x core/TSC) at the minimum frequency ",
                whole, name(o.question.quantile)) +
            fmt::format(
-               "fits budget / margin, at most the {} end of its interval (rounded down, so it may lie below that end); interval: the sizes at which the bound "
-               "line meets the budget, its 95 % band widened by the spread between the sweep's rounds (* = the band "
+               "fits budget / margin, at most the {} end of its interval (rounded down, so it may lie below that end); "
+               "interval: the sizes at which the bound "
+               "line meets the budget, its 95 % band (the near points' scatter about it) widened by the spread between "
+               "the sweep's rounds (* = the band "
                "alone: the input has no rounds); cost: throughput lost against no limit ",
                o.emit == Emit::central ? "central estimate, not the low" : "low (conservative)") +
            "(A / (A + B n), p50 fit); simd min: shortest input from which the SIMD path beats the no-FPU one\n";

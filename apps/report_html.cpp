@@ -345,7 +345,8 @@ std::string summary(const ReportData& d) {
     s += "</table></div>\n";
     s += fmt::format(
         "<p class=\"muted\">interval: where the {1} line (core cycles = ticks × core/TSC) meets the budget / "
-        "margin ({3}) at {2}, its 95 % band widened by the spread of the limits the sweep's rounds give near it "
+        "margin ({3}) at {2}, its 95 % band (the points near the limit: their scatter about the line) widened by the "
+        "spread of the limits the sweep's rounds give near it "
         "(docs/results.md, \"How sure\"; * the band alone: a sweep without rounds); limit: its low end (what "
         "recommend emits), rounded down to whole {0}; unrounded: before rounding; "
         "throughput cost: A / (A + B·n) of the p50 line, what the limit costs against no limit; SIMD from: the "
@@ -692,24 +693,28 @@ std::string report_html(const ReportData& d, const std::map<std::string, Chart>&
         "left axis = the "
         "section's time at {} (core cycles / {}), right axis = throughput against no limit (p50 line: B·n / (A + "
         "B·n)). The solid line "
-        "is the {} fit with its 95 % band; <code>recommend</code> uses the band's upper edge. The dashed line is the "
+        "is the {} fit with its 95 % band, scaled at each size to the points measured near it (their scatter is the "
+        "band there); <code>recommend</code> uses the band's upper edge. The dashed line is the "
         "p50 fit. Open "
         "circles: measured p50; dots: measured {} on the sections the bound was fitted on (at most 50 µs); crosses: "
         "longer sections, "
         "where a host's interruptions dominate. The orange-red (vermillion) horizontal line is the budget (dashed: "
         "the budget / margin); the vertical lines are the recommended limit per machine, in its colour, "
-        "and upstream's constant (dark grey, dashed); the shaded vertical band around a limit is its interval (where the bound "
+        "and upstream's constant (dark grey, dashed); the shaded vertical band around a limit is its interval (where "
+        "the bound "
         "line meets the budget, and how far that moves between the sweep's rounds; the limit is its low end).</li>\n"
         "<li><b>Threshold</b>: the one-shot cost of one call (init + update + final, the FPU state save and restore "
         "included for "
         "SIMD paths) against input length, per path; the dirty state the limits use is solid, others dashed. The "
         "crossover is where "
-        "the SIMD path starts to win for every longer input measured (orange-red, dash-dotted); upstream's threshold in "
+        "the SIMD path starts to win for every longer input measured (orange-red, dash-dotted); upstream's threshold "
+        "in "
         "dark grey, dashed.</li>\n"
         "<li><b>Machines</b>: the cost of the user-state save and restore that a section's first "
         "<code>kernel_fpu_begin()</code> "
         "pays, by how much state the user had dirtied.</li>\n</ul>\n",
-        esc(format_frequency(o.question.min_freq_hz)), esc(format_frequency(o.question.min_freq_hz)), esc(o.question.quantile), esc(o.question.quantile));
+        esc(format_frequency(o.question.min_freq_hz)), esc(format_frequency(o.question.min_freq_hz)),
+        esc(o.question.quantile), esc(o.question.quantile));
     s += "</body>\n</html>\n";
     return s;
 }

@@ -63,10 +63,33 @@ double scale_of(const LineFit& bound, const BoundPoints& points, const std::vect
     return std::isfinite(scale) && scale > 0 ? scale : 1;
 }
 
+// The 95 % half-width of the scale: the near points' ratios to the line scatter about their mean, and the mean
+// of k of them is known to t(k - 1) x sd / sqrt(k); 0 without near points.
+double scale_half_width(const LineFit& bound, const BoundPoints& points, const std::vector<std::size_t>& near) {
+    if (near.size() < 2) return 0;
+    std::vector<double> r;
+    for (std::size_t i : near) r.push_back(points.pooled[i] / bound.at(static_cast<double>(points.bytes[i])));
+    const double sd = mean_sd(r).second;
+    const double half = student_t95(r.size() - 1) * sd / std::sqrt(static_cast<double>(r.size()));
+    return std::isfinite(half) ? half : 0;
+}
+
 }  // namespace
 
 double local_scale(const LineFit& bound, const BoundPoints& points, double bytes) {
     return scale_of(bound, points, near_points(points, bytes));
+}
+
+LocalBand local_band(const LineFit& bound, const BoundPoints& points, double bytes) {
+    const std::vector<std::size_t> near = near_points(points, bytes);
+    if (near.empty()) return {bound.a_lo + bound.b_lo * bytes, bound.at(bytes), bound.upper_at(bytes)};
+    const double scale = scale_of(bound, points, near), half = scale_half_width(bound, points, near);
+    const double at = bound.at(bytes);
+    return {at * std::max(0.0, scale - half), at * scale, at * (scale + half)};
+}
+
+double local_upper(const LineFit& bound, const BoundPoints& points, double bytes) {
+    return local_band(bound, points, bytes).hi;
 }
 
 LimitInterval limit_interval(const LineFit& bound, const BoundPoints& points, double budget_cycles,
@@ -78,10 +101,17 @@ LimitInterval limit_interval(const LineFit& bound, const BoundPoints& points, do
     const double scale = scale_of(bound, points, near);  // the line, scaled to the points near the limit
     if (!near.empty()) iv.local_bias = scale - 1;
     const double budget = budget_cycles / scale;
-    const double upper = n_at(budget, bound.a_hi, bound.b_hi);  // the upper confidence line
+    // The upper confidence line; with points near the limit, the line scaled to them by the upper end of their
+    // scale (its level there is theirs, so their scatter is its uncertainty, not the whole line's band).
+    const double half_scale = scale_half_width(bound, points, near);
+    const double upper = !near.empty() ? n_at(budget_cycles / (scale + half_scale), bound.a, bound.b)
+                                       : n_at(budget, bound.a_hi, bound.b_hi);
     iv.central = std::max(upper, n_at(budget, bound.a, bound.b));
     // The lower line (optimistic); a line whose low slope is not positive bounds nothing: twice the centre.
     iv.hi = bound.b_lo > 0 ? std::max(iv.central, n_at(budget, bound.a_lo, bound.b_lo)) : 2 * iv.central;
+    if (!near.empty())
+        iv.hi = scale > half_scale ? std::max(iv.central, n_at(budget_cycles / (scale - half_scale), bound.a, bound.b))
+                                   : 2 * iv.central;
     std::vector<double> per_round;
     for (const std::vector<double>& r : near.empty() ? std::vector<std::vector<double>>{} : points.rounds) {
         if (r.size() != points.bytes.size()) continue;
@@ -140,7 +170,7 @@ LimitInterval limit_interval(const LineFit& bound, const BoundPoints& points, do
 
 double predict_upper_s(const CacheModel& m, double bytes, double min_freq_hz, Quantile quantile) {
     const LineFit& bound = bound_fit(m, quantile);
-    return bound.upper_at(bytes) * local_scale(bound, bound_points(m, quantile), bytes) / min_freq_hz;
+    return local_upper(bound, bound_points(m, quantile), bytes) / min_freq_hz;
 }
 
 std::string no_fit_message(const VariantResult& v, double min_freq_hz) {

@@ -29,14 +29,28 @@ BoundPoints bound_points(const CacheModel& cm, Quantile q);
 // within a factor of 2 of it, at least the 3 nearest), when the sweep had rounds; 1 otherwise. The line is a
 // fit over every short section; near one size the measured points say where the bound really is there.
 double local_scale(const LineFit& bound, const BoundPoints& points, double bytes);
-// Predicted section time at f_min: the upper confidence line of the bound, scaled to the points near `bytes`
-// (local_scale). What recommend's conservative limit keeps within the budget and what check judges.
+// The upper 95 % bound of the bound statistic at `bytes`, core cycles: with points near it (local_scale), the
+// line scaled to them by the upper end of their scale's 95 % interval (t(k - 1) x the sd of their ratios to the
+// line / sqrt(k)): its level there is theirs, so their scatter is its uncertainty. The line's own band, a fit
+// over every short section, is as wide as the series is curved: for the cold RAID6 and xor series of many
+// sources it was 20-30 % at the limit, where their points near it lay within a few % of the scaled line (AMD
+// Zen 5 VM, 2026-12-04), and their limits were 10-29 % below what `verify` then measured in budget. Without
+// near points, the line's upper confidence line.
+double local_upper(const LineFit& bound, const BoundPoints& points, double bytes);
+// The bound at `bytes` with its 95 % band, core cycles, as local_upper takes it (hi = local_upper): with points near
+// it, the line scaled to them and that scale's interval; without, the line and its band.
+struct LocalBand {
+    double lo = 0, mid = 0, hi = 0;
+};
+LocalBand local_band(const LineFit& bound, const BoundPoints& points, double bytes);
+// Predicted section time at f_min: local_upper / f_min. What recommend's conservative limit keeps within the
+// budget and what check judges.
 double predict_upper_s(const CacheModel& m, double bytes, double min_freq_hz, Quantile quantile = Quantile::p99);
 
 // The interval of one limit (unrounded bytes) for a budget in cycles. Without rounds: where the bound
 // line and its 95 % band meet the budget (lo = the upper line's n). With rounds, near the limit (the bound
 // points within a factor of 2 of it, at least 3): the line is scaled by how far those points lie above or
-// below it, and each round's ratio to the pooled points there gives a per-round limit; their spread (a 95 %
+// below it, its band is that scale's 95 % interval (local_upper), and each round's ratio to the pooled points there gives a per-round limit; their spread (a 95 %
 // prediction for another sweep's centre: t x sd x sqrt(2 / rounds)) widens the band, in quadrature. So does
 // the scatter of one point's rounds (point_sd, t x sd): `verify` and the closed loop measure one size,
 // not the line, and a limit put where the line meets the budget is over it about half the time that

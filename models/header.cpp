@@ -214,7 +214,8 @@ std::string provenance_comment(const Recommendation& r) {
                      o.question.quantile == Quantile::p99 ? "p99 (uninterrupted samples)" : "p90");
     h += fmt::format(
         " * Each limit is the {} of its interval (in the comment, bytes): where the bound line\n"
-        " * meets the budget, widened by the fit's 95 % band and the spread between the sweep's rounds.\n",
+        " * (scaled to the points measured near the limit) meets the budget, widened by its 95 % band\n"
+        " * there (those points' scatter about it) and the spread between the sweep's rounds.\n",
         o.emit == Emit::central ? "central estimate" : "low (conservative) end");
     return h + below_interval_comment(r) + " */\n";
 }

@@ -182,9 +182,11 @@ void fill_lines(TradeoffCurve& c, const CacheModel& cm, const RecommendOptions& 
     c.bytes = log_grid(x_min, x_max);
     for (double n : c.bytes) {
         c.p50_s.push_back(sec(cm.p50.at(n)));
-        c.bound_s.push_back(sec(bound.at(n)));
-        c.bound_lo_s.push_back(sec(bound.a_lo + bound.b_lo * n));
-        c.bound_hi_s.push_back(sec(bound.upper_at(n)));
+        // As recommend and check take it: scaled to the points near n, with that scale's band (local_band).
+        const LocalBand band = local_band(bound, bound_points(cm, o.question.quantile), n);
+        c.bound_s.push_back(sec(band.mid));
+        c.bound_lo_s.push_back(sec(band.lo));
+        c.bound_hi_s.push_back(sec(band.hi));
         const double a = std::max(0.0, cm.p50.a), bn = cm.p50.b * n;
         c.share.push_back(bn > 0 ? bn / (a + bn) : 0.0);
     }

@@ -296,7 +296,11 @@ TEST_CASE("closed loop: no limit reaches a size the sweep measured over the budg
           "[closed-loop]") {
     SweepFile f = toy_sweep();
     const LoopConstant before = *find(provisional_constants(f, "toy.json", question()), "toy", false);
-    // One point below the line's limit measured 20 % over the line there: over the budget.
+    // Many points near the limit on the line, as the closed loop leaves them, so that one point alone moves the
+    // line's level there (and its band) little...
+    for (std::uint64_t bytes = before.bytes / 2 / 64 * 64; bytes <= 2 * before.bytes; bytes += 256)
+        f.sections.push_back(point("toy", bytes, toy_cycles(static_cast<double>(bytes))));
+    // ...and one point below the line's limit measured 20 % over the line there: over the budget.
     const std::uint64_t at = (before.bytes * 9 / 10) / 64 * 64;
     f.sections.push_back(point("toy", at, 30000 / 1.1 * 1.05));
     ModelFile m = fit_sweep(f, "toy.json");

@@ -116,6 +116,29 @@ TEST_CASE("interval: without rounds it is the fit's band, and its low end the up
     }
 }
 
+TEST_CASE("interval: near the limit, the band is that of the points' scale, not the whole line's", "[interval]") {
+    // A line with a wide band (a curved series fitted over every size), and points near where it meets the
+    // budget lying 10 % above it, scattered +-2 %.
+    const LineFit f = line(2000, 3.0, 0.15);
+    const double budget = 30000;
+    const std::vector<std::uint64_t> bytes = {64, 5120, 6144, 8192, 10240, 12288, 65536};
+    const std::vector<double> ratio = {1, 1.08, 1.12, 1.10, 1.08, 1.12, 1};
+    std::vector<double> pooled;
+    for (std::size_t i = 0; i < bytes.size(); ++i) pooled.push_back(f.at(static_cast<double>(bytes[i])) * ratio[i]);
+    const LimitInterval iv = limit_interval(f, {bytes, pooled, {pooled, pooled}}, budget);
+    // The five within a factor of 2 of the limit (5-12 KiB): scale 1.10, sd 0.02, t(4) x 0.02 / sqrt(5) = 0.0248.
+    CHECK(iv.local_bias == Approx(0.10));
+    const double half = student_t95(4) * 0.02 / std::sqrt(5.0);
+    CHECK(iv.lo == Approx((budget / (1.10 + half) - 2000) / 3.0));
+    CHECK(iv.hi == Approx((budget / (1.10 - half) - 2000) / 3.0));
+    // Far narrower than the line's band there, which the whole line's fit would have given.
+    const LimitInterval no_rounds = limit_interval(f, {bytes, pooled, {}}, budget);
+    CHECK(iv.central - iv.lo < 0.5 * (no_rounds.central - no_rounds.lo));
+    // And the time predicted at a size is the same scaled line's upper end: what recommend keeps in budget and
+    // check judges.
+    CHECK(local_upper(f, {bytes, pooled, {pooled, pooled}}, iv.lo) == Approx(budget).epsilon(1e-6));
+}
+
 TEST_CASE("interval: near the limit, the points scale the line and the rounds' spread widens the band", "[interval]") {
     const LineFit f = line(2000, 3.0, 0.01);
     const double budget = 30000;  // the line meets it at 9333 B
@@ -123,19 +146,21 @@ TEST_CASE("interval: near the limit, the points scale the line and the rounds' s
     std::vector<double> on_line;
     for (auto b : bytes) on_line.push_back(f.at(static_cast<double>(b)));
     const LimitInterval band = limit_interval(f, {bytes, on_line, {}}, budget);
-    // Rounds that agree: the band alone.
+    // Rounds that agree, points on the line: with points near the limit the line's level there is theirs, and
+    // its band their scale's interval, nothing where they lie on it; the whole line's band no longer counts.
     const LimitInterval same = limit_interval(f, {bytes, on_line, {on_line, on_line, on_line}}, budget);
     CHECK(same.rounds == 3);
     CHECK(same.round_sd == Approx(0).margin(1e-9));
-    CHECK(same.lo == Approx(band.lo));
+    CHECK(same.lo == Approx(same.central));
+    CHECK(same.lo > band.lo);
     // One round 6 % slower near the limit (4-16 KiB) but not at 64 B: the interval opens there.
     std::vector<double> slow = on_line;
     for (std::size_t i = 2; i < 5; ++i) slow[i] *= 1.06;
     const LimitInterval iv = limit_interval(f, {bytes, on_line, {on_line, slow, on_line, on_line}}, budget);
     CHECK(iv.rounds == 4);
     CHECK(iv.round_sd > 0);
-    CHECK(iv.lo < band.lo);
-    CHECK(iv.hi > band.hi);
+    CHECK(iv.lo < same.lo);
+    CHECK(iv.hi > same.hi);
     const double half = student_t95(3) * iv.round_sd * std::sqrt(2.0 / 4);
     // One size measured again scatters as a point's rounds do: 1, 1.06, 1, 1 has an sd of 3 % at each of the
     // two points within a factor of 2 of the limit (8 and 16 KiB; 4 KiB is a factor 2.3 away), 6 degrees of
@@ -143,7 +168,7 @@ TEST_CASE("interval: near the limit, the points scale the line and the rounds' s
     CHECK(iv.point_sd == Approx(0.03));
     const double single = iv.central - (budget / (1 + student_t95(6) * 0.03) - 2000) / 3.0;
     CHECK(single > 0);
-    CHECK(iv.central - iv.lo == Approx(std::hypot(iv.central - band.lo, half, single)).epsilon(0.01));
+    CHECK(iv.central - iv.lo == Approx(std::hypot(0.0, half, single)).epsilon(0.01));
     // Rounds that agree at each point add nothing (the first case above).
     CHECK(same.point_sd == Approx(0).margin(1e-12));
     // Rounds that scatter only far from the limit (64 B, 1 KiB) say nothing of a point there.

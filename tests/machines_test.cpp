@@ -61,8 +61,11 @@ void check_golden(const Recommendation& cold, const Recommendation& hot, const s
     }
 }
 
-// The three raid6 and three xor counts (4 KiB stripes) were measured at the count: the last measured count that fits
-// and the first that does not, or, where every measured count fit, the largest measured, said to be capped.
+// The three raid6 and three xor counts (4 KiB stripes) lie among the measured counts: at or above the last measured
+// count that fits and below the first that does not, or, where every measured count fit, the largest measured,
+// said to be capped. Each sweep's closed loop measured the counts the code of its day put there, so a count the
+// bound puts elsewhere since may fall between two measured ones (xor-sse: 25 sources, between 24 that fit and 32
+// that do not, where its loop measured 24); a new sweep's loop measures it at the count.
 void check_counts_measured(const Recommendation& cold, std::size_t capped_expected) {
     std::size_t counts = 0, capped = 0;
     for (const StripeRow& row : cold.stripes) {
@@ -71,14 +74,14 @@ void check_counts_measured(const Recommendation& cold, std::size_t capped_expect
         INFO(s.kernel);
         ++counts;
         CHECK(s.max_sources > 0);
-        CHECK(s.fits_measured == s.max_sources);
+        CHECK(s.fits_measured <= s.max_sources);
         CHECK(s.time_s <= 30e-6);
         if (s.capped) {
             ++capped;
             CHECK(s.max_sources == s.measured_max);
             CHECK(s.over_measured == 0);
         } else {
-            CHECK(s.over_measured == s.max_sources + 1);
+            CHECK(s.over_measured > s.max_sources);
         }
     }
     CHECK(counts == 6);
@@ -152,18 +155,18 @@ TEST_CASE("golden: recommend on the committed Zen 3 sweep (AMD EPYC Milan VM, 20
           "[models][golden]") {
     // `xz -dc data/machines/zen3-milan-vm-2026-12-01.json.xz > zen3.json; fputune recommend --from zen3.json
     // --budget 30us --min-freq 1GHz [--cache hot] --json` (variants[].unrounded_bytes)
-    const std::vector<Golden> golden = {{"sha256-shani", "cold", 10567.5},
-                                        {"sha256-avx2", "cold", 2058.2},
-                                        {"sha512-avx2", "cold", 2559.3},
-                                        {"crc32c-3way", "cold", 40525.6},
-                                        {"poly1305-avx2", "cold", 33116.7},
-                                        {"ghash-pclmul", "cold", 33977.6},
-                                        {"chacha20-avx2", "cold", 10978.6},
-                                        {"aes-256-xts-aesni", "cold", 25339.4},
-                                        {"aes-256-xts-vaes-avx2", "cold", 47591.3},
-                                        {"sha256-shani", "hot", 10599.1},
-                                        {"crc32c-3way", "hot", 85847.3},
-                                        {"aes-256-xts-vaes-avx2", "hot", 50842.9}};
+    const std::vector<Golden> golden = {{"sha256-shani", "cold", 10571.7},
+                                        {"sha256-avx2", "cold", 2053.7},
+                                        {"sha512-avx2", "cold", 2570.8},
+                                        {"crc32c-3way", "cold", 41301.6},
+                                        {"poly1305-avx2", "cold", 33639.9},
+                                        {"ghash-pclmul", "cold", 34032.3},
+                                        {"chacha20-avx2", "cold", 11079.9},
+                                        {"aes-256-xts-aesni", "cold", 25009.5},
+                                        {"aes-256-xts-vaes-avx2", "cold", 47794.0},
+                                        {"sha256-shani", "hot", 10599.2},
+                                        {"crc32c-3way", "hot", 88476.0},
+                                        {"aes-256-xts-vaes-avx2", "hot", 50919.8}};
     const Recommendation cold = run({FPUTUNE_ZEN3_SWEEP}, "cold"), hot = run({FPUTUNE_ZEN3_SWEEP}, "hot");
     REQUIRE(cold.machines.size() == 1);
     CHECK(cold.machines[0].machine.find("AMD EPYC") != std::string::npos);
@@ -176,20 +179,20 @@ TEST_CASE("golden: recommend on the committed Intel Xeon sweep (model 0xa7 VM, 2
           "[models][golden]") {
     // `xz -dc data/machines/xeon-0xa7-vm-2026-12-02.json.xz > xeon.json; fputune recommend --from xeon.json
     // --budget 30us --min-freq 1GHz [--cache hot] --json` (variants[].unrounded_bytes)
-    const std::vector<Golden> golden = {{"sha256-shani", "cold", 8606.8},
-                                        {"sha256-avx2", "cold", 2923.6},
-                                        {"sha512-avx2", "cold", 3934.1},
-                                        {"crc32c-3way", "cold", 35154.7},
-                                        {"poly1305-avx2", "cold", 16996.7},
-                                        {"ghash-pclmul", "cold", 34552.3},
-                                        {"chacha20-avx2", "cold", 13396.4},
-                                        {"aes-256-xts-aesni", "cold", 21820.6},
-                                        {"aes-256-xts-vaes-avx512", "cold", 36113.4},
-                                        {"raid6-avx2.x8", "cold", 8551.4},
-                                        {"xor-avx512.x4", "cold", 19554.0},
-                                        {"sha256-shani", "hot", 13247.8},
-                                        {"crc32c-3way", "hot", 176294.7},
-                                        {"aes-256-xts-vaes-avx512", "hot", 65724.8}};
+    const std::vector<Golden> golden = {{"sha256-shani", "cold", 8603.1},
+                                        {"sha256-avx2", "cold", 2936.8},
+                                        {"sha512-avx2", "cold", 3939.7},
+                                        {"crc32c-3way", "cold", 35134.1},
+                                        {"poly1305-avx2", "cold", 17144.7},
+                                        {"ghash-pclmul", "cold", 35018.9},
+                                        {"chacha20-avx2", "cold", 13612.5},
+                                        {"aes-256-xts-aesni", "cold", 21996.0},
+                                        {"aes-256-xts-vaes-avx512", "cold", 36137.8},
+                                        {"raid6-avx2.x8", "cold", 8641.9},
+                                        {"xor-avx512.x4", "cold", 19570.7},
+                                        {"sha256-shani", "hot", 13273.8},
+                                        {"crc32c-3way", "hot", 194872.6},
+                                        {"aes-256-xts-vaes-avx512", "hot", 68027.0}};
     const Recommendation cold = run({FPUTUNE_XEON_SWEEP}, "cold"), hot = run({FPUTUNE_XEON_SWEEP}, "hot");
     REQUIRE(cold.machines.size() == 1);
     CHECK(cold.machines[0].machine == "Intel(R) Xeon(R) Processor");
@@ -203,23 +206,23 @@ TEST_CASE("golden: recommend on the committed Turin-like Zen 5 sweep (2026-12-04
           "[models][golden]") {
     // `xz -dc data/machines/zen5-turin-vm-2026-12-04.json.xz > turin.json; fputune recommend --from turin.json
     // --budget 30us --min-freq 1GHz [--cache hot] --json` (variants[].unrounded_bytes)
-    const std::vector<Golden> golden = {{"sha1-shani", "cold", 10649.4},
-                                        {"sha256-shani", "cold", 7823.7},
-                                        {"sha256-avx", "cold", 1989.6},
-                                        {"sha256-avx2", "cold", 4650.5},
-                                        {"sha512-avx2", "cold", 6581.3},
-                                        {"crc32c-3way", "cold", 76003.6},
-                                        {"poly1305-avx2", "cold", 48956.5},
-                                        {"ghash-pclmul", "cold", 15355.1},
-                                        {"chacha20-avx2", "cold", 17445.1},
-                                        {"aes-256-xts-aesni", "cold", 17333.8},
-                                        {"aes-256-xts-vaes-avx512", "cold", 73919.2},
-                                        {"raid6-avx2.x8", "cold", 16664.0},
-                                        {"xor-avx512.x4", "cold", 36283.5},
-                                        {"sha256-shani", "hot", 8416.3},
-                                        {"sha256-avx", "hot", 2123.3},
-                                        {"crc32c-3way", "hot", 211402.3},
-                                        {"aes-256-xts-vaes-avx512", "hot", 203881.9}};
+    const std::vector<Golden> golden = {{"sha1-shani", "cold", 10651.6},
+                                        {"sha256-shani", "cold", 7825.3},
+                                        {"sha256-avx", "cold", 1993.1},
+                                        {"sha256-avx2", "cold", 4659.0},
+                                        {"sha512-avx2", "cold", 6591.8},
+                                        {"crc32c-3way", "cold", 75474.1},
+                                        {"poly1305-avx2", "cold", 49664.7},
+                                        {"ghash-pclmul", "cold", 15400.5},
+                                        {"chacha20-avx2", "cold", 17476.0},
+                                        {"aes-256-xts-aesni", "cold", 17347.0},
+                                        {"aes-256-xts-vaes-avx512", "cold", 74136.3},
+                                        {"raid6-avx2.x8", "cold", 16676.6},
+                                        {"xor-avx512.x4", "cold", 35287.2},
+                                        {"sha256-shani", "hot", 8426.7},
+                                        {"sha256-avx", "hot", 2123.4},
+                                        {"crc32c-3way", "hot", 213195.8},
+                                        {"aes-256-xts-vaes-avx512", "hot", 204813.9}};
     const Recommendation cold = run({FPUTUNE_TURIN_SWEEP}, "cold"), hot = run({FPUTUNE_TURIN_SWEEP}, "hot");
     REQUIRE(cold.machines.size() == 1);
     CHECK(cold.machines[0].machine == "Oxide Virtual Turin-like Processor");
@@ -236,23 +239,23 @@ TEST_CASE("golden: recommend on the committed Zen 5 sweep (AMD EPYC VM, 2026-12-
           "[models][golden]") {
     // `xz -dc data/machines/zen5-epyc-vm-2026-12-04.json.xz > epyc.json; fputune recommend --from epyc.json
     // --budget 30us --min-freq 1GHz [--cache hot] --json` (variants[].unrounded_bytes)
-    const std::vector<Golden> golden = {{"sha1-shani", "cold", 10803.5},
-                                        {"sha256-shani", "cold", 7957.8},
-                                        {"sha256-avx", "cold", 2000.1},
-                                        {"sha256-avx2", "cold", 4661.8},
-                                        {"sha512-avx2", "cold", 6564.1},
-                                        {"crc32c-3way", "cold", 78813.8},
-                                        {"poly1305-avx2", "cold", 48330.5},
-                                        {"ghash-pclmul", "cold", 15451.1},
-                                        {"chacha20-avx2", "cold", 17251.4},
-                                        {"aes-256-xts-aesni", "cold", 17548.5},
-                                        {"aes-256-xts-vaes-avx512", "cold", 91373.9},
-                                        {"raid6-avx2.x8", "cold", 18003.5},
-                                        {"xor-avx512.x4", "cold", 51419.0},
-                                        {"sha256-shani", "hot", 8451.6},
-                                        {"sha256-avx", "hot", 2127.6},
-                                        {"crc32c-3way", "hot", 216892.4},
-                                        {"aes-256-xts-vaes-avx512", "hot", 188221.1}};
+    const std::vector<Golden> golden = {{"sha1-shani", "cold", 10824.2},
+                                        {"sha256-shani", "cold", 7970.7},
+                                        {"sha256-avx", "cold", 2001.5},
+                                        {"sha256-avx2", "cold", 4667.4},
+                                        {"sha512-avx2", "cold", 6567.4},
+                                        {"crc32c-3way", "cold", 78607.6},
+                                        {"poly1305-avx2", "cold", 49729.3},
+                                        {"ghash-pclmul", "cold", 15479.7},
+                                        {"chacha20-avx2", "cold", 17413.2},
+                                        {"aes-256-xts-aesni", "cold", 17595.8},
+                                        {"aes-256-xts-vaes-avx512", "cold", 93671.7},
+                                        {"raid6-avx2.x8", "cold", 18012.0},
+                                        {"xor-avx512.x4", "cold", 51459.8},
+                                        {"sha256-shani", "hot", 8451.9},
+                                        {"sha256-avx", "hot", 2127.7},
+                                        {"crc32c-3way", "hot", 217810.0},
+                                        {"aes-256-xts-vaes-avx512", "hot", 187929.9}};
     const Recommendation cold = run({FPUTUNE_ZEN5_1204_SWEEP}, "cold"), hot = run({FPUTUNE_ZEN5_1204_SWEEP}, "hot");
     REQUIRE(cold.machines.size() == 1);
     CHECK(cold.machines[0].machine == "AMD EPYC");
@@ -267,23 +270,23 @@ TEST_CASE("golden: recommend on the committed Emerald Rapids sweep (16-vCPU Inte
           "[models][golden]") {
     // `xz -dc data/machines/emerald-rapids-16vcpu-vm-2026-12-04.json.xz > emr.json; fputune recommend --from emr.json
     // --budget 30us --min-freq 1GHz [--cache hot] --json` (variants[].unrounded_bytes)
-    const std::vector<Golden> golden = {{"sha1-shani", "cold", 12197.3},
-                                        {"sha256-shani", "cold", 11627.5},
-                                        {"sha256-avx", "cold", 2696.7},
-                                        {"sha256-avx2", "cold", 3408.2},
-                                        {"sha512-avx2", "cold", 5064.8},
-                                        {"crc32c-3way", "cold", 63305.7},
-                                        {"poly1305-avx2", "cold", 34095.9},
-                                        {"ghash-pclmul", "cold", 52815.7},
-                                        {"chacha20-avx2", "cold", 17432.3},
-                                        {"aes-256-xts-aesni", "cold", 32384.2},
-                                        {"aes-256-xts-vaes-avx512", "cold", 53934.8},
-                                        {"raid6-avx2.x8", "cold", 13256.1},
-                                        {"xor-avx512.x4", "cold", 28385.6},
-                                        {"sha256-shani", "hot", 13392.9},
-                                        {"sha256-avx", "hot", 2759.4},
-                                        {"crc32c-3way", "hot", 190230.7},
-                                        {"aes-256-xts-vaes-avx512", "hot", 88689.3}};
+    const std::vector<Golden> golden = {{"sha1-shani", "cold", 12336.0},
+                                        {"sha256-shani", "cold", 11798.2},
+                                        {"sha256-avx", "cold", 2696.2},
+                                        {"sha256-avx2", "cold", 3417.9},
+                                        {"sha512-avx2", "cold", 5108.8},
+                                        {"crc32c-3way", "cold", 63799.4},
+                                        {"poly1305-avx2", "cold", 34757.4},
+                                        {"ghash-pclmul", "cold", 53404.4},
+                                        {"chacha20-avx2", "cold", 17969.6},
+                                        {"aes-256-xts-aesni", "cold", 33157.3},
+                                        {"aes-256-xts-vaes-avx512", "cold", 54374.2},
+                                        {"raid6-avx2.x8", "cold", 13566.8},
+                                        {"xor-avx512.x4", "cold", 28471.3},
+                                        {"sha256-shani", "hot", 13361.1},
+                                        {"sha256-avx", "hot", 2758.9},
+                                        {"crc32c-3way", "hot", 202756.2},
+                                        {"aes-256-xts-vaes-avx512", "hot", 93613.0}};
     const Recommendation cold = run({FPUTUNE_EMR_SWEEP}, "cold"), hot = run({FPUTUNE_EMR_SWEEP}, "hot");
     REQUIRE(cold.machines.size() == 1);
     CHECK(cold.machines[0].machine == "Intel(R) Xeon(R) Processor");
@@ -320,16 +323,22 @@ TEST_CASE("golden: two Zen 5 VMs whose TSCs tick at 2.096 and 2.596 GHz agree on
           "[models][golden]") {
     // The same microarchitecture runs the same code in the same core cycles; only the TSC and the core/TSC ratio
     // differ between the Turin-like VM and the EPYC one. Counted in TSC ticks, the limits would differ by about the
-    // ratio of the TSCs (1.24); converted with each sample's core/TSC ratio they agree within 2 % in both caches
-    // (memory-bound kernels follow each host's memory and are left out).
+    // ratio of the TSCs (1.24); converted with each sample's core/TSC ratio their central estimates agree within
+    // 2 % in both caches (memory-bound kernels follow each host's memory and are left out).
     for (const char* cache : {"hot", "cold"}) {
         const Recommendation turin = run({FPUTUNE_TURIN_SWEEP}, cache), epyc = run({FPUTUNE_ZEN5_1204_SWEEP}, cache);
         for (const char* kernel : {"sha1-shani", "sha256-shani", "sha256-avx", "sha256-avx2", "sha512-avx2",
                                    "ghash-pclmul", "chacha20-avx2", "poly1305-avx2", "aes-256-xts-aesni"}) {
             INFO(kernel << " " << cache);
-            const double ratio = variant(epyc, kernel).unrounded_bytes / variant(turin, kernel).unrounded_bytes;
+            // The central estimates: what the conversion to core cycles moves. The emitted low ends also carry
+            // each sweep's own scatter of the points near the limit (aes-256-xts-aesni hot: 2-4 % about the line
+            // on one VM, under 1 % on the other), so they may differ by a little more.
+            const double ratio = variant(epyc, kernel).central_bytes / variant(turin, kernel).central_bytes;
             CHECK(ratio > 0.97);
             CHECK(ratio < 1.03);
+            const double emitted = variant(epyc, kernel).unrounded_bytes / variant(turin, kernel).unrounded_bytes;
+            CHECK(emitted > 0.95);
+            CHECK(emitted < 1.05);
         }
     }
 }
