@@ -554,8 +554,8 @@ CompareResult compare_bench(const json& a, const std::string& path_a, const json
     if (r.rows.empty()) r.notes.push_back("no kernel and size measured in both files: nothing to compare");
     // One kind of CPU (brand, vendor, TSC within 1 %, the same masks): the host's move over every row is taken off
     // each, as between two sweeps. Two runs of one build 20 s apart on the AMD Zen 5 VM (2026-12-04), whose core
-    // c/B came from one core/TSC ratio per run, moved 3.3 % at the median (the core clock): 414 of 732 rows were
-    // "faster", 24 beyond that move.
+    // c/B came from one core/TSC ratio per run, moved 3.3 % at the median (the core clock): 414 of 732 rows
+    // changed, 405 of them "faster"; beyond that move, 24.
     const auto context_of = [](const json& j) { return j.contains("context") ? j["context"] : json::object(); };
     const json ca = context_of(a), cb = context_of(b);
     const double tsc_a = ca.value("tsc_hz", 0.0), tsc_b = cb.value("tsc_hz", 0.0);
