@@ -39,8 +39,9 @@ public:
         std::mt19937_64 rng(1);
         if (is_multisource(k)) {
             // stripe() over kStripeSources[0] sources of size_bytes each (whole blocks), every buffer
-            // page-aligned, as Linux passes pages and the sweep lays them out, and resident; bytes = sources x stripe bytes, the data one call reads (as Linux's raid6 and
-            // xor boot benchmarks and ISA-L count throughput).
+            // page-aligned, as Linux passes pages and the sweep lays them out, and resident; bytes = sources x
+            // stripe bytes, the data one call reads (as Linux's raid6 and xor boot benchmarks and ISA-L count
+            // throughput).
             sources_ = std::clamp<std::size_t>(kStripeSources[0], k.min_sources, k.max_sources);
             stripe_ = bench_size_bytes(k, size_bytes);
             result.bytes = sources_ * stripe_;

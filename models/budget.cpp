@@ -55,11 +55,18 @@ std::pair<double, double> mean_sd(const std::vector<double>& xs) {
     return {mean, std::sqrt(ss / (n - 1))};
 }
 
+// Each near point's bound statistic over the line's at its size.
+std::vector<double> ratios_to_line(const LineFit& bound, const BoundPoints& points,
+                                   const std::vector<std::size_t>& near) {
+    std::vector<double> r;
+    for (std::size_t i : near) r.push_back(points.pooled[i] / bound.at(static_cast<double>(points.bytes[i])));
+    return r;
+}
+
 double scale_of(const LineFit& bound, const BoundPoints& points, const std::vector<std::size_t>& near) {
     if (near.empty()) return 1;
-    double sum = 0;
-    for (std::size_t i : near) sum += points.pooled[i] / bound.at(static_cast<double>(points.bytes[i]));
-    const double scale = sum / static_cast<double>(near.size());
+    const std::vector<double> r = ratios_to_line(bound, points, near);
+    const double scale = std::accumulate(r.begin(), r.end(), 0.0) / static_cast<double>(r.size());
     return std::isfinite(scale) && scale > 0 ? scale : 1;
 }
 
@@ -67,8 +74,7 @@ double scale_of(const LineFit& bound, const BoundPoints& points, const std::vect
 // of k of them is known to t(k - 1) x sd / sqrt(k); 0 without near points.
 double scale_half_width(const LineFit& bound, const BoundPoints& points, const std::vector<std::size_t>& near) {
     if (near.size() < 2) return 0;
-    std::vector<double> r;
-    for (std::size_t i : near) r.push_back(points.pooled[i] / bound.at(static_cast<double>(points.bytes[i])));
+    const std::vector<double> r = ratios_to_line(bound, points, near);
     const double sd = mean_sd(r).second;
     const double half = student_t95(r.size() - 1) * sd / std::sqrt(static_cast<double>(r.size()));
     return std::isfinite(half) ? half : 0;
