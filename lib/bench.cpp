@@ -187,12 +187,10 @@ BenchResult bench_kernel(const Kernel& k, std::uint64_t size_bytes, double time_
 }
 
 namespace {
+// The median (stats.hpp) of at least 3 values, else none.
 std::optional<double> median_of(std::vector<double> v) {
     if (v.size() < 3) return std::nullopt;
-    const auto mid = v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2);
-    std::nth_element(v.begin(), mid, v.end());
-    if (v.size() % 2) return *mid;
-    return (*mid + *std::max_element(v.begin(), mid)) / 2;
+    return median(std::move(v));
 }
 }  // namespace
 

@@ -113,11 +113,13 @@ LimitInterval limit_interval(const LineFit& bound, const BoundPoints& points, do
     const double upper = !near.empty() ? n_at(budget_cycles / (scale + half_scale), bound.a, bound.b)
                                        : n_at(budget, bound.a_hi, bound.b_hi);
     iv.central = std::max(upper, n_at(budget, bound.a, bound.b));
-    // The lower line (optimistic); a line whose low slope is not positive bounds nothing: twice the centre.
-    iv.hi = bound.b_lo > 0 ? std::max(iv.central, n_at(budget, bound.a_lo, bound.b_lo)) : 2 * iv.central;
+    // The lower end (optimistic): of the near points' scale, else the lower line; one that bounds nothing (a scale
+    // not above its half-width, a low slope not positive): twice the centre.
     if (!near.empty())
         iv.hi = scale > half_scale ? std::max(iv.central, n_at(budget_cycles / (scale - half_scale), bound.a, bound.b))
                                    : 2 * iv.central;
+    else
+        iv.hi = bound.b_lo > 0 ? std::max(iv.central, n_at(budget, bound.a_lo, bound.b_lo)) : 2 * iv.central;
     std::vector<double> per_round;
     for (const std::vector<double>& r : near.empty() ? std::vector<std::vector<double>>{} : points.rounds) {
         if (r.size() != points.bytes.size()) continue;

@@ -478,7 +478,13 @@ struct BenchRow {
     double contention = 0;  // the median level of the turns it ran in (0: unknown, an older file)
 };
 
-std::vector<BenchRow> bench_rows(const json& j, const std::string& path, CompareSide& side) {
+// What besides the brand says which kind of CPU a bench file's host was.
+struct BenchCpu {
+    std::string vendor;
+    double tsc_hz = 0;  // 0: unknown
+};
+
+std::vector<BenchRow> bench_rows(const json& j, const std::string& path, CompareSide& side, BenchCpu& cpu) {
     auto fail = [&](const std::string& why) { return InputError(path + ": " + why); };
     const std::string schema = j.value("schema", "");
     if (schema.rfind("fputune.bench/", 0) != 0)
@@ -495,6 +501,8 @@ std::vector<BenchRow> bench_rows(const json& j, const std::string& path, Compare
         side.tool_version = c.value("tool_version", "");
         side.tool_commit = c.value("tool_commit", "");
         side.masked_features = c.value("masked_features", "");
+        cpu.vendor = c.value("cpu_vendor", "");
+        cpu.tsc_hz = c.value("tsc_hz", 0.0);
         // As a sweep file states it (contention_json): the median level under "level".
         if (const auto k = c.find("contention"); k != c.end() && k->is_object() && k->contains("level") &&
                                                  (*k)["level"].is_object() && (*k)["level"].value("p50", 0.0) >= 1)
@@ -521,7 +529,8 @@ CompareResult compare_bench(const json& a, const std::string& path_a, const json
     CompareResult r;
     r.kind = "bench";
     r.options = o;
-    const std::vector<BenchRow> rows_a = bench_rows(a, path_a, r.a), rows_b = bench_rows(b, path_b, r.b);
+    BenchCpu cpu_a, cpu_b;
+    const std::vector<BenchRow> rows_a = bench_rows(a, path_a, r.a, cpu_a), rows_b = bench_rows(b, path_b, r.b, cpu_b);
     std::map<std::pair<std::string, std::uint64_t>, const BenchRow*> in_b;
     for (const auto& x : rows_b) in_b[{x.kernel, x.bytes}] = &x;
     std::map<std::pair<std::string, std::uint64_t>, bool> seen;
@@ -556,11 +565,8 @@ CompareResult compare_bench(const json& a, const std::string& path_a, const json
     // each, as between two sweeps. Two runs of one build 20 s apart on the AMD Zen 5 VM (2026-12-04), whose core
     // c/B came from one core/TSC ratio per run, moved 3.3 % at the median (the core clock): 414 of 732 rows
     // changed, 405 of them "faster"; beyond that move, 24.
-    const auto context_of = [](const json& j) { return j.contains("context") ? j["context"] : json::object(); };
-    const json ca = context_of(a), cb = context_of(b);
-    const double tsc_a = ca.value("tsc_hz", 0.0), tsc_b = cb.value("tsc_hz", 0.0);
-    if (r.a.machine == r.b.machine && ca.value("cpu_vendor", "") == cb.value("cpu_vendor", "") &&
-        r.a.masked_features == r.b.masked_features && tsc_a > 0 && tsc_b > 0 && std::abs(tsc_b / tsc_a - 1) <= 0.01)
+    if (r.a.machine == r.b.machine && cpu_a.vendor == cpu_b.vendor && r.a.masked_features == r.b.masked_features &&
+        cpu_a.tsc_hz > 0 && cpu_b.tsc_hz > 0 && std::abs(cpu_b.tsc_hz / cpu_a.tsc_hz - 1) <= 0.01)
         judge_beyond_host(r, o);
     r.tests = holm_step_down(r.rows, o);
     return r;

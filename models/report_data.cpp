@@ -180,10 +180,11 @@ void fill_lines(TradeoffCurve& c, const CacheModel& cm, const RecommendOptions& 
     const LineFit& bound = bound_fit(cm, o.question.quantile);
     auto sec = [&](double cycles) { return cycles / o.question.min_freq_hz; };
     c.bytes = log_grid(x_min, x_max);
+    const BoundPoints points = bound_points(cm, o.question.quantile);
     for (double n : c.bytes) {
         c.p50_s.push_back(sec(cm.p50.at(n)));
         // As recommend and check take it: scaled to the points near n, with that scale's band (local_band).
-        const LocalBand band = local_band(bound, bound_points(cm, o.question.quantile), n);
+        const LocalBand band = local_band(bound, points, n);
         c.bound_s.push_back(sec(band.mid));
         c.bound_lo_s.push_back(sec(band.lo));
         c.bound_hi_s.push_back(sec(band.hi));
