@@ -92,12 +92,12 @@ std::vector<BenchRow> measure_rows(const std::vector<const Kernel*>& kernels, co
                       << std::flush;
         const std::vector<BenchResult> results = bench_group(points, time_cap);
         for (std::size_t j = 0; j < members.size(); ++j) rows[members[j]].r = results[j];
-        if (!results.empty())
+        if (!results.empty()) {
             contention_probes.insert(contention_probes.end(), results[0].round_contention_cycles.begin(),
                                      results[0].round_contention_cycles.end());
-        if (!results.empty())
             for (double r : results[0].round_core_per_tsc)
                 if (r > 0) turn_ratios.push_back(r);
+        }
         done += members.size();
     }
     if (tty) std::cerr << "\r" << std::string(70, ' ') << "\r";

@@ -55,41 +55,37 @@ std::pair<double, double> mean_sd(const std::vector<double>& xs) {
     return {mean, std::sqrt(ss / (n - 1))};
 }
 
-// Each near point's bound statistic over the line's at its size.
-std::vector<double> ratios_to_line(const LineFit& bound, const BoundPoints& points,
-                                   const std::vector<std::size_t>& near) {
+// The line scaled to the near points: the mean of their bound statistics over the line's at their sizes (1
+// without near points, or where that is not a positive number), and the 95 % half-width of that mean: the ratios
+// scatter about it, and the mean of k of them is known to t(k - 1) x sd / sqrt(k) (0 with fewer than 2). One
+// pass over the ratios gives both.
+struct NearScale {
+    double scale = 1, half = 0;
+};
+NearScale near_scale(const LineFit& bound, const BoundPoints& points, const std::vector<std::size_t>& near) {
+    NearScale s;
+    if (near.empty()) return s;
     std::vector<double> r;
     for (std::size_t i : near) r.push_back(points.pooled[i] / bound.at(static_cast<double>(points.bytes[i])));
-    return r;
-}
-
-double scale_of(const LineFit& bound, const BoundPoints& points, const std::vector<std::size_t>& near) {
-    if (near.empty()) return 1;
-    const std::vector<double> r = ratios_to_line(bound, points, near);
-    const double scale = std::accumulate(r.begin(), r.end(), 0.0) / static_cast<double>(r.size());
-    return std::isfinite(scale) && scale > 0 ? scale : 1;
-}
-
-// The 95 % half-width of the scale: the near points' ratios to the line scatter about their mean, and the mean
-// of k of them is known to t(k - 1) x sd / sqrt(k); 0 without near points.
-double scale_half_width(const LineFit& bound, const BoundPoints& points, const std::vector<std::size_t>& near) {
-    if (near.size() < 2) return 0;
-    const std::vector<double> r = ratios_to_line(bound, points, near);
-    const double sd = mean_sd(r).second;
-    const double half = student_t95(r.size() - 1) * sd / std::sqrt(static_cast<double>(r.size()));
-    return std::isfinite(half) ? half : 0;
+    const double mean = std::accumulate(r.begin(), r.end(), 0.0) / static_cast<double>(r.size());
+    if (std::isfinite(mean) && mean > 0) s.scale = mean;
+    if (r.size() >= 2) {
+        const double half = student_t95(r.size() - 1) * mean_sd(r).second / std::sqrt(static_cast<double>(r.size()));
+        if (std::isfinite(half)) s.half = half;
+    }
+    return s;
 }
 
 }  // namespace
 
 double local_scale(const LineFit& bound, const BoundPoints& points, double bytes) {
-    return scale_of(bound, points, near_points(points, bytes));
+    return near_scale(bound, points, near_points(points, bytes)).scale;
 }
 
 LocalBand local_band(const LineFit& bound, const BoundPoints& points, double bytes) {
     const std::vector<std::size_t> near = near_points(points, bytes);
     if (near.empty()) return {bound.a_lo + bound.b_lo * bytes, bound.at(bytes), bound.upper_at(bytes)};
-    const double scale = scale_of(bound, points, near), half = scale_half_width(bound, points, near);
+    const auto [scale, half] = near_scale(bound, points, near);
     const double at = bound.at(bytes);
     return {at * std::max(0.0, scale - half), at * scale, at * (scale + half)};
 }
@@ -104,12 +100,11 @@ LimitInterval limit_interval(const LineFit& bound, const BoundPoints& points, do
     auto n_at = [](double cycles, double a, double b) { return b > 0 ? std::max(0.0, (cycles - a) / b) : 0.0; };
     const double n0 = n_at(budget_cycles, bound.a, bound.b);
     const std::vector<std::size_t> near = near_points(points, n0);
-    const double scale = scale_of(bound, points, near);  // the line, scaled to the points near the limit
+    const auto [scale, half_scale] = near_scale(bound, points, near);  // the line, scaled to the points near the limit
     if (!near.empty()) iv.local_bias = scale - 1;
     const double budget = budget_cycles / scale;
     // The upper confidence line; with points near the limit, the line scaled to them by the upper end of their
     // scale (its level there is theirs, so their scatter is its uncertainty, not the whole line's band).
-    const double half_scale = scale_half_width(bound, points, near);
     const double upper = !near.empty() ? n_at(budget_cycles / (scale + half_scale), bound.a, bound.b)
                                        : n_at(budget, bound.a_hi, bound.b_hi);
     iv.central = std::max(upper, n_at(budget, bound.a, bound.b));
